@@ -1,0 +1,137 @@
+/**
+ * Environment -> typed, validated configuration. Read once at start; a bad
+ * value stops the gateway with a message naming the variable.
+ */
+import { isPlan, type Plan } from './upstream/assumptions.js';
+import type { CacheClass } from './upstream/routes/route.js';
+
+export interface UpstreamTimeouts {
+  /** TCP + TLS connect. */
+  connectMs: number;
+  /** From request sent to response headers. */
+  headersMs: number;
+  /** Longest silence between two body chunks. */
+  bodyMs: number;
+  /** Whole operation, retries and waits included. */
+  operationMs: number;
+}
+
+export interface Config {
+  /** `SPORTS_API_KEY`: sent as `x-api-key` on the routes that need it, and nowhere else. */
+  apiKey: string | undefined;
+  /** `SPORTS_API_PLAN`: the daily allowance. @default 'free' */
+  plan: Plan;
+  /** `SPORTS_API_BASE_URL`: unset starts the embedded sandbox. */
+  baseUrl: string | undefined;
+  /** `SPORTS_API_WS_URL`: odds WebSocket base. @default derived from the base URL */
+  wsUrl: string | undefined;
+  /** `SPORTS_API_V3_CYCLING_BASE_URL`. @default the base URL */
+  v3CyclingBaseUrl: string | undefined;
+  /** `DATA_DIR`: allowance ledger, image store. @default './data' */
+  dataDir: string;
+  /** `PORT`. @default 4000 */
+  port: number;
+  /** `HOST`. @default '127.0.0.1' */
+  host: string;
+  /** `LOG_LEVEL`. @default 'info' */
+  logLevel: string;
+  timeouts: UpstreamTimeouts;
+  /** Keep-alive connections per upstream origin. @default 16 */
+  upstreamConnections: number;
+  /** Largest upstream body read, in bytes. @default 10 MiB */
+  maxUpstreamBodyBytes: number;
+  /** Seconds each cache class stays fresh. */
+  cacheTtls: Record<CacheClass, number>;
+  /** Bytes of upstream JSON kept in memory, fresh and stale together. @default 64 MiB */
+  cacheMaxBytes: number;
+  /** How long past its TTL an entry may still answer when the upstream cannot. @default 7 days */
+  maxStaleSeconds: number;
+}
+
+/** Seconds each route class stays fresh; the README's caching table mirrors this. */
+export const defaultCacheTtls: Record<CacheClass, number> = {
+  reference: 24 * 3600,
+  search: 3600,
+  standings: 300,
+  lines: 30,
+  news: 300,
+  athlete: 3600,
+};
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n- ${problems.join('\n- ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = [];
+
+  const int = (name: string, fallback: number, min = 0): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min) {
+      problems.push(`${name} must be an integer >= ${min}, got "${raw}"`);
+      return fallback;
+    }
+    return value;
+  };
+
+  const url = (name: string, protocols: readonly string[]): string | undefined => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return undefined;
+    try {
+      const parsed = new URL(raw);
+      if (!protocols.includes(parsed.protocol)) {
+        problems.push(`${name} must use ${protocols.join(' or ')}, got "${parsed.protocol}"`);
+        return undefined;
+      }
+      return raw.replace(/\/+$/, '');
+    } catch {
+      problems.push(`${name} is not a URL`);
+      return undefined;
+    }
+  };
+
+  const planRaw = (env['SPORTS_API_PLAN'] ?? 'free').toLowerCase();
+  let plan: Plan = 'free';
+  if (isPlan(planRaw)) plan = planRaw;
+  else problems.push(`SPORTS_API_PLAN must be one of free, pro, ultra, mega, got "${planRaw}"`);
+
+  const cacheTtls = { ...defaultCacheTtls };
+  for (const cacheClass of Object.keys(cacheTtls) as CacheClass[]) {
+    cacheTtls[cacheClass] = int(`CACHE_TTL_${cacheClass.toUpperCase()}`, cacheTtls[cacheClass]);
+  }
+
+  const config: Config = {
+    apiKey: env['SPORTS_API_KEY'] === '' ? undefined : env['SPORTS_API_KEY'],
+    plan,
+    baseUrl: url('SPORTS_API_BASE_URL', ['http:', 'https:']),
+    wsUrl: url('SPORTS_API_WS_URL', ['ws:', 'wss:']),
+    v3CyclingBaseUrl: url('SPORTS_API_V3_CYCLING_BASE_URL', ['http:', 'https:']),
+    dataDir: env['DATA_DIR'] || './data',
+    port: int('PORT', 4000),
+    host: env['HOST'] || '127.0.0.1',
+    logLevel: env['LOG_LEVEL'] || 'info',
+    timeouts: {
+      connectMs: int('UPSTREAM_CONNECT_TIMEOUT_MS', 3_000, 1),
+      headersMs: int('UPSTREAM_HEADERS_TIMEOUT_MS', 5_000, 1),
+      bodyMs: int('UPSTREAM_BODY_TIMEOUT_MS', 5_000, 1),
+      operationMs: int('OPERATION_TIMEOUT_MS', 10_000, 1),
+    },
+    upstreamConnections: int('UPSTREAM_CONNECTIONS', 16, 1),
+    maxUpstreamBodyBytes: int('UPSTREAM_MAX_BODY_BYTES', 10 * 1024 * 1024, 1024),
+    cacheTtls,
+    cacheMaxBytes: int('CACHE_MAX_BYTES', 64 * 1024 * 1024, 1024),
+    maxStaleSeconds: int('CACHE_MAX_STALE_SECONDS', 7 * 24 * 3600),
+  };
+  if (config.baseUrl !== undefined && config.apiKey === undefined) {
+    problems.push('SPORTS_API_KEY is required when SPORTS_API_BASE_URL points at a real upstream');
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}

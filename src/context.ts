@@ -1,0 +1,31 @@
+/**
+ * What every resolver receives. Services are shared by the whole gateway;
+ * the loader and its trace belong to one operation.
+ */
+import type { Logger } from 'pino';
+import type { YogaInitialContext } from 'graphql-yoga';
+import type { Config } from './config.js';
+import type { UpstreamLoader } from './loaders/upstream-loader.js';
+import type { GatewayMetrics } from './metrics.js';
+import type { UpstreamFetcher } from './upstream/fetcher.js';
+import type { QuotaLedger } from './upstream/quota.js';
+
+export interface GatewayServices {
+  readonly config: Config;
+  readonly fetcher: UpstreamFetcher;
+  readonly ledger: QuotaLedger;
+  readonly metrics: GatewayMetrics;
+  readonly logger: Logger;
+}
+
+/** Made for each operation. */
+export interface OperationContext {
+  /** Shared by the whole gateway. */
+  readonly services: GatewayServices;
+  /** Request-scoped loader: one per operation. */
+  readonly upstream: UpstreamLoader;
+  /** Epoch ms by which the operation must be answered. */
+  readonly deadline: number;
+}
+
+export type GatewayContext = YogaInitialContext & OperationContext;

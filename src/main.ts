@@ -1,0 +1,54 @@
+/**
+ * `npm start`: the gateway on PORT; with no SPORTS_API_BASE_URL, on the
+ * embedded sandbox upstream, which its first log line says.
+ */
+import { randomBytes } from 'node:crypto';
+import { loadConfig, ConfigError, type Config } from './config.js';
+import { createLogger } from './logger.js';
+import { createGateway } from './server.js';
+import { startSandbox, type SandboxHandle } from './sandbox/server.js';
+import { planAllowances } from './upstream/assumptions.js';
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const logger = createLogger(config.logLevel);
+
+  let sandbox: SandboxHandle | undefined;
+  let baseUrl: string;
+  if (config.baseUrl !== undefined) {
+    baseUrl = config.baseUrl;
+  } else {
+    // The embedded sandbox gets a key of its own for this run unless one is configured.
+    const apiKey = config.apiKey ?? `sandbox-${randomBytes(12).toString('hex')}`;
+    config = { ...config, apiKey };
+    sandbox = await startSandbox({
+      port: Number(process.env['SANDBOX_PORT'] ?? 0),
+      apiKey,
+      allowance: planAllowances[config.plan],
+    });
+    baseUrl = sandbox.url;
+    logger.info({ sandbox: sandbox.url }, `embedded sandbox upstream started at ${sandbox.url} (no SPORTS_API_BASE_URL set)`);
+  }
+
+  const gateway = await createGateway(config, { baseUrl, logger });
+  logger.info({ graphql: `${gateway.url}/graphql`, graphiql: `${gateway.url}/graphql` }, 'sports-graph ready');
+
+  const stop = async (): Promise<void> => {
+    await gateway.close();
+    await sandbox?.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop());
+  process.once('SIGTERM', () => void stop());
+}
+
+void main();

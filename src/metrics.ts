@@ -1,0 +1,71 @@
+/**
+ * The gateway's own Prometheus metrics, on a registry per gateway instance
+ * (tests run several gateways in one process). Operation metrics come from
+ * @graphql-yoga/plugin-prometheus on the same registry.
+ *
+ * Labels are route *templates*, never URLs: no ID, query or key can reach a
+ * label, which keeps cardinality bounded and secrets out.
+ */
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export class GatewayMetrics {
+  readonly registry = new Registry();
+
+  readonly upstreamRequests = new Counter({
+    name: 'sports_graph_upstream_requests_total',
+    help: 'Requests sent to the upstream, by version, route template and HTTP status ("error" when no status came back).',
+    labelNames: ['version', 'route', 'status'] as const,
+    registers: [this.registry],
+  });
+
+  readonly upstreamDuration = new Histogram({
+    name: 'sports_graph_upstream_request_duration_seconds',
+    help: 'Upstream request duration, headers and body.',
+    labelNames: ['version', 'route'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+
+  readonly cacheHits = new Counter({
+    name: 'sports_graph_cache_hits_total',
+    help: 'Upstream resources answered from the shared cache or an in-flight request.',
+    labelNames: ['route'] as const,
+    registers: [this.registry],
+  });
+
+  readonly cacheMisses = new Counter({
+    name: 'sports_graph_cache_misses_total',
+    help: 'Upstream resources that needed an upstream request.',
+    labelNames: ['route'] as const,
+    registers: [this.registry],
+  });
+
+  readonly staleAnswers = new Counter({
+    name: 'sports_graph_cache_stale_answers_total',
+    help: 'Answers served from stale cache entries because the upstream could not give a fresh one.',
+    labelNames: ['route', 'reason'] as const,
+    registers: [this.registry],
+  });
+
+  readonly allowanceRemaining = new Gauge({
+    name: 'sports_graph_allowance_remaining',
+    help: 'Counted upstream requests left in the daily allowance.',
+    registers: [this.registry],
+  });
+
+  readonly allowanceUsed = new Gauge({
+    name: 'sports_graph_allowance_used',
+    help: 'Counted upstream requests spent today.',
+    registers: [this.registry],
+  });
+
+  readonly allowanceLimit = new Gauge({
+    name: 'sports_graph_allowance_limit',
+    help: 'The plan\'s daily allowance.',
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry, prefix: 'sports_graph_' });
+  }
+}

@@ -1,0 +1,173 @@
+/**
+ * createGateway(config): yoga on `/graphql` (queries over HTTP, subscriptions
+ * over graphql-ws and SSE on the same path), GraphiQL served from the
+ * gateway's own bundle, `/healthz`, `/metrics`.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { join } from 'node:path';
+import type { AddressInfo, Socket } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { makeExecutableSchema } from '@graphql-tools/schema';
+import { usePrometheus } from '@graphql-yoga/plugin-prometheus';
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
+import type { ExecutionArgs } from 'graphql';
+import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { useServer } from 'graphql-ws/use/ws';
+import type { Logger } from 'pino';
+import { WebSocketServer } from 'ws';
+import { resolvers } from '../resolvers/index.js';
+import type { Config } from './config.js';
+import type { GatewayServices, OperationContext } from './context.js';
+import { UpstreamLoader } from './loaders/upstream-loader.js';
+import { createLogger } from './logger.js';
+import { GatewayMetrics } from './metrics.js';
+import { useErrorCodes } from './plugins/use-error-codes.js';
+import { useHealthz } from './plugins/use-healthz.js';
+import { useUpstreamTrace } from './plugins/use-upstream-trace.js';
+import { UpstreamFetcher } from './upstream/fetcher.js';
+import { QuotaLedger } from './upstream/quota.js';
+
+export interface GatewayOptions {
+  /** The upstream base URL: the configured one, or the embedded sandbox's. */
+  baseUrl: string;
+  logger?: Logger;
+}
+
+export interface Gateway {
+  /** `http://host:port`, no trailing slash. */
+  readonly url: string;
+  readonly port: number;
+  readonly services: GatewayServices;
+  close(): Promise<void>;
+}
+
+const schemaDir = fileURLToPath(new URL('../schema/', import.meta.url));
+
+/** Every `schema/*.graphql` file, in name order. */
+export function loadTypeDefs(): string[] {
+  return readdirSync(schemaDir)
+    .filter((name) => name.endsWith('.graphql'))
+    .sort()
+    .map((name) => readFileSync(join(schemaDir, name), 'utf8'));
+}
+
+
+export async function createGateway(config: Config, options: GatewayOptions): Promise<Gateway> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const metrics = new GatewayMetrics();
+  const ledger = await QuotaLedger.open({
+    plan: config.plan,
+    file: join(config.dataDir, 'quota.json'),
+    onPersistError: (error) => logger.error({ err: error }, 'could not persist the allowance ledger'),
+  });
+  const showQuota = (): void => {
+    const quota = ledger.snapshot();
+    metrics.allowanceLimit.set(quota.limit);
+    metrics.allowanceUsed.set(quota.used);
+    metrics.allowanceRemaining.set(quota.remaining);
+  };
+  showQuota();
+  ledger.onChange(showQuota);
+
+  const fetcher = new UpstreamFetcher({ config, baseUrl: options.baseUrl, ledger, metrics, logger });
+  const services: GatewayServices = { config, fetcher, ledger, metrics, logger };
+  const schema = makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers });
+
+  const yoga: YogaServerInstance<Record<string, unknown>, OperationContext> = createYoga<Record<string, unknown>, OperationContext>({
+    schema,
+    graphqlEndpoint: '/graphql',
+    landingPage: false,
+    logging: logger,
+    graphiql: { title: 'sports-graph', subscriptionsProtocol: 'WS' },
+    renderGraphiQL,
+    context: (): OperationContext => {
+      const deadline = Date.now() + config.timeouts.operationMs;
+      return { services, upstream: new UpstreamLoader(fetcher, deadline), deadline };
+    },
+    plugins: [
+      useHealthz({ endpoint: '/healthz' }),
+      usePrometheus({
+        registry: metrics.registry,
+        endpoint: '/metrics',
+        metrics: {
+          graphql_envelop_request: true,
+          graphql_envelop_request_duration: true,
+          graphql_envelop_error_result: true,
+          graphql_envelop_phase_parse: false,
+          graphql_envelop_phase_validate: false,
+          graphql_envelop_phase_context: false,
+          graphql_envelop_phase_execute: false,
+          graphql_envelop_phase_subscribe: false,
+          graphql_envelop_request_time_summary: false,
+          graphql_envelop_deprecated_field: false,
+          graphql_envelop_schema_change: false,
+          graphql_yoga_http_duration: true,
+        },
+      }),
+      useErrorCodes(),
+      useUpstreamTrace(),
+    ],
+  });
+
+  const server: Server = createServer(yoga);
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+
+  const wsServer = new WebSocketServer({ server, path: '/graphql' });
+  // yoga's recipe: graphql-ws runs every operation through yoga's envelop
+  // pipeline, so plugins (errors, trace, limits) apply on WebSocket alike.
+  useServer<Record<string, unknown>, { request: IncomingMessage }>(
+    {
+      execute: (args: ExecutionArgs) => (args.rootValue as EnvelopedRoot).execute(args),
+      subscribe: (args: ExecutionArgs) => (args.rootValue as EnvelopedRoot).subscribe(args),
+      onSubscribe: async (ctx, _id, payload) => {
+        const enveloped = yoga.getEnveloped({ ...ctx, req: ctx.extra.request, params: payload });
+        const args: ExecutionArgs = {
+          schema: enveloped.schema,
+          operationName: payload.operationName ?? null,
+          document: enveloped.parse(payload.query),
+          variableValues: payload.variables ?? null,
+          contextValue: await enveloped.contextFactory(),
+          rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe },
+        };
+        const errors = enveloped.validate(args.schema, args.document);
+        return errors.length > 0 ? errors : args;
+      },
+    },
+    wsServer,
+  );
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  logger.info({ url, plan: config.plan }, 'gateway listening');
+
+  return {
+    url,
+    port,
+    services,
+    close: async () => {
+      for (const client of wsServer.clients) client.terminate();
+      await new Promise<void>((resolve) => wsServer.close(() => resolve()));
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await fetcher.close();
+      await ledger.flush();
+    },
+  };
+}
+
+interface EnvelopedRoot {
+  execute: (args: ExecutionArgs) => ReturnType<NonNullable<Parameters<typeof useServer>[0]['execute']>>;
+  subscribe: (args: ExecutionArgs) => ReturnType<NonNullable<Parameters<typeof useServer>[0]['subscribe']>>;
+}

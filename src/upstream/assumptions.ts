@@ -1,0 +1,53 @@
+/**
+ * What the spec leaves unshown, in one place (DESIGN.md, "Upstream assumptions").
+ *
+ * The gateway and the embedded sandbox both read these, so that when the real
+ * service's answer is known it replaces a value here without touching code.
+ * Parameter names that the spec leaves unshown are kept in the route modules
+ * (`routes/v1.ts`) beside the path they belong to.
+ */
+export const upstreamAssumptions = {
+  /** Status the upstream sends for a request with no `x-api-key`. */
+  missingKeyStatus: 401,
+  /** Status the upstream sends for an unknown or revoked key. */
+  invalidKeyStatus: 403,
+  /** Status when the daily allowance is spent; `Retry-After` holds the seconds to the reset. */
+  quotaExhaustedStatus: 429,
+  /** Rate-limit header names, read from every counted response that carries them. */
+  rateLimitHeaders: {
+    limit: 'x-ratelimit-requests-limit',
+    remaining: 'x-ratelimit-requests-remaining',
+    /** Seconds until the allowance resets. */
+    reset: 'x-ratelimit-requests-reset',
+  },
+  /** The daily allowance resets at this hour, UTC. */
+  quotaResetHourUtc: 0,
+  /** Header carrying the key on every authenticated route (spec section 5). */
+  apiKeyHeader: 'x-api-key',
+} as const;
+
+/** The plans of spec section 5.4: they differ only by daily allowance. */
+export const planAllowances = {
+  free: 100,
+  pro: 7_500,
+  ultra: 75_000,
+  mega: 150_000,
+} as const;
+
+export type Plan = keyof typeof planAllowances;
+
+export function isPlan(value: string): value is Plan {
+  return Object.hasOwn(planAllowances, value);
+}
+
+/** The next daily reset after `now` (00:00 UTC by assumption). */
+export function nextResetAt(now: number): number {
+  const d = new Date(now);
+  const reset = Date.UTC(
+    d.getUTCFullYear(),
+    d.getUTCMonth(),
+    d.getUTCDate(),
+    upstreamAssumptions.quotaResetHourUtc,
+  );
+  return reset > now ? reset : reset + 24 * 60 * 60 * 1000;
+}

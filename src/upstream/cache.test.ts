@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { ResponseCache } from './cache.js';
+import { GatewayError } from './errors.js';
+
+const make = (now: () => number) => new ResponseCache({ maxBytes: 1_000_000, maxStaleMs: 60_000, now });
+
+describe('ResponseCache', () => {
+  it('shares one load among concurrent callers and answers from the cache inside the TTL', async () => {
+    let clock = 0;
+    const cache = make(() => clock);
+    let loads = 0;
+    const load = async () => {
+      loads += 1;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      return { value: { n: loads }, size: 10 };
+    };
+    const results = await Promise.all(Array.from({ length: 20 }, () => cache.get('k', 1_000, load)));
+    expect(loads).toBe(1);
+    expect(results.filter((r) => r.source === 'upstream')).toHaveLength(1);
+    expect(results.filter((r) => r.source === 'shared')).toHaveLength(19);
+    clock = 999;
+    expect((await cache.get('k', 1_000, load)).source).toBe('cache');
+    clock = 1_000;
+    expect((await cache.get('k', 1_000, load)).source).toBe('upstream');
+    expect(loads).toBe(2);
+  });
+
+  it('answers a failed refresh from the stale entry, with its age and reason', async () => {
+    let clock = 0;
+    const cache = make(() => clock);
+    await cache.get('k', 1_000, async () => ({ value: 'old', size: 3 }));
+    clock = 5_000;
+    const result = await cache.get('k', 1_000, async () => {
+      throw new GatewayError('UPSTREAM_UNAVAILABLE', 'down');
+    });
+    expect(result).toEqual({ value: 'old', source: 'stale', stale: { ageSeconds: 5, reason: 'UPSTREAM_UNAVAILABLE' } });
+  });
+
+  it('does not answer a 404 or a too-old entry with stale data', async () => {
+    let clock = 0;
+    const cache = make(() => clock);
+    await cache.get('k', 1_000, async () => ({ value: 'old', size: 3 }));
+    clock = 2_000;
+    await expect(
+      cache.get('k', 1_000, async () => {
+        throw new GatewayError('NOT_FOUND', 'gone');
+      }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await cache.get('j', 1_000, async () => ({ value: 'old', size: 3 }));
+    clock = 2_000 + 62_000;
+    await expect(
+      cache.get('j', 1_000, async () => {
+        throw new GatewayError('UPSTREAM_TIMEOUT', 'slow');
+      }),
+    ).rejects.toMatchObject({ code: 'UPSTREAM_TIMEOUT' });
+  });
+
+  it('caches a 404 for the TTL, so a wrong ID is paid once', async () => {
+    const cache = make(() => 0);
+    let loads = 0;
+    const load = async (): Promise<{ value: string; size: number }> => {
+      loads += 1;
+      throw new GatewayError('NOT_FOUND', 'gone');
+    };
+    await expect(cache.get('k', 1_000, load)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(cache.get('k', 1_000, load)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect(loads).toBe(1);
+  });
+});

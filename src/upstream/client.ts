@@ -1,0 +1,275 @@
+/**
+ * The upstream client: undici Pools, one per origin, behind a composition of
+ * small steps (cooldown, retry, quota, metrics, auth). Each step is a function
+ * from the next `Send` to a `Send`, so each rule lives in one place and can be
+ * read alone.
+ *
+ * It returns raw responses; turning a status into a GatewayError and a body
+ * into a payload is the job of `fetcher.ts`.
+ */
+import { Pool } from 'undici';
+import { upstreamAssumptions } from './assumptions.js';
+import { ErrorCode, GatewayError } from './errors.js';
+import type { QuotaLedger } from './quota.js';
+import type { RouteRequest, Version } from './routes/route.js';
+import type { GatewayMetrics } from '../metrics.js';
+
+export interface RouteInfo {
+  readonly version: Version;
+  readonly template: string;
+  readonly auth: boolean;
+  readonly counted: boolean;
+}
+
+export interface UpstreamCall {
+  readonly route: RouteInfo;
+  /** Origin the route lives on (`http://host:port`), base path included in `request.path` by the caller. */
+  readonly origin: string;
+  readonly request: RouteRequest;
+  /** Epoch ms by which the whole operation must be answered. */
+  readonly deadline: number;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+export interface UpstreamResponse {
+  readonly status: number;
+  header(name: string): string | undefined;
+  readonly body: Buffer;
+}
+
+export type Send = (call: UpstreamCall) => Promise<UpstreamResponse>;
+export type Step = (next: Send) => Send;
+
+export function compose(...steps: Step[]): (send: Send) => Send {
+  return (send) => steps.reduceRight((next, step) => step(next), send);
+}
+
+/**
+ * A network failure. `sent` is false when the request certainly never reached
+ * the upstream (connection refused, connect timeout): its allowance unit is
+ * given back.
+ */
+export class UpstreamNetworkError extends GatewayError {
+  constructor(
+    message: string,
+    readonly sent: boolean,
+    context: { version: string; route: string },
+  ) {
+    super(ErrorCode.UpstreamUnreachable, message, context);
+  }
+}
+
+export class UpstreamBodyTooLargeError extends GatewayError {
+  constructor(context: { version: string; route: string }) {
+    super(ErrorCode.UpstreamInvalidResponse, `The upstream sent a body larger than the gateway accepts (${context.route}).`, context);
+  }
+}
+
+const notSentCodes = new Set(['ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOUT', 'ENOTFOUND', 'EAI_AGAIN']);
+
+function describeNetworkError(error: unknown, deadlinePassed: boolean): { message: string; sent: boolean } {
+  const code = (error as { code?: unknown }).code;
+  if (deadlinePassed) return { message: 'The upstream did not answer before the operation deadline.', sent: true };
+  if (typeof code === 'string' && notSentCodes.has(code)) {
+    return { message: 'The upstream could not be reached.', sent: false };
+  }
+  if (code === 'UND_ERR_HEADERS_TIMEOUT') return { message: 'The upstream sent no response headers in time.', sent: true };
+  if (code === 'UND_ERR_BODY_TIMEOUT') return { message: 'The upstream stopped sending its response body.', sent: true };
+  return { message: 'The upstream connection failed.', sent: true };
+}
+
+export interface DispatcherOptions {
+  connectTimeoutMs: number;
+  headersTimeoutMs: number;
+  bodyTimeoutMs: number;
+  connections: number;
+  maxBodyBytes: number;
+}
+
+/** The innermost step: undici, one keep-alive Pool per origin. */
+export class Dispatcher {
+  private readonly pools = new Map<string, Pool>();
+
+  constructor(private readonly options: DispatcherOptions) {}
+
+  readonly send: Send = async (call) => {
+    const remaining = call.deadline - Date.now();
+    const context = { version: call.route.version, route: call.route.template };
+    if (remaining <= 0) throw new UpstreamNetworkError('The operation deadline passed before the request was sent.', false, context);
+    const signal = AbortSignal.timeout(remaining);
+    const search = queryString(call.request.query);
+    try {
+      const response = await this.pool(call.origin).request({
+        method: 'GET',
+        path: call.request.path + search,
+        headers: { accept: 'application/json, image/*', ...call.headers },
+        signal,
+        headersTimeout: this.options.headersTimeoutMs,
+        bodyTimeout: this.options.bodyTimeoutMs,
+      });
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of response.body) {
+        const buffer = chunk as Buffer;
+        size += buffer.length;
+        if (size > this.options.maxBodyBytes) {
+          response.body.destroy();
+          throw new UpstreamBodyTooLargeError(context);
+        }
+        chunks.push(buffer);
+      }
+      const headers = response.headers;
+      return {
+        status: response.statusCode,
+        header: (name) => {
+          const value = headers[name.toLowerCase()];
+          return Array.isArray(value) ? value[0] : value;
+        },
+        body: Buffer.concat(chunks, size),
+      };
+    } catch (error) {
+      if (error instanceof GatewayError) throw error;
+      const { message, sent } = describeNetworkError(error, signal.aborted);
+      throw new UpstreamNetworkError(message, sent, context);
+    }
+  };
+
+  private pool(origin: string): Pool {
+    let pool = this.pools.get(origin);
+    if (pool === undefined) {
+      pool = new Pool(origin, {
+        connections: this.options.connections,
+        connect: { timeout: this.options.connectTimeoutMs },
+        headersTimeout: this.options.headersTimeoutMs,
+        bodyTimeout: this.options.bodyTimeoutMs,
+        keepAliveTimeout: 10_000,
+        keepAliveMaxTimeout: 60_000,
+      });
+      this.pools.set(origin, pool);
+    }
+    return pool;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.pools.values()].map((pool) => pool.destroy()));
+    this.pools.clear();
+  }
+}
+
+function queryString(query: RouteRequest['query']): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined) params.set(key, String(value));
+  }
+  const text = params.toString();
+  return text === '' ? '' : `?${text}`;
+}
+
+/** Spec section 5: the key goes only to routes that need it, and only from config. */
+export function withAuth(apiKey: string | undefined): Step {
+  return (next) => (call) => {
+    if (!call.route.auth || apiKey === undefined) return next(call);
+    return next({ ...call, headers: { ...call.headers, [upstreamAssumptions.apiKeyHeader]: apiKey } });
+  };
+}
+
+/** Counted routes reserve a unit before sending, and are refused when none is left. */
+export function withQuota(ledger: QuotaLedger): Step {
+  return (next) => async (call) => {
+    if (!call.route.counted) return next(call);
+    const reservation = ledger.reserve({ version: call.route.version, route: call.route.template });
+    let response: UpstreamResponse;
+    try {
+      response = await next(call);
+    } catch (error) {
+      if (error instanceof UpstreamNetworkError && !error.sent) reservation.release();
+      else reservation.commit();
+      throw error;
+    }
+    reservation.commit(response.header);
+    if (response.status === upstreamAssumptions.quotaExhaustedStatus) {
+      ledger.markExhausted(parseRetryAfter(response.header('retry-after'), Date.now()));
+    }
+    return response;
+  };
+}
+
+export function withMetrics(metrics: GatewayMetrics): Step {
+  return (next) => async (call) => {
+    const labels = { version: call.route.version, route: call.route.template };
+    const stop = metrics.upstreamDuration.startTimer(labels);
+    try {
+      const response = await next(call);
+      metrics.upstreamRequests.inc({ ...labels, status: String(response.status) });
+      return response;
+    } catch (error) {
+      metrics.upstreamRequests.inc({ ...labels, status: 'error' });
+      throw error;
+    } finally {
+      stop();
+    }
+  };
+}
+
+/**
+ * Spec section 7: a 502 with `Retry-After` is retried once, when waiting fits
+ * inside the operation's deadline. 404 and 501 are answers, never retried.
+ */
+export function withRetryOnce(sleep: (ms: number) => Promise<void> = delay): Step {
+  return (next) => async (call) => {
+    const first = await next(call);
+    if (first.status !== 502) return first;
+    const retryAfter = parseRetryAfter(first.header('retry-after'), Date.now());
+    if (retryAfter === undefined) return first;
+    const waitMs = retryAfter * 1000;
+    // Leave room for the retry itself to be answered.
+    if (Date.now() + waitMs + 250 >= call.deadline) return first;
+    await sleep(waitMs);
+    return next(call);
+  };
+}
+
+/**
+ * After a 502 with `Retry-After` that could not be retried in time, the route
+ * is not asked again before `Retry-After` has passed: calls fail at once with
+ * the seconds left (stale data may still answer them, see cache.ts).
+ */
+export function withCooldown(): Step {
+  const until = new Map<string, number>();
+  return (next) => async (call) => {
+    const key = `${call.origin} ${call.route.template}`;
+    const blockedUntil = until.get(key);
+    if (blockedUntil !== undefined) {
+      const left = blockedUntil - Date.now();
+      if (left > 0) {
+        throw new GatewayError(ErrorCode.UpstreamUnavailable, `The upstream is unavailable (${call.route.template}).`, {
+          version: call.route.version,
+          route: call.route.template,
+          status: 502,
+          retryAfter: Math.ceil(left / 1000),
+        });
+      }
+      until.delete(key);
+    }
+    const response = await next(call);
+    if (response.status === 502) {
+      const retryAfter = parseRetryAfter(response.header('retry-after'), Date.now());
+      if (retryAfter !== undefined) until.set(key, Date.now() + retryAfter * 1000);
+    }
+    return response;
+  };
+}
+
+/** `Retry-After` as seconds: an integer, or an HTTP date. */
+export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds) && seconds >= 0) return Math.ceil(seconds);
+  const date = Date.parse(value);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, Math.ceil((date - now) / 1000));
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,198 @@
+/**
+ * The one executor of route descriptions: cache -> in-flight sharing ->
+ * client pipeline (cooldown, retry, quota, metrics, auth, undici) -> payload
+ * check. Resolvers reach it only through request-scoped loaders.
+ */
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import type { GatewayMetrics } from '../metrics.js';
+import { ResponseCache, type CacheResult } from './cache.js';
+import {
+  compose,
+  Dispatcher,
+  parseRetryAfter,
+  withAuth,
+  withCooldown,
+  withMetrics,
+  withQuota,
+  withRetryOnce,
+  type Send,
+  type UpstreamResponse,
+} from './client.js';
+import { ErrorCode, errorForStatus, GatewayError } from './errors.js';
+import type { QuotaLedger } from './quota.js';
+import { resourceKey, type Route, type RouteRequest } from './routes/route.js';
+
+export interface FetchOptions {
+  /** Epoch ms by which the operation must be answered. */
+  deadline: number;
+}
+
+interface Base {
+  origin: string;
+  /** Path prefix of the base URL, without trailing slash ('' for none). */
+  prefix: string;
+}
+
+function parseBase(url: string): Base {
+  const parsed = new URL(url);
+  return { origin: parsed.origin, prefix: parsed.pathname.replace(/\/+$/, '') };
+}
+
+export interface UpstreamFetcherOptions {
+  config: Config;
+  /** The upstream's base URL (the embedded sandbox's when none is configured). */
+  baseUrl: string;
+  ledger: QuotaLedger;
+  metrics: GatewayMetrics;
+  logger: Logger;
+}
+
+export class UpstreamFetcher {
+  readonly cache: ResponseCache;
+  private readonly dispatcher: Dispatcher;
+  private readonly send: Send;
+  private readonly base: Base;
+  private readonly config: Config;
+  private readonly metrics: GatewayMetrics;
+  private readonly logger: Logger;
+
+  constructor(options: UpstreamFetcherOptions) {
+    const { config, metrics, ledger } = options;
+    this.config = config;
+    this.metrics = metrics;
+    this.logger = options.logger;
+    this.base = parseBase(options.baseUrl);
+    this.cache = new ResponseCache({
+      maxBytes: config.cacheMaxBytes,
+      maxStaleMs: config.maxStaleSeconds * 1000,
+    });
+    this.dispatcher = new Dispatcher({
+      connectTimeoutMs: config.timeouts.connectMs,
+      headersTimeoutMs: config.timeouts.headersMs,
+      bodyTimeoutMs: config.timeouts.bodyMs,
+      connections: config.upstreamConnections,
+      maxBodyBytes: config.maxUpstreamBodyBytes,
+    });
+    this.send = compose(
+      withCooldown(),
+      withRetryOnce(),
+      withQuota(ledger),
+      withMetrics(metrics),
+      withAuth(config.apiKey),
+    )(this.dispatcher.send);
+  }
+
+  /** The cache key of a route call: what "the same upstream resource" means. */
+  keyOf<P>(route: Route<P, unknown>, params: P): string {
+    return `${route.version} ${resourceKey(route.build(params))}`;
+  }
+
+  /** True when the call would be answered without an upstream request. */
+  isCached<P>(route: Route<P, unknown>, params: P): boolean {
+    return this.cache.isFresh(this.keyOf(route, params));
+  }
+
+  async fetch<P, T>(route: Route<P, T>, params: P, options: FetchOptions): Promise<CacheResult<T>> {
+    const request = route.build(params);
+    const key = `${route.version} ${resourceKey(request)}`;
+    const ttlMs = this.config.cacheTtls[route.cacheClass] * 1000;
+    const labels = { route: route.template };
+    const result = this.cache.get<T>(
+      key,
+      ttlMs,
+      () => this.load(route, request, options.deadline),
+      {
+        onHit: () => this.metrics.cacheHits.inc(labels),
+        onMiss: () => this.metrics.cacheMisses.inc(labels),
+        onStale: (_key, info) => {
+          this.metrics.staleAnswers.inc({ ...labels, reason: info.reason });
+          this.logger.warn({ route: route.template, ...info }, 'answered from stale cache');
+        },
+      },
+    );
+    return raceDeadline(result, options.deadline, route);
+  }
+
+  private async load<T>(route: Route<unknown, T>, request: RouteRequest, deadline: number): Promise<{ value: T; size: number }> {
+    const response = await this.send({
+      route,
+      origin: this.base.origin,
+      request: { path: this.base.prefix + request.path, query: request.query },
+      deadline,
+      headers: {},
+    });
+    if (response.status < 200 || response.status >= 300) throw this.errorOf(route, response);
+    let body: unknown;
+    try {
+      body = JSON.parse(response.body.toString('utf8'));
+    } catch {
+      throw invalidResponse(route, 'was not JSON');
+    }
+    if (!route.accepts(body)) throw invalidResponse(route, 'did not have the documented shape');
+    return { value: body, size: response.body.length };
+  }
+
+  private errorOf(route: Route<unknown, unknown>, response: UpstreamResponse): GatewayError {
+    const now = Date.now();
+    const retryAfter = parseRetryAfter(response.header('retry-after'), now);
+    return errorForStatus(response.status, {
+      version: route.version,
+      route: route.template,
+      retryAfter,
+      resetsAt: response.status === 429 && retryAfter !== undefined ? new Date(now + retryAfter * 1000).toISOString() : undefined,
+      alternative: response.status === 501 ? alternativeOf(response.body) : undefined,
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.dispatcher.close();
+  }
+}
+
+function invalidResponse(route: Route<unknown, unknown>, what: string): GatewayError {
+  return new GatewayError(ErrorCode.UpstreamInvalidResponse, `The upstream's answer ${what} (${route.template}).`, {
+    version: route.version,
+    route: route.template,
+  });
+}
+
+/**
+ * A 501 body names the alternative (spec 7). Only a short `alternative` field
+ * made of plain characters is passed on: upstream text is otherwise never
+ * copied into an error.
+ */
+function alternativeOf(body: Buffer): string | undefined {
+  try {
+    const parsed: unknown = JSON.parse(body.toString('utf8'));
+    const alternative = (parsed as { alternative?: unknown }).alternative;
+    if (typeof alternative === 'string' && alternative.length <= 200 && /^[\w\s/{}:.,()'-]*$/.test(alternative)) {
+      return alternative;
+    }
+  } catch {
+    // Not JSON: no alternative to pass on.
+  }
+  return undefined;
+}
+
+/**
+ * A caller that joined an in-flight request started by another operation
+ * still answers by its own deadline.
+ */
+function raceDeadline<T>(promise: Promise<T>, deadline: number, route: Route<unknown, unknown>): Promise<T> {
+  const remaining = deadline - Date.now();
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new GatewayError(ErrorCode.UpstreamUnreachable, 'The upstream did not answer before the operation deadline.', {
+            version: route.version,
+            route: route.template,
+          }),
+        ),
+      Math.max(0, remaining),
+    );
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,80 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { upstreamAssumptions } from './assumptions.js';
+import { GatewayError } from './errors.js';
+import { QuotaLedger } from './quota.js';
+
+const route = { version: 'v1', route: '/v1/hockey/standings' };
+
+describe('QuotaLedger', () => {
+  let dir: string;
+  let file: string;
+  const opened: QuotaLedger[] = [];
+  const open = async (options: Omit<Parameters<typeof QuotaLedger.open>[0], 'file'>) => {
+    const ledger = await QuotaLedger.open({ ...options, file });
+    opened.push(ledger);
+    return ledger;
+  };
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'ledger-'));
+    file = join(dir, 'quota.json');
+  });
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((ledger) => ledger.flush()));
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('refuses the request that would pass the allowance, counting requests in flight', async () => {
+    const ledger = await open({ plan: 'free' });
+    const held = Array.from({ length: 100 }, () => ledger.reserve(route));
+    expect(() => ledger.reserve(route)).toThrowError(GatewayError);
+    try {
+      ledger.reserve(route);
+    } catch (error) {
+      expect((error as GatewayError).code).toBe('QUOTA_EXHAUSTED');
+      expect((error as GatewayError).details.resetsAt).toMatch(/T00:00:00.000Z$/);
+    }
+    held[0]?.release();
+    expect(ledger.available()).toBe(1);
+    for (const reservation of held.slice(1)) reservation.commit();
+    expect(ledger.snapshot()).toMatchObject({ limit: 100, used: 99, remaining: 1 });
+  });
+
+  it('persists what was spent across a restart', async () => {
+    const first = await open({ plan: 'pro' });
+    for (let i = 0; i < 7; i += 1) first.reserve(route).commit();
+    await first.flush();
+    expect(JSON.parse(await readFile(file, 'utf8'))).toMatchObject({ used: 7 });
+    const second = await open({ plan: 'pro' });
+    expect(second.snapshot()).toMatchObject({ plan: 'pro', limit: 7_500, used: 7, remaining: 7_493 });
+  });
+
+  it('takes the upstream rate-limit headers as the truth', async () => {
+    const ledger = await open({ plan: 'free' });
+    const names = upstreamAssumptions.rateLimitHeaders;
+    const headers: Record<string, string> = { [names.limit]: '100', [names.remaining]: '40', [names.reset]: '3600' };
+    ledger.reserve(route).commit((name) => headers[name]);
+    const snapshot = ledger.snapshot();
+    expect(snapshot.used).toBe(60);
+    expect(Math.abs(snapshot.resetsAt - (Date.now() + 3_600_000))).toBeLessThan(5_000);
+  });
+
+  it('resets at the daily boundary', async () => {
+    let now = Date.UTC(2026, 10, 22, 23, 59, 0);
+    const ledger = await open({ plan: 'free', now: () => now });
+    ledger.reserve(route).commit();
+    expect(ledger.snapshot().used).toBe(1);
+    expect(ledger.snapshot().resetsAt).toBe(Date.UTC(2026, 10, 23));
+    now = Date.UTC(2026, 10, 23, 0, 0, 1);
+    expect(ledger.snapshot()).toMatchObject({ used: 0, resetsAt: Date.UTC(2026, 10, 24) });
+  });
+
+  it('a 429 spends what is left until Retry-After', async () => {
+    const ledger = await open({ plan: 'free' });
+    ledger.markExhausted(120);
+    expect(ledger.available()).toBe(0);
+    expect(ledger.snapshot().resetsAt - Date.now()).toBeGreaterThan(110_000);
+  });
+});

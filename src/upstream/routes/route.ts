@@ -1,0 +1,57 @@
+/**
+ * A REST route described as data: where it lives, whether it needs the key,
+ * whether it spends the allowance, how long its answers stay fresh, and the
+ * shape check its payload must pass. One executor (`../client.ts`) runs them.
+ */
+export type Version = 'v1' | 'v2' | 'v3' | 'v4' | 'v6';
+
+/**
+ * Cache classes group routes whose data changes at the same pace; their TTLs
+ * live in config (`cacheTtls`) and are listed in the README.
+ */
+export type CacheClass =
+  | 'reference'
+  | 'search'
+  | 'standings'
+  | 'lines'
+  | 'news'
+  | 'athlete';
+
+export type QueryValue = string | number | boolean | undefined;
+
+export interface RouteRequest {
+  /** Path with parameters filled in, starting with `/`. */
+  readonly path: string;
+  readonly query: Readonly<Record<string, QueryValue>>;
+}
+
+export interface Route<P, T> {
+  readonly version: Version;
+  /** The path as the spec writes it (`/v1/hockey/standings`): metric label and error context. */
+  readonly template: string;
+  /** Spec section 5: send `x-api-key`. */
+  readonly auth: boolean;
+  /** Spec section 8: spends the daily allowance. */
+  readonly counted: boolean;
+  readonly cacheClass: CacheClass;
+  build(params: P): RouteRequest;
+  /** Rejects a payload the gateway cannot read (the upstream's JSON is not trusted). */
+  accepts(body: unknown): body is T;
+}
+
+export type RouteParams<R> = R extends Route<infer P, unknown> ? P : never;
+export type RoutePayload<R> = R extends Route<unknown, infer T> ? T : never;
+
+/** `template` + sorted query: the identity of one upstream resource. */
+export function resourceKey(request: RouteRequest): string {
+  const entries = Object.entries(request.query)
+    .filter((entry): entry is [string, string | number | boolean] => entry[1] !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  if (entries.length === 0) return request.path;
+  const search = new URLSearchParams(entries.map(([k, v]) => [k, String(v)]));
+  return `${request.path}?${search.toString()}`;
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

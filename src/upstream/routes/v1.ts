@@ -1,0 +1,185 @@
+/**
+ * V1 routes (spec 4.1): typed path builders and payload types, nothing else.
+ *
+ * Where the spec leaves a name unshown, the assumption is written here, next
+ * to the route that uses it, and the sandbox serves the same shape.
+ */
+import { isObject, type Route } from './route.js';
+
+/** Spec 2.1. */
+export interface V1StandingsCompetitor {
+  id: number;
+  name: string;
+  score: number;
+  imageUrl: string;
+  /** Spec 2.5: V1 responses carry `imageVersion` next to entities with images. */
+  imageVersion?: number;
+}
+
+export interface V1StandingsEntry {
+  competitor: V1StandingsCompetitor;
+  position: number;
+  points: number;
+  played: number;
+  wins: number;
+  losses: number;
+  /** Assumption: the spec names overtime losses and goals but not their fields. */
+  overtimeLosses?: number;
+  goalsFor?: number;
+  goalsAgainst?: number;
+}
+
+export interface V1StandingsPayload {
+  standings: V1StandingsEntry[];
+  /** Assumption: the competition and season the table is for, when the upstream echoes them. */
+  competitionId?: number;
+  seasonNum?: number;
+}
+
+/** Spec 2.2. */
+export interface V1LinesPayload {
+  lines: {
+    gameId: number;
+    markets: {
+      moneyline?: { home: number; away: number; draw: number };
+      puckLine?: { line: number; home: number; away: number };
+      totalGoals?: { line: number; over: number; under: number };
+    };
+  };
+}
+
+/** Spec 2.3. */
+export interface V1NewsArticle {
+  id: number;
+  publishDate: string;
+  sourceId: number;
+  title: string;
+  image: string;
+  url: string;
+  isMagazine: boolean;
+}
+
+export interface V1NewsSource {
+  id: number;
+  name: string;
+  imageVersion: number;
+}
+
+export interface V1NewsPayload {
+  success: boolean;
+  type: 'news';
+  data: { news: V1NewsArticle[]; newsSources: V1NewsSource[] };
+}
+
+/**
+ * Spec 2.4 shows no athlete fields ("bio, statistics, team and current-season
+ * performance"). Assumption: these names, served alike by the sandbox.
+ */
+export interface V1Athlete {
+  id: number;
+  name: string;
+  position?: string;
+  jerseyNumber?: number;
+  birthDate?: string;
+  nationality?: string;
+  heightCm?: number;
+  weightKg?: number;
+  shoots?: string;
+  imageVersion?: number;
+  bio?: string;
+  team?: { id: number; name: string; imageVersion?: number };
+  statistics?: Array<{ name: string; value: number }>;
+  currentSeason?: {
+    season: number;
+    gamesPlayed: number;
+    goals: number;
+    assists: number;
+    points: number;
+    plusMinus: number;
+    penaltyMinutes: number;
+  };
+}
+
+export interface V1AthletesPayload {
+  athletes: V1Athlete[];
+}
+
+/** `/search` payload: not shown in the spec. Assumption: a flat list of typed hits. */
+export interface SearchHit {
+  type: 'athlete' | 'competitor' | 'competition' | 'team' | 'player' | 'tournament';
+  id: number;
+  name: string;
+  sport: string;
+  version: 'v1' | 'v2';
+}
+
+export interface SearchPayload {
+  results: SearchHit[];
+}
+
+const hasArray = (body: unknown, key: string): boolean =>
+  isObject(body) && Array.isArray(body[key]);
+
+export const v1Routes = {
+  standings: {
+    version: 'v1',
+    template: '/v1/hockey/standings',
+    auth: true,
+    counted: true,
+    cacheClass: 'standings',
+    build: (p: { competition?: number | undefined; seasonNum?: number | undefined }) => ({
+      path: '/v1/hockey/standings',
+      query: { competitions: p.competition, seasonNum: p.seasonNum },
+    }),
+    accepts: (body: unknown): body is V1StandingsPayload => hasArray(body, 'standings'),
+  },
+  lines: {
+    version: 'v1',
+    template: '/v1/hockey/bets/lines',
+    auth: true,
+    counted: true,
+    cacheClass: 'lines',
+    build: (p: { gameId: number }) => ({ path: '/v1/hockey/bets/lines', query: { gameId: p.gameId } }),
+    accepts: (body: unknown): body is V1LinesPayload =>
+      isObject(body) && isObject(body['lines']) && isObject(body['lines']['markets']),
+  },
+  news: {
+    version: 'v1',
+    template: '/v1/hockey/news',
+    auth: true,
+    counted: true,
+    cacheClass: 'news',
+    build: (p: { competitionId?: number | undefined; limit?: number | undefined; gameId?: number | undefined }) => ({
+      path: '/v1/hockey/news',
+      // Assumption: the game filter's name is not shown in the spec; `gameId` as on the lines route.
+      query: { competitionId: p.competitionId, limit: p.limit, gameId: p.gameId },
+    }),
+    accepts: (body: unknown): body is V1NewsPayload =>
+      isObject(body) &&
+      isObject(body['data']) &&
+      Array.isArray(body['data']['news']) &&
+      Array.isArray(body['data']['newsSources']),
+  },
+  athletes: {
+    version: 'v1',
+    template: '/v1/hockey/athletes',
+    auth: true,
+    counted: true,
+    cacheClass: 'athlete',
+    build: (p: { athleteId: number }) => ({
+      path: '/v1/hockey/athletes',
+      query: { athletes: p.athleteId, fullDetails: true },
+    }),
+    accepts: (body: unknown): body is V1AthletesPayload => hasArray(body, 'athletes'),
+  },
+  search: {
+    version: 'v1',
+    template: '/search',
+    auth: true,
+    counted: true,
+    cacheClass: 'search',
+    // Assumption: the search term is passed as `q`, optionally narrowed by `sport`.
+    build: (p: { q: string; sport?: string | undefined }) => ({ path: '/search', query: { q: p.q, sport: p.sport } }),
+    accepts: (body: unknown): body is SearchPayload => hasArray(body, 'results'),
+  },
+} as const satisfies Record<string, Route<never, unknown>>;

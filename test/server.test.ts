@@ -1,0 +1,111 @@
+/**
+ * The HTTP surface: /healthz, /metrics, GraphiQL served offline, and
+ * subscriptions over graphql-ws and SSE on /graphql.
+ */
+import { EventSource } from 'eventsource';
+import type { FormattedExecutionResult } from 'graphql-ws';
+import { createClient } from 'graphql-ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { hockeyV1Ids } from '../src/sandbox/fixtures/hockey-v1.js';
+import { gql } from './support/client.js';
+import { startStack, type TestStack } from './support/servers.js';
+
+describe('gateway HTTP surface', () => {
+  let stack: TestStack;
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+  afterAll(() => stack.close());
+
+  it('GET /healthz -> 200 {"status":"ok"}', async () => {
+    const response = await fetch(`${stack.gateway.url}/healthz`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: 'ok' });
+  });
+
+  it('GET /metrics shows operations, upstream requests, cache hits and misses, and the allowance', async () => {
+    const query = `{ v1 { hockey { standings(season: 2024) { entries { position } } } } }`;
+    await gql(stack.gateway.url, query);
+    await gql(stack.gateway.url, query);
+    const response = await fetch(`${stack.gateway.url}/metrics`);
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    expect(text).toMatch(/graphql_envelop_request\{[^}]*\} [1-9]/);
+    expect(text).toMatch(/sports_graph_upstream_requests_total\{version="v1",route="\/v1\/hockey\/standings",status="200"\} 1/);
+    expect(text).toMatch(/sports_graph_cache_misses_total\{route="\/v1\/hockey\/standings"\} 1/);
+    expect(text).toMatch(/sports_graph_cache_hits_total\{route="\/v1\/hockey\/standings"\} 1/);
+    expect(text).toMatch(/sports_graph_allowance_remaining \d+/);
+    expect(text).toMatch(/sports_graph_upstream_request_duration_seconds_bucket/);
+  });
+
+  it('serves GraphiQL with every asset inline: no script, style or font from another host', async () => {
+    const response = await fetch(`${stack.gateway.url}/graphql`, { headers: { accept: 'text/html' } });
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(html).toContain('sports-graph');
+    expect(html).not.toMatch(/<script[^>]+src=["']https?:/i);
+    expect(html).not.toMatch(/<link[^>]+href=["']https?:/i);
+    expect(html).not.toMatch(/@import\s+url\(["']?https?:/i);
+    expect(html).not.toMatch(/unpkg\.com|jsdelivr|cdnjs|fonts\.googleapis/);
+  });
+
+  it('delivers subscriptions over graphql-ws', async () => {
+    const client = createClient({ url: `${stack.gateway.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0 });
+    try {
+      const seen: Array<{ used: number }> = [];
+      const done = new Promise<void>((resolve, reject) => {
+        client.subscribe<{ quotaUpdates: { used: number } }>(
+          { query: `subscription { quotaUpdates { used remaining } }` },
+          {
+            next: (message) => {
+              if (message.errors !== undefined) reject(new Error(JSON.stringify(message.errors)));
+              seen.push(message.data!.quotaUpdates);
+              if (seen.length === 1) void gql(stack.gateway.url, `{ v1 { hockey { athlete(id: ${hockeyV1Ids.firstAthleteId + 40}) { name } } } }`);
+              if (seen.length === 2) resolve();
+            },
+            error: reject,
+            complete: () => undefined,
+          },
+        );
+      });
+      await done;
+      expect(seen[1]!.used).toBe(seen[0]!.used + 1);
+    } finally {
+      await client.dispose();
+    }
+  });
+
+  it('delivers subscriptions over SSE to an EventSource', async () => {
+    const url = new URL(`${stack.gateway.url}/graphql`);
+    url.searchParams.set('query', 'subscription { quotaUpdates { used } }');
+    const source = new EventSource(url.toString());
+    try {
+      const values: number[] = [];
+      await new Promise<void>((resolve, reject) => {
+        source.addEventListener('next', (event) => {
+          const payload = JSON.parse(event.data) as { data: { quotaUpdates: { used: number } } };
+          values.push(payload.data.quotaUpdates.used);
+          if (values.length === 1) void gql(stack.gateway.url, `{ v1 { hockey { athlete(id: ${hockeyV1Ids.firstAthleteId + 41}) { name } } } }`);
+          if (values.length === 2) resolve();
+        });
+        source.onerror = () => reject(new Error('SSE failed'));
+      });
+      expect(values[1]).toBe(values[0]! + 1);
+    } finally {
+      source.close();
+    }
+  });
+
+  it('runs queries over graphql-ws through the same pipeline (errors keep their codes)', async () => {
+    const client = createClient({ url: `${stack.gateway.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0 });
+    try {
+      const result = await new Promise<FormattedExecutionResult>((resolve, reject) => {
+        client.subscribe({ query: `{ v1 { hockey { athlete(id: "x1") { name } } } }` }, { next: resolve, error: reject, complete: () => undefined });
+      });
+      expect(result.errors?.[0]?.extensions?.['code']).toBe('BAD_USER_INPUT');
+    } finally {
+      await client.dispose();
+    }
+  });
+});

@@ -1,0 +1,20 @@
+import { createRequire } from 'node:module';
+import { defineConfig } from 'vitest/config';
+
+const require = createRequire(import.meta.url);
+
+export default defineConfig({
+  resolve: {
+    // Node loads graphql's CJS entry for yoga (graphql has no "exports" map);
+    // vite would pick its ESM build for our code. Two copies break
+    // `instanceof GraphQLError`, so both must load the same file.
+    alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }],
+  },
+  test: {
+    include: ['test/**/*.test.ts', 'src/**/*.test.ts', 'resolvers/**/*.test.ts'],
+    // Every integration test starts its own sandbox and gateway on free loopback ports.
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    pool: 'forks',
+  },
+});
