@@ -1,9 +1,17 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import type { CodegenConfig } from '@graphql-codegen/cli';
 
 /**
  * Typed resolvers: each GraphQL type is mapped to the upstream payload it is
  * resolved from, so the compiler checks every field a resolver derives.
+ * Each domain keeps its mappers next to its SDL (`schema/<domain>.mappers.json`,
+ * paths relative to `src/generated/`).
  */
+const mappers: Record<string, string> = {};
+for (const file of readdirSync('schema').filter((name) => name.endsWith('.mappers.json')).sort()) {
+  Object.assign(mappers, JSON.parse(readFileSync(`schema/${file}`, 'utf8')) as Record<string, string>);
+}
+
 const config: CodegenConfig = {
   schema: 'schema/*.graphql',
   generates: {
@@ -21,26 +29,10 @@ const config: CodegenConfig = {
           JSON: { input: 'unknown', output: 'unknown' },
           ID: { input: 'string', output: 'string' },
         },
-        mappers: {
-          Quota: '../upstream/quota.js#QuotaSnapshot',
-          Image: '../model/image-ref.js#ImageRef',
-          SportInfo: '../upstream/routes/reference.js#SportReference',
-          V1Hockey: '../model/namespace.js#Namespace',
-          V1: '../model/namespace.js#Namespace',
-          V1HockeyStandings: '../upstream/routes/v1.js#V1StandingsPayload',
-          V1HockeyStandingsEntry: '../upstream/routes/v1.js#V1StandingsEntry',
-          V1HockeyCompetitor: '../upstream/routes/v1.js#V1StandingsCompetitor',
-          V1HockeyLines: '../upstream/routes/v1.js#V1LinesPayload',
-          V1HockeyNews: '../upstream/routes/v1.js#V1NewsPayload',
-          V1HockeyNewsArticle: '../model/v1-news.js#V1NewsArticleWithSource',
-          V1NewsSource: '../upstream/routes/v1.js#V1NewsSource',
-          V1HockeyAthlete: '../upstream/routes/v1.js#V1Athlete',
-          V1HockeyAthleteHit: '../upstream/routes/v1.js#SearchHit',
-        },
+        mappers,
       },
     },
   },
-  hooks: {},
 };
 
 export default config;

@@ -3,7 +3,7 @@
  * value stops the gateway with a message naming the variable.
  */
 import { isPlan, type Plan } from './upstream/assumptions.js';
-import type { CacheClass } from './upstream/routes/route.js';
+import { defaultCacheTtls, type CacheClass } from './upstream/cache-ttls.js';
 
 export interface UpstreamTimeouts {
   /** TCP + TLS connect. */
@@ -48,15 +48,6 @@ export interface Config {
   maxStaleSeconds: number;
 }
 
-/** Seconds each route class stays fresh; the README's caching table mirrors this. */
-export const defaultCacheTtls: Record<CacheClass, number> = {
-  reference: 24 * 3600,
-  search: 3600,
-  standings: 300,
-  lines: 30,
-  news: 300,
-  athlete: 3600,
-};
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -102,7 +93,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (isPlan(planRaw)) plan = planRaw;
   else problems.push(`SPORTS_API_PLAN must be one of free, pro, ultra, mega, got "${planRaw}"`);
 
-  const cacheTtls = { ...defaultCacheTtls };
+  const cacheTtls: Record<CacheClass, number> = { ...defaultCacheTtls };
   for (const cacheClass of Object.keys(cacheTtls) as CacheClass[]) {
     cacheTtls[cacheClass] = int(`CACHE_TTL_${cacheClass.toUpperCase()}`, cacheTtls[cacheClass]);
   }

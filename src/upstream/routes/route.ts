@@ -5,17 +5,8 @@
  */
 export type Version = 'v1' | 'v2' | 'v3' | 'v4' | 'v6';
 
-/**
- * Cache classes group routes whose data changes at the same pace; their TTLs
- * live in config (`cacheTtls`) and are listed in the README.
- */
-export type CacheClass =
-  | 'reference'
-  | 'search'
-  | 'standings'
-  | 'lines'
-  | 'news'
-  | 'athlete';
+export type { CacheClass } from '../cache-ttls.js';
+import type { CacheClass } from '../cache-ttls.js';
 
 export type QueryValue = string | number | boolean | undefined;
 
