@@ -70,7 +70,14 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
   showQuota();
   ledger.onChange(showQuota);
 
-  const fetcher = new UpstreamFetcher({ config, baseUrl: options.baseUrl, ledger, metrics, logger });
+  const fetcher = new UpstreamFetcher({
+    config,
+    baseUrl: options.baseUrl,
+    v3CyclingBaseUrl: config.v3CyclingBaseUrl,
+    ledger,
+    metrics,
+    logger,
+  });
   const services: GatewayServices = { config, fetcher, ledger, metrics, logger };
   const schema = makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers });
 

@@ -12,6 +12,8 @@ export const defaultCacheTtls = {
   lines: 30,
   news: 300,
   athlete: 3600,
+  /** V2 team, player, tournament, manager details. */
+  v2Entity: 3600,
 } as const satisfies Record<string, number>;
 
 export type CacheClass = keyof typeof defaultCacheTtls;

@@ -21,7 +21,7 @@ import {
 } from './client.js';
 import { ErrorCode, errorForStatus, GatewayError } from './errors.js';
 import type { QuotaLedger } from './quota.js';
-import { resourceKey, type Route, type RouteRequest } from './routes/route.js';
+import { resourceKey, type Route, type RouteRequest, type UpstreamBase } from './routes/route.js';
 
 export interface FetchOptions {
   /** Epoch ms by which the operation must be answered. */
@@ -43,6 +43,8 @@ export interface UpstreamFetcherOptions {
   config: Config;
   /** The upstream's base URL (the embedded sandbox's when none is configured). */
   baseUrl: string;
+  /** `{v3_cycling_base_url}`. @default baseUrl */
+  v3CyclingBaseUrl?: string | undefined;
   ledger: QuotaLedger;
   metrics: GatewayMetrics;
   logger: Logger;
@@ -52,7 +54,7 @@ export class UpstreamFetcher {
   readonly cache: ResponseCache;
   private readonly dispatcher: Dispatcher;
   private readonly send: Send;
-  private readonly base: Base;
+  private readonly bases: Readonly<Record<UpstreamBase, Base>>;
   private readonly config: Config;
   private readonly metrics: GatewayMetrics;
   private readonly logger: Logger;
@@ -62,7 +64,7 @@ export class UpstreamFetcher {
     this.config = config;
     this.metrics = metrics;
     this.logger = options.logger;
-    this.base = parseBase(options.baseUrl);
+    this.bases = { main: parseBase(options.baseUrl), v3Cycling: parseBase(options.v3CyclingBaseUrl ?? options.baseUrl) };
     this.cache = new ResponseCache({
       maxBytes: config.cacheMaxBytes,
       maxStaleMs: config.maxStaleSeconds * 1000,
@@ -115,10 +117,11 @@ export class UpstreamFetcher {
   }
 
   private async load<T>(route: Route<unknown, T>, request: RouteRequest, deadline: number): Promise<{ value: T; size: number }> {
+    const base = this.bases[route.base ?? 'main'];
     const response = await this.send({
       route,
-      origin: this.base.origin,
-      request: { path: this.base.prefix + request.path, query: request.query },
+      origin: base.origin,
+      request: { path: base.prefix + request.path, query: request.query },
       deadline,
       headers: {},
     });

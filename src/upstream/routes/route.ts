@@ -8,6 +8,9 @@ export type Version = 'v1' | 'v2' | 'v3' | 'v4' | 'v6';
 export type { CacheClass } from '../cache-ttls.js';
 import type { CacheClass } from '../cache-ttls.js';
 
+/** `main` is `{base_url}`; `v3Cycling` is `{v3_cycling_base_url}` (spec 4.9). */
+export type UpstreamBase = 'main' | 'v3Cycling';
+
 export type QueryValue = string | number | boolean | undefined;
 
 export interface RouteRequest {
@@ -25,6 +28,8 @@ export interface Route<P, T> {
   /** Spec section 8: spends the daily allowance. */
   readonly counted: boolean;
   readonly cacheClass: CacheClass;
+  /** Which configured base URL the path is relative to. @default 'main' */
+  readonly base?: UpstreamBase;
   build(params: P): RouteRequest;
   /** Rejects a payload the gateway cannot read (the upstream's JSON is not trusted). */
   accepts(body: unknown): body is T;

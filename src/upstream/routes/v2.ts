@@ -1,0 +1,146 @@
+/**
+ * V2 entity routes shared by every sport (spec 4.3, 4.8, 2.14): typed path
+ * builders and payload types, nothing else. Base `{base_url}/v2/{sport}`.
+ *
+ * The spec shows no V2 payloads ("Response payloads of the V2 entity
+ * endpoints: not shown") beyond its terminology (events, homeTeam/awayTeam,
+ * tournament, uniqueTournament, startTimestamp) and the team detail's
+ * manager with full name and venue with coordinates and capacity.
+ * Assumption: the shapes below, served alike by the sandbox. Domain route
+ * modules (v2-football.ts, v2-hockey.ts...) add their own routes beside.
+ */
+import { isObject, type Route } from './route.js';
+
+export interface V2Ref {
+  id: number;
+  name: string;
+  slug?: string;
+}
+
+export interface V2Venue {
+  id: number;
+  name: string;
+  city?: string;
+  country?: string;
+  capacity?: number;
+  coordinates?: { latitude: number; longitude: number };
+}
+
+export interface V2Manager {
+  id: number;
+  /** Full name (spec 4.3). */
+  name: string;
+  shortName?: string;
+  nationality?: string;
+  team?: V2Ref;
+}
+
+export interface V2Team {
+  id: number;
+  name: string;
+  shortName?: string;
+  slug?: string;
+  sport: { slug: string; name: string };
+  country?: { name: string; alpha2?: string };
+  manager?: V2Manager;
+  venue?: V2Venue;
+  /** Riders are modelled as teams on V2 cycling (spec 4.9). */
+  type?: 'team' | 'rider' | 'national';
+}
+
+export interface V2Player {
+  id: number;
+  name: string;
+  shortName?: string;
+  position?: string;
+  jerseyNumber?: string;
+  dateOfBirthTimestamp?: number;
+  country?: { name: string; alpha2?: string };
+  team?: V2Ref;
+}
+
+export interface V2UniqueTournament {
+  id: number;
+  name: string;
+  slug?: string;
+  category?: { id: number; name: string; slug?: string; sport?: { slug: string } };
+}
+
+/** A V2 event (spec 2.14): events, homeTeam/awayTeam, tournament, startTimestamp. */
+export interface V2Event {
+  id: number;
+  startTimestamp: number;
+  status: { code: number; type: string; description?: string };
+  homeTeam: V2Ref;
+  awayTeam: V2Ref;
+  homeScore?: { current?: number; display?: number; period1?: number; period2?: number; period3?: number };
+  awayScore?: { current?: number; display?: number; period1?: number; period2?: number; period3?: number };
+  tournament: V2Ref & { uniqueTournament?: V2Ref };
+  season?: { id: number; name: string; year?: string };
+  roundInfo?: { round: number; name?: string };
+  venue?: V2Ref;
+  winnerCode?: 1 | 2 | 3;
+}
+
+export interface V2TeamPayload {
+  team: V2Team;
+}
+export interface V2PlayerPayload {
+  player: V2Player;
+}
+export interface V2TournamentPayload {
+  uniqueTournament: V2UniqueTournament;
+}
+export interface V2ManagerPayload {
+  manager: V2Manager;
+}
+
+const has = (key: string) => (body: unknown): boolean => isObject(body) && isObject(body[key]);
+
+export interface V2SportParam {
+  /** The sport slug as V2 spells it (`hockey`, `waterpolo`, `aussie-rules`). */
+  sport: string;
+}
+
+export const v2Routes = {
+  team: {
+    version: 'v2',
+    template: '/v2/{sport}/api/teams/{id}',
+    auth: true,
+    counted: true,
+    cacheClass: 'v2Entity',
+    build: (p: V2SportParam & { id: number }) => ({ path: `/v2/${p.sport}/api/teams/${p.id}`, query: {} }),
+    accepts: (body: unknown): body is V2TeamPayload => has('team')(body),
+  },
+  player: {
+    version: 'v2',
+    template: '/v2/{sport}/api/players/{id}',
+    auth: true,
+    counted: true,
+    cacheClass: 'v2Entity',
+    build: (p: V2SportParam & { id: number }) => ({ path: `/v2/${p.sport}/api/players/${p.id}`, query: {} }),
+    accepts: (body: unknown): body is V2PlayerPayload => has('player')(body),
+  },
+  tournament: {
+    version: 'v2',
+    template: '/v2/{sport}/api/tournaments/{id}',
+    auth: true,
+    counted: true,
+    cacheClass: 'v2Entity',
+    /** Takes `uniqueTournament.id`; the per-season `tournament.id` does not resolve (spec 2.15). */
+    build: (p: V2SportParam & { uniqueTournamentId: number }) => ({
+      path: `/v2/${p.sport}/api/tournaments/${p.uniqueTournamentId}`,
+      query: {},
+    }),
+    accepts: (body: unknown): body is V2TournamentPayload => has('uniqueTournament')(body),
+  },
+  manager: {
+    version: 'v2',
+    template: '/v2/{sport}/api/managers/{id}',
+    auth: true,
+    counted: true,
+    cacheClass: 'v2Entity',
+    build: (p: V2SportParam & { id: number }) => ({ path: `/v2/${p.sport}/api/managers/${p.id}`, query: {} }),
+    accepts: (body: unknown): body is V2ManagerPayload => has('manager')(body),
+  },
+} as const satisfies Record<string, Route<never, unknown>>;
