@@ -9,6 +9,7 @@ import type { GlobalId } from '../src/model/global-id.js';
 import { integerId } from '../src/model/native-id.js';
 import { ErrorCode, GatewayError } from '../src/upstream/errors.js';
 import { loadV1HockeyAthlete } from './hockey-v1.js';
+import { loadV2Manager, loadV2Player, loadV2Team, loadV2Tournament } from './v2.js';
 
 type AnyNode = ResolversInterfaceTypes<Record<string, unknown>>['Node'];
 export type NodeFetcher = (id: GlobalId, ctx: GatewayContext) => Promise<AnyNode>;
@@ -21,4 +22,9 @@ export const nodeFetchers: Readonly<Record<string, NodeFetcher>> = {
   V1HockeyAthlete: (id, ctx) => loadV1HockeyAthlete(ctx, integerId(id.nativeId, 'athlete id')),
   V1HockeyCompetitor: notRefetchable('v1.hockey.standings'),
   V1HockeyNewsArticle: notRefetchable('v1.hockey.news'),
+  V2Team: (id, ctx) => loadV2Team(ctx, id.sport, integerId(id.nativeId, 'team id')),
+  V2Player: (id, ctx) => loadV2Player(ctx, id.sport, integerId(id.nativeId, 'player id')),
+  V2Tournament: (id, ctx) => loadV2Tournament(ctx, id.sport, integerId(id.nativeId, 'tournament id')),
+  V2Manager: (id, ctx) => loadV2Manager(ctx, id.sport, integerId(id.nativeId, 'manager id')),
+  V2Venue: notRefetchable('v2(sport:) { team(id:) { venue } }'),
 };

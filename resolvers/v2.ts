@@ -1,0 +1,105 @@
+/**
+ * The `v2(sport:)` namespace and the V2 entities every sport shares.
+ */
+import type { GatewayContext } from '../src/context.js';
+import type { Resolvers } from '../src/generated/resolvers-types.js';
+import { toGlobalId } from '../src/model/global-id.js';
+import { integerId } from '../src/model/native-id.js';
+import { tagType } from '../src/model/typename.js';
+import type { V2ManagerModel, V2PlayerModel, V2TeamModel, V2TournamentModel } from '../src/model/v2-entities.js';
+import { v2Slug } from '../src/model/v2-namespace.js';
+import { v2Routes } from '../src/upstream/routes/v2.js';
+
+const ref = (slug: string, nativeId: number) => ({ version: 'V2' as const, nativeId: String(nativeId), sport: slug });
+const globalId = (slug: string, typeName: string, nativeId: number) =>
+  toGlobalId({ version: 'v2', sport: slug, typeName, nativeId: String(nativeId) });
+
+export async function loadV2Team(ctx: GatewayContext, slug: string, id: number): Promise<V2TeamModel> {
+  const payload = await ctx.upstream.load(v2Routes.team, { sport: slug, id });
+  return tagType({ slug, value: payload.team }, 'V2Team');
+}
+
+export async function loadV2Player(ctx: GatewayContext, slug: string, id: number): Promise<V2PlayerModel> {
+  const payload = await ctx.upstream.load(v2Routes.player, { sport: slug, id });
+  return tagType({ slug, value: payload.player }, 'V2Player');
+}
+
+export async function loadV2Tournament(ctx: GatewayContext, slug: string, id: number): Promise<V2TournamentModel> {
+  const payload = await ctx.upstream.load(v2Routes.tournament, { sport: slug, uniqueTournamentId: id });
+  return tagType({ slug, value: payload.uniqueTournament }, 'V2Tournament');
+}
+
+export async function loadV2Manager(ctx: GatewayContext, slug: string, id: number): Promise<V2ManagerModel> {
+  const payload = await ctx.upstream.load(v2Routes.manager, { sport: slug, id });
+  return tagType({ slug, value: payload.manager }, 'V2Manager');
+}
+
+export const v2Resolvers: Resolvers = {
+  Query: {
+    v2: (_, { sport }) => ({ sport }),
+  },
+  V2: {
+    sport: (ns) => ns.sport as never,
+    slug: (ns, _, ctx) => v2Slug(ctx, ns.sport),
+    team: async (ns, { id }, ctx) => loadV2Team(ctx, await v2Slug(ctx, ns.sport), integerId(id, 'team id')),
+    player: async (ns, { id }, ctx) => loadV2Player(ctx, await v2Slug(ctx, ns.sport), integerId(id, 'player id')),
+    tournament: async (ns, { id }, ctx) => loadV2Tournament(ctx, await v2Slug(ctx, ns.sport), integerId(id, 'tournament id')),
+    manager: async (ns, { id }, ctx) => loadV2Manager(ctx, await v2Slug(ctx, ns.sport), integerId(id, 'manager id')),
+  },
+  V2Team: {
+    id: ({ slug, value }) => globalId(slug, 'V2Team', value.id),
+    ref: ({ slug, value }) => ref(slug, value.id),
+    name: ({ value }) => value.name,
+    shortName: ({ value }) => value.shortName ?? null,
+    country: ({ value }) => value.country?.name ?? null,
+    isRider: ({ value }) => value.type === 'rider',
+    manager: ({ slug, value }) => (value.manager === undefined ? null : tagType({ slug, value: value.manager }, 'V2Manager')),
+    venue: ({ slug, value }) => (value.venue === undefined ? null : tagType({ slug, value: value.venue }, 'V2Venue')),
+    image: ({ slug, value }) => ({ url: `/images/v2/${slug}/teams/${value.id}`, version: 'V2', placeholder: null }),
+    raw: ({ value }) => value,
+  },
+  V2Player: {
+    id: ({ slug, value }) => globalId(slug, 'V2Player', value.id),
+    ref: ({ slug, value }) => ref(slug, value.id),
+    name: ({ value }) => value.name,
+    shortName: ({ value }) => value.shortName ?? null,
+    position: ({ value }) => value.position ?? null,
+    jerseyNumber: ({ value }) => value.jerseyNumber ?? null,
+    dateOfBirth: ({ value }) => (value.dateOfBirthTimestamp === undefined ? null : new Date(value.dateOfBirthTimestamp * 1000)),
+    country: ({ value }) => value.country?.name ?? null,
+    team: ({ value }) => value.team ?? null,
+    image: ({ slug, value }) => ({ url: `/images/v2/${slug}/players/${value.id}`, version: 'V2', placeholder: null }),
+    raw: ({ value }) => value,
+  },
+  V2TeamRef: {
+    nativeId: (team) => String(team.id),
+  },
+  V2Tournament: {
+    id: ({ slug, value }) => globalId(slug, 'V2Tournament', value.id),
+    ref: ({ slug, value }) => ref(slug, value.id),
+    name: ({ value }) => value.name,
+    category: ({ value }) => value.category?.name ?? null,
+    image: ({ slug, value }) => ({ url: `/images/v2/${slug}/tournaments/${value.id}`, version: 'V2', placeholder: null }),
+    raw: ({ value }) => value,
+  },
+  V2Manager: {
+    id: ({ slug, value }) => globalId(slug, 'V2Manager', value.id),
+    ref: ({ slug, value }) => ref(slug, value.id),
+    name: ({ value }) => value.name,
+    shortName: ({ value }) => value.shortName ?? null,
+    nationality: ({ value }) => value.nationality ?? null,
+    team: ({ value }) => value.team ?? null,
+    image: () => null,
+    raw: ({ value }) => value,
+  },
+  V2Venue: {
+    id: ({ slug, value }) => globalId(slug, 'V2Venue', value.id),
+    ref: ({ slug, value }) => ref(slug, value.id),
+    name: ({ value }) => value.name,
+    city: ({ value }) => value.city ?? null,
+    country: ({ value }) => value.country ?? null,
+    capacity: ({ value }) => value.capacity ?? null,
+    coordinates: ({ value }) => value.coordinates ?? null,
+    raw: ({ value }) => value,
+  },
+};
