@@ -16,6 +16,42 @@ export interface UpstreamTimeouts {
   operationMs: number;
 }
 
+/** Live odds feeds and the live ticker (src/live). */
+export interface LiveConfig {
+  /** `ODDS_WATCHDOG_MS`: reconnect when the last odds frame is older than this (spec 6.6). @default 90_000 */
+  oddsWatchdogMs: number;
+  /** `ODDS_LINGER_MS`: an upstream odds subscription stays open this long after its last subscriber leaves. @default 5_000 */
+  oddsLingerMs: number;
+  /** `ODDS_BACKOFF_INITIAL_MS`: the first reconnect waits between half of this and this. @default 500 */
+  oddsBackoffInitialMs: number;
+  /** `ODDS_BACKOFF_MAX_MS`: ceiling of the doubling reconnect wait. @default 30_000 */
+  oddsBackoffMaxMs: number;
+  /** `LIVE_TICKER_ALLOWANCE_PERCENT`: the most of the daily allowance the live ticker's poll may spend. @default 10 */
+  tickerAllowancePercent: number;
+  /** `LIVE_TICKER_MIN_INTERVAL_MS`: the ticker never polls more often than this, whatever the plan. @default 15_000 */
+  tickerMinIntervalMs: number;
+}
+
+/** Limits on what one client can ask; errors never reveal them. */
+export interface OperationLimits {
+  /** Selection depth. @default 12 */
+  maxDepth: number;
+  /** Aliases in one operation. @default 30 */
+  maxAliases: number;
+  /** Directives in one operation. @default 20 */
+  maxDirectives: number;
+  /** Lexical tokens in one document. @default 2000 */
+  maxTokens: number;
+  /** HTTP request body. @default 100 KiB */
+  maxBodyBytes: number;
+  /** Active subscriptions on one WebSocket. @default 25 */
+  maxSubscriptionsPerSocket: number;
+  /** One WebSocket message. @default 64 KiB */
+  maxWsMessageBytes: number;
+  /** Bytes queued to a slow WebSocket consumer before it is dropped. @default 4 MiB */
+  maxWsBufferedBytes: number;
+}
+
 export interface Config {
   /** `SPORTS_API_KEY`: sent as `x-api-key` on the routes that need it, and nowhere else. */
   apiKey: string | undefined;
@@ -46,6 +82,17 @@ export interface Config {
   cacheMaxBytes: number;
   /** How long past its TTL an entry may still answer when the upstream cannot. @default 7 days */
   maxStaleSeconds: number;
+  /** Operation, body and WebSocket limits (`LIMIT_*`). */
+  limits: OperationLimits;
+  /** Live odds and the live ticker (src/live). */
+  live: LiveConfig;
+  /** Baseball lineup confirmation polling (spec 4.9: every 5 minutes from about 3 hours before the first pitch). */
+  lineupPoll: {
+    /** `LINEUP_POLL_INTERVAL_MS`. @default 300_000 (5 minutes) */
+    intervalMs: number;
+    /** `LINEUP_POLL_LEAD_MS`: polling starts this long before the first pitch. @default 10_800_000 (3 hours) */
+    leadMs: number;
+  };
 }
 
 
@@ -119,6 +166,28 @@ export function loadConfig(env: Env = process.env): Config {
     cacheTtls,
     cacheMaxBytes: int('CACHE_MAX_BYTES', 64 * 1024 * 1024, 1024),
     maxStaleSeconds: int('CACHE_MAX_STALE_SECONDS', 7 * 24 * 3600),
+    live: {
+      oddsWatchdogMs: int('ODDS_WATCHDOG_MS', 90_000, 1),
+      oddsLingerMs: int('ODDS_LINGER_MS', 5_000),
+      oddsBackoffInitialMs: int('ODDS_BACKOFF_INITIAL_MS', 500, 1),
+      oddsBackoffMaxMs: int('ODDS_BACKOFF_MAX_MS', 30_000, 1),
+      tickerAllowancePercent: int('LIVE_TICKER_ALLOWANCE_PERCENT', 10, 1),
+      tickerMinIntervalMs: int('LIVE_TICKER_MIN_INTERVAL_MS', 15_000, 1),
+    },
+    limits: {
+      maxDepth: int('LIMIT_MAX_DEPTH', 12, 1),
+      maxAliases: int('LIMIT_MAX_ALIASES', 30, 0),
+      maxDirectives: int('LIMIT_MAX_DIRECTIVES', 20, 0),
+      maxTokens: int('LIMIT_MAX_TOKENS', 2_000, 10),
+      maxBodyBytes: int('LIMIT_MAX_BODY_BYTES', 100 * 1024, 1024),
+      maxSubscriptionsPerSocket: int('LIMIT_MAX_SUBSCRIPTIONS_PER_SOCKET', 25, 1),
+      maxWsMessageBytes: int('LIMIT_MAX_WS_MESSAGE_BYTES', 64 * 1024, 1024),
+      maxWsBufferedBytes: int('LIMIT_MAX_WS_BUFFERED_BYTES', 4 * 1024 * 1024, 1024),
+    },
+    lineupPoll: {
+      intervalMs: int('LINEUP_POLL_INTERVAL_MS', 300_000, 10),
+      leadMs: int('LINEUP_POLL_LEAD_MS', 3 * 3600 * 1000),
+    },
   };
   if (config.baseUrl !== undefined && config.apiKey === undefined) {
     problems.push('SPORTS_API_KEY is required when SPORTS_API_BASE_URL points at a real upstream');

@@ -11,19 +11,21 @@ import { fileURLToPath } from 'node:url';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { usePrometheus } from '@graphql-yoga/plugin-prometheus';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
-import type { ExecutionArgs } from 'graphql';
+import { GraphQLError, type DocumentNode, type ExecutionArgs } from 'graphql';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { useServer } from 'graphql-ws/use/ws';
 import type { Logger } from 'pino';
-import { WebSocketServer } from 'ws';
+import { WebSocketServer, type WebSocket } from 'ws';
 import { resolvers } from '../resolvers/index.js';
 import type { Config } from './config.js';
 import type { GatewayServices, OperationContext } from './context.js';
 import { UpstreamLoader } from './loaders/upstream-loader.js';
 import { createLogger } from './logger.js';
 import { GatewayMetrics } from './metrics.js';
-import { useErrorCodes } from './plugins/use-error-codes.js';
+import { useErrorCodes, withCodes } from './plugins/use-error-codes.js';
 import { useHealthz } from './plugins/use-healthz.js';
+import { useOperationLimits } from './plugins/use-operation-limits.js';
+import { limitRequestBody } from './http-limits.js';
 import { useUpstreamTrace } from './plugins/use-upstream-trace.js';
 import { UpstreamFetcher } from './upstream/fetcher.js';
 import { QuotaLedger } from './upstream/quota.js';
@@ -85,6 +87,8 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
+    // One operation per request: a batch would multiply what one request can cost.
+    batching: false,
     logging: logger,
     graphiql: { title: 'sports-graph', subscriptionsProtocol: 'WS' },
     renderGraphiQL,
@@ -112,37 +116,75 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
           graphql_yoga_http_duration: true,
         },
       }),
+      ...useOperationLimits(config.limits),
       useErrorCodes(),
       useUpstreamTrace(),
     ],
   });
 
-  const server: Server = createServer(yoga);
+  const server: Server = createServer(limitRequestBody(config.limits.maxBodyBytes, yoga));
   const sockets = new Set<Socket>();
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
 
-  const wsServer = new WebSocketServer({ server, path: '/graphql' });
+  const wsServer = new WebSocketServer({ server, path: '/graphql', maxPayload: config.limits.maxWsMessageBytes });
+  const activeSubscriptions = new WeakMap<object, number>();
+  // A consumer that does not read its socket would make the gateway hold
+  // every frame for it; past the bound it is dropped (1013: try again later).
+  const slowConsumerCheck = setInterval(() => {
+    for (const client of wsServer.clients) {
+      if (client.bufferedAmount > config.limits.maxWsBufferedBytes) client.close(1013, 'Slow consumer');
+    }
+  }, 1_000);
+  slowConsumerCheck.unref();
   // yoga's recipe: graphql-ws runs every operation through yoga's envelop
   // pipeline, so plugins (errors, trace, limits) apply on WebSocket alike.
-  useServer<Record<string, unknown>, { request: IncomingMessage }>(
+  useServer<Record<string, unknown>, { request: IncomingMessage; socket: WebSocket }>(
     {
       execute: (args: ExecutionArgs) => (args.rootValue as EnvelopedRoot).execute(args),
       subscribe: (args: ExecutionArgs) => (args.rootValue as EnvelopedRoot).subscribe(args),
       onSubscribe: async (ctx, _id, payload) => {
+        // Counted before any await: subscriptions arriving together must not all see the old count.
+        const active = activeSubscriptions.get(ctx.extra.socket) ?? 0;
+        if (active >= config.limits.maxSubscriptionsPerSocket) {
+          return [new GraphQLError('Too many subscriptions on this connection.', { extensions: { code: 'TOO_MANY_SUBSCRIPTIONS' } })];
+        }
+        activeSubscriptions.set(ctx.extra.socket, active + 1);
+        const refuse = (errors: readonly GraphQLError[]): GraphQLError[] => {
+          activeSubscriptions.set(ctx.extra.socket, Math.max(0, (activeSubscriptions.get(ctx.extra.socket) ?? 1) - 1));
+          return withCodes(errors);
+        };
         const enveloped = yoga.getEnveloped({ ...ctx, req: ctx.extra.request, params: payload });
+        let document: DocumentNode;
+        try {
+          document = enveloped.parse(payload.query);
+        } catch (error) {
+          if (error instanceof GraphQLError) return refuse([error]);
+          throw error;
+        }
+        let errors: readonly GraphQLError[];
+        try {
+          errors = enveloped.validate(enveloped.schema, document);
+        } catch (error) {
+          // Some limit rules throw instead of reporting.
+          if (error instanceof GraphQLError) return refuse([error]);
+          throw error;
+        }
+        if (errors.length > 0) return refuse(errors);
         const args: ExecutionArgs = {
           schema: enveloped.schema,
           operationName: payload.operationName ?? null,
-          document: enveloped.parse(payload.query),
+          document,
           variableValues: payload.variables ?? null,
           contextValue: await enveloped.contextFactory(),
           rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe },
         };
-        const errors = enveloped.validate(args.schema, args.document);
-        return errors.length > 0 ? errors : args;
+        return args;
+      },
+      onComplete: (ctx) => {
+        activeSubscriptions.set(ctx.extra.socket, Math.max(0, (activeSubscriptions.get(ctx.extra.socket) ?? 1) - 1));
       },
     },
     wsServer,
@@ -164,6 +206,7 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     port,
     services,
     close: async () => {
+      clearInterval(slowConsumerCheck);
       for (const client of wsServer.clients) client.terminate();
       await new Promise<void>((resolve) => wsServer.close(() => resolve()));
       for (const socket of sockets) socket.destroy();

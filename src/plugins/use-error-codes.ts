@@ -1,13 +1,26 @@
 /**
- * Every error a client sees carries `extensions.code`: parse and validation
- * errors get GRAPHQL_PARSE_FAILED / GRAPHQL_VALIDATION_FAILED, bad variables
- * BAD_USER_INPUT, and anything masked INTERNAL_SERVER_ERROR. Our own coded
- * errors pass through as they are.
+ * Every error a client sees carries `extensions.code`: parse errors get
+ * GRAPHQL_PARSE_FAILED, validation and limit refusals
+ * GRAPHQL_VALIDATION_FAILED, bad variables BAD_USER_INPUT, anything else
+ * that reached a field INTERNAL_SERVER_ERROR. Our own coded errors pass
+ * through as they are. The same mapping serves HTTP (here) and graphql-ws
+ * (server.ts, for errors returned before execution).
  */
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 
-function withCode(error: GraphQLError, code: string): GraphQLError {
+/** Prefix of every limit refusal (use-operation-limits.ts). */
+export const LIMIT_REFUSAL = 'Operation refused:';
+
+function codeFor(error: GraphQLError): string {
+  if (error.message.includes(LIMIT_REFUSAL)) return 'OPERATION_LIMIT_EXCEEDED';
+  if (error.message.startsWith('Syntax Error')) return 'GRAPHQL_PARSE_FAILED';
+  if (/^Variable "\$/.test(error.message)) return 'BAD_USER_INPUT';
+  if (error.path === undefined) return 'GRAPHQL_VALIDATION_FAILED';
+  return 'INTERNAL_SERVER_ERROR';
+}
+
+export function withCode(error: GraphQLError, code: string = codeFor(error)): GraphQLError {
   if (typeof error.extensions['code'] === 'string') return error;
   return new GraphQLError(error.message, {
     nodes: error.nodes ?? null,
@@ -19,30 +32,37 @@ function withCode(error: GraphQLError, code: string): GraphQLError {
   });
 }
 
+export function withCodes(errors: readonly GraphQLError[]): GraphQLError[] {
+  return errors.map((error) => withCode(error));
+}
+
+type ResultLike = { errors?: readonly GraphQLError[] | undefined };
+
+function codeResult<T extends ResultLike>(result: T): T {
+  return result.errors === undefined ? result : { ...result, errors: withCodes(result.errors) };
+}
+
 export function useErrorCodes(): Plugin {
   return {
     onParse() {
       return ({ result, replaceParseResult }) => {
-        if (result instanceof GraphQLError) replaceParseResult(withCode(result, 'GRAPHQL_PARSE_FAILED'));
+        if (result instanceof GraphQLError) replaceParseResult(withCode(result));
       };
     },
     onValidate() {
       return ({ result, setResult }) => {
-        if (result.length > 0) setResult(result.map((error) => withCode(error, 'GRAPHQL_VALIDATION_FAILED')));
+        if (result.length > 0) {
+          setResult(result.map((error) => (error instanceof GraphQLError ? withCode(error, codeFor(error) === 'INTERNAL_SERVER_ERROR' ? 'GRAPHQL_VALIDATION_FAILED' : codeFor(error)) : error)));
+        }
       };
     },
-    onExecute() {
-      return {
-        onExecuteDone({ result, setResult }) {
-          if (Symbol.asyncIterator in result || result.errors === undefined) return;
-          setResult({
-            ...result,
-            errors: result.errors.map((error) =>
-              withCode(error, /^Variable "\$/.test(error.message) ? 'BAD_USER_INPUT' : 'INTERNAL_SERVER_ERROR'),
-            ),
-          });
-        },
-      };
+    onResultProcess({ result, setResult }) {
+      if (Array.isArray(result)) {
+        setResult(result.map((item: ResultLike) => codeResult(item)) as never);
+        return;
+      }
+      if (Symbol.asyncIterator in result) return;
+      setResult(codeResult(result as ResultLike) as never);
     },
   };
 }
