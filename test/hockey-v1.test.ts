@@ -135,8 +135,10 @@ describe('hockey V1', () => {
       'GET /v1/hockey/news': 1,
       'GET /v1/hockey/bets/lines': 1,
     });
+    expect(first.extensions?.['cost']).toMatchObject({ upstreamRequests: 3, cacheHits: 0 });
     const second = await gql(stack.gateway.url, query, variables);
     expect(second.data).toEqual(first.data);
+    expect(second.extensions?.['cost']).toMatchObject({ upstreamRequests: 0, cacheHits: 3 });
     expect((await requestCounts(stack.sandbox.url)).total).toBe(3);
   });
 

@@ -1,0 +1,109 @@
+/**
+ * Who may use the gateway: client keys over HTTP and WebSocket, CSRF
+ * prevention, CORS, and the introspection / GraphiQL switches.
+ */
+import { createClient } from 'graphql-ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { gql, requestCounts, resetCounts } from './support/client.js';
+import { startStack, type TestStack } from './support/servers.js';
+
+const KEY = 'client-key-for-tests-1234';
+const QUOTA = `{ quota { used } }`;
+
+describe('client keys', () => {
+  let stack: TestStack;
+  beforeAll(async () => {
+    stack = await startStack({ env: { GATEWAY_CLIENT_KEYS: `widget:${KEY},other:another-key-5678` } });
+  });
+  afterAll(() => stack.close());
+
+  it('HTTP: missing -> 401, invalid -> 403, valid (Bearer or x-client-key) -> data; nothing reaches the upstream without one', async () => {
+    await resetCounts(stack.sandbox.url);
+    const missing = await gql(stack.gateway.url, `{ v1 { hockey { standings { season } } } }`);
+    expect(missing.status).toBe(401);
+    expect(missing.errors?.[0]?.extensions?.['code']).toBe('UNAUTHENTICATED');
+    const invalid = await gql(stack.gateway.url, QUOTA, undefined, { authorization: 'Bearer nope' });
+    expect(invalid.status).toBe(403);
+    expect(invalid.errors?.[0]?.extensions?.['code']).toBe('FORBIDDEN');
+    expect((await requestCounts(stack.sandbox.url)).total).toBe(0);
+    const bearer = await gql(stack.gateway.url, QUOTA, undefined, { authorization: `Bearer ${KEY}` });
+    expect(bearer.status).toBe(200);
+    expect(bearer.data).toEqual({ quota: { used: expect.any(Number) } });
+    const header = await gql(stack.gateway.url, QUOTA, undefined, { 'x-client-key': 'another-key-5678' });
+    expect(header.status).toBe(200);
+  });
+
+  it('/healthz stays open; /metrics needs a key', async () => {
+    expect((await fetch(`${stack.gateway.url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${stack.gateway.url}/metrics`)).status).toBe(401);
+    expect((await fetch(`${stack.gateway.url}/metrics`, { headers: { authorization: `Bearer ${KEY}` } })).status).toBe(200);
+  });
+
+  it('WebSocket: no or wrong key closes with 4403; a key in connectionParams works', async () => {
+    const url = `${stack.gateway.url.replace('http', 'ws')}/graphql`;
+    for (const connectionParams of [{}, { authorization: 'Bearer wrong' }]) {
+      const client = createClient({ url, webSocketImpl: WebSocket, retryAttempts: 0, connectionParams });
+      const code = await new Promise<number>((resolve) => {
+        client.on('closed', (event) => resolve((event as { code: number }).code));
+        client.subscribe({ query: QUOTA }, { next: () => undefined, error: () => undefined, complete: () => undefined });
+      });
+      expect(code).toBe(4403);
+      await client.dispose();
+    }
+    const client = createClient({ url, webSocketImpl: WebSocket, retryAttempts: 0, connectionParams: { authorization: `Bearer ${KEY}` } });
+    const result = await new Promise<unknown>((resolve, reject) => {
+      client.subscribe({ query: QUOTA }, { next: resolve, error: reject, complete: () => undefined });
+    });
+    expect(result).toMatchObject({ data: { quota: { used: expect.any(Number) } } });
+    await client.dispose();
+  });
+});
+
+describe('CSRF, CORS, introspection and GraphiQL', () => {
+  let stack: TestStack;
+  beforeAll(async () => {
+    stack = await startStack({
+      env: { GATEWAY_CORS_ORIGINS: 'https://widgets.example.org', GATEWAY_INTROSPECTION: 'false', GATEWAY_GRAPHIQL: 'false' },
+    });
+  });
+  afterAll(() => stack.close());
+
+  it('a simple cross-site GET cannot run an operation; one with the CSRF header can', async () => {
+    const url = `${stack.gateway.url}/graphql?query=${encodeURIComponent(QUOTA)}`;
+    expect((await fetch(url)).status).toBe(403);
+    const allowed = await fetch(url, { headers: { 'x-graphql-csrf': '1' } });
+    expect(allowed.status).toBe(200);
+  });
+
+  it('CORS answers only the configured origins', async () => {
+    const preflight = (origin: string) =>
+      fetch(`${stack.gateway.url}/graphql`, {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      });
+    expect((await preflight('https://widgets.example.org')).headers.get('access-control-allow-origin')).toBe('https://widgets.example.org');
+    expect((await preflight('https://evil.example.com')).headers.get('access-control-allow-origin')).not.toBe('https://evil.example.com');
+  });
+
+  it('a WebSocket from a foreign origin is refused', async () => {
+    const socket = new WebSocket(`${stack.gateway.url.replace('http', 'ws')}/graphql`, 'graphql-transport-ws', {
+      headers: { origin: 'https://evil.example.com' },
+    });
+    const outcome = await new Promise<string>((resolve) => {
+      socket.once('open', () => resolve('open'));
+      socket.once('unexpected-response', (_req, res) => resolve(`http ${res.statusCode}`));
+      socket.once('error', () => resolve('error'));
+    });
+    expect(outcome).not.toBe('open');
+    socket.terminate();
+  });
+
+  it('introspection and GraphiQL can be switched off', async () => {
+    const introspection = await gql(stack.gateway.url, `{ __schema { types { name } } }`);
+    expect(introspection.errors?.[0]?.extensions?.['code']).toBeDefined();
+    expect(introspection.data?.['__schema']).toBeUndefined();
+    const page = await fetch(`${stack.gateway.url}/graphql`, { headers: { accept: 'text/html' } });
+    expect(page.headers.get('content-type') ?? '').not.toContain('text/html');
+  });
+});
