@@ -1,0 +1,34 @@
+/**
+ * One image service per gateway, made on first use from the gateway's own
+ * services (fetcher, config, logger), so the HTTP plugin, the resolvers and
+ * the importer share one store and one set of in-flight requests without
+ * another field on `GatewayServices`.
+ */
+import { join } from 'node:path';
+import type { GatewayServices } from '../context.js';
+import { ImageService } from './service.js';
+import { ImageStore } from './store.js';
+
+const services = new WeakMap<object, Promise<ImageService>>();
+
+type Needed = Pick<GatewayServices, 'config' | 'fetcher' | 'logger'>;
+
+export function imageServiceFor(gateway: Needed): Promise<ImageService> {
+  let service = services.get(gateway.fetcher);
+  if (service === undefined) {
+    service = (async () => {
+      const store = await ImageStore.open({
+        dir: join(gateway.config.dataDir, 'images'),
+        onPersistError: (error) => gateway.logger.error({ err: error }, 'could not persist the image store'),
+      });
+      return new ImageService({
+        fetcher: gateway.fetcher,
+        store,
+        logger: gateway.logger,
+        v6TtlMs: gateway.config.cacheTtls.image * 1000,
+      });
+    })();
+    services.set(gateway.fetcher, service);
+  }
+  return service;
+}

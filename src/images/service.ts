@@ -1,0 +1,197 @@
+/**
+ * Images over V1, V2 and V6: store first, then one shared upstream request
+ * per image (concurrent askers join it), placeholder detection, the check of
+ * a 404 against the matching data route (spec 7.1), and the logo fallback
+ * chain V1 -> V2 -> V6 (spec 4.2.9-10).
+ *
+ * Retry once on 502 and "not again before Retry-After" (the V2 image
+ * incident) come from the fetcher pipeline (withRetryOnce, withCooldown), so
+ * images follow the same rules as data routes.
+ */
+import type { Logger } from 'pino';
+import type { UpstreamFetcher } from '../upstream/fetcher.js';
+import { parseRetryAfter, type UpstreamResponse } from '../upstream/client.js';
+import { ErrorCode, errorForStatus, GatewayError, isGatewayError } from '../upstream/errors.js';
+import { imageRoutes } from '../upstream/routes/images.js';
+import type { Route } from '../upstream/routes/route.js';
+import { v2Routes } from '../upstream/routes/v2.js';
+import { gatewayUrlOf, storeKeyOf, type ImageRequest, type LogoSources } from './paths.js';
+import { isPlaceholder } from './placeholder.js';
+import type { ImageEntry, ImageStore } from './store.js';
+
+/** How long a V1 placeholder or a V2/V6 "not found" is remembered. */
+const MARKER_TTL_MS = 24 * 3600 * 1000;
+
+export type ImageOutcome =
+  | { readonly kind: 'image'; readonly entry: ImageEntry; readonly fromStore: boolean }
+  | { readonly kind: 'placeholder'; readonly bytes: Buffer | undefined }
+  | { readonly kind: 'missing' };
+
+export interface LogoResult {
+  readonly request: ImageRequest;
+  readonly url: string;
+  readonly entry: ImageEntry;
+}
+
+export interface ChainReport {
+  readonly found: LogoResult | undefined;
+  /** Versions asked and what each said, in order. */
+  readonly steps: ReadonlyArray<{ version: 'v1' | 'v2' | 'v6'; outcome: 'image' | 'placeholder' | 'missing' | 'error' }>;
+  /** Failures that stopped a version from answering (incident, quota...). */
+  readonly errors: readonly GatewayError[];
+}
+
+export interface ImageServiceOptions {
+  readonly fetcher: UpstreamFetcher;
+  readonly store: ImageStore;
+  readonly logger: Logger;
+  /** How long V6 images are kept (spec 4.2.5: 24 hours). */
+  readonly v6TtlMs: number;
+}
+
+function routeOf(request: ImageRequest): Route<never, unknown> {
+  switch (request.version) {
+    case 'v1':
+      return imageRoutes.v1 as Route<never, unknown>;
+    case 'v2':
+      return imageRoutes.v2 as Route<never, unknown>;
+    case 'v6':
+      return (request.params.type === undefined ? imageRoutes.v6 : imageRoutes.v6Typed) as Route<never, unknown>;
+  }
+}
+
+/** `image/png; charset=...` -> `image/png`; undefined for anything not an image. */
+function imageContentType(header: string | undefined): string | undefined {
+  const type = header?.split(';')[0]?.trim().toLowerCase();
+  return type !== undefined && /^image\/[a-z0-9.+-]+$/.test(type) ? type : undefined;
+}
+
+export class ImageService {
+  private readonly inFlight = new Map<string, Promise<ImageOutcome>>();
+  /** The placeholder's bytes, kept once for `?placeholder=keep`. */
+  private placeholderBytes: Buffer | undefined;
+
+  constructor(private readonly options: ImageServiceOptions) {}
+
+  get store(): ImageStore {
+    return this.options.store;
+  }
+
+  /** True when the store answers this image without an upstream request. */
+  isStored(request: ImageRequest): boolean {
+    return this.options.store.hasImage(storeKeyOf(request));
+  }
+
+  /**
+   * One image: from the store, or from the upstream once (concurrent callers
+   * share the request). Failures other than "not there" throw GatewayErrors.
+   */
+  async image(request: ImageRequest, deadline: number): Promise<ImageOutcome> {
+    const key = storeKeyOf(request);
+    const stored = this.options.store.get(key);
+    if (stored?.kind === 'image') return { kind: 'image', entry: stored, fromStore: true };
+    if (stored?.kind === 'missing') return { kind: 'missing' };
+    // After a restart the placeholder's bytes are not known: V1 is free, so ask again.
+    if (stored?.kind === 'placeholder' && this.placeholderBytes !== undefined) return { kind: 'placeholder', bytes: this.placeholderBytes };
+    let pending = this.inFlight.get(key);
+    if (pending === undefined) {
+      pending = this.load(request, key, deadline).finally(() => this.inFlight.delete(key));
+      this.inFlight.set(key, pending);
+    }
+    return pending;
+  }
+
+  private async load(request: ImageRequest, key: string, deadline: number): Promise<ImageOutcome> {
+    const route = routeOf(request);
+    const response = await this.options.fetcher.fetchRaw(route, request.params as never, { deadline });
+    if (response.status === 200) {
+      const contentType = imageContentType(response.header('content-type'));
+      if (contentType === undefined) {
+        throw new GatewayError(ErrorCode.UpstreamInvalidResponse, `The upstream's answer was not an image (${route.template}).`, {
+          version: route.version,
+          route: route.template,
+        });
+      }
+      // Spec 4.2.6: the placeholder is told by its size or checksum, never by its status.
+      if (request.version === 'v1' && isPlaceholder(response.body)) {
+        this.placeholderBytes = response.body;
+        await this.options.store.putMarker(key, 'placeholder', MARKER_TTL_MS);
+        return { kind: 'placeholder', bytes: response.body };
+      }
+      const ttl = request.version === 'v6' ? this.options.v6TtlMs : undefined;
+      const entry = await this.options.store.putImage(key, response.body, contentType, ttl);
+      return { kind: 'image', entry, fromStore: false };
+    }
+    if (response.status === 404) {
+      await this.options.store.putMarker(key, 'missing', request.version === 'v6' ? Math.min(this.options.v6TtlMs, MARKER_TTL_MS) : MARKER_TTL_MS);
+      return { kind: 'missing' };
+    }
+    throw errorOf(route, response);
+  }
+
+  /**
+   * Spec 7.1: an image 404 is checked against the matching data route before
+   * the ID is called invalid (tournaments by `uniqueTournament.id`). V1 has
+   * no 404 for a missing image and V6 names files, not IDs: neither has a
+   * data route to ask.
+   */
+  async explainMissing(request: ImageRequest, deadline: number): Promise<GatewayError> {
+    const where = { version: request.version, route: routeOf(request).template, status: 404 };
+    if (request.version !== 'v2') {
+      return new GatewayError(ErrorCode.NotFound, 'No such image upstream.', where);
+    }
+    const { sport, type, id } = request.params;
+    try {
+      if (type === 'teams') await this.options.fetcher.fetch(v2Routes.team, { sport, id }, { deadline });
+      else if (type === 'players') await this.options.fetcher.fetch(v2Routes.player, { sport, id }, { deadline });
+      else await this.options.fetcher.fetch(v2Routes.tournament, { sport, uniqueTournamentId: id }, { deadline });
+    } catch (error) {
+      if (isGatewayError(error) && error.code === ErrorCode.NotFound) {
+        return new GatewayError(ErrorCode.NotFound, `Invalid V2 ID: the data route also answers 404 (${type} ${id}).`, where);
+      }
+      throw error;
+    }
+    return new GatewayError(ErrorCode.NotFound, `The V2 entity exists but has no image (${type} ${id}).`, where);
+  }
+
+  /**
+   * The spec's order for a logo (4.2.9): V1 (free; the placeholder is no
+   * logo), then V2 (counted), then V6 (counted, file name from a V6 payload).
+   * A version that fails (an image incident, the allowance) is skipped, so
+   * V1 stays the fallback while V2 is down (4.2.10).
+   */
+  async logo(sources: LogoSources, deadline: number): Promise<ChainReport> {
+    const candidates: ImageRequest[] = [];
+    if (sources.v1 !== undefined) candidates.push({ version: 'v1', params: sources.v1 });
+    if (sources.v2 !== undefined) candidates.push({ version: 'v2', params: sources.v2 });
+    if (sources.v6 !== undefined) candidates.push({ version: 'v6', params: sources.v6 });
+    const steps: Array<ChainReport['steps'][number]> = [];
+    const errors: GatewayError[] = [];
+    for (const request of candidates) {
+      try {
+        const outcome = await this.image(request, deadline);
+        steps.push({ version: request.version, outcome: outcome.kind });
+        if (outcome.kind === 'image') {
+          return { found: { request, url: gatewayUrlOf(request), entry: outcome.entry }, steps, errors };
+        }
+      } catch (error) {
+        steps.push({ version: request.version, outcome: 'error' });
+        if (!isGatewayError(error)) throw error;
+        this.options.logger.debug({ version: request.version, code: error.code }, 'logo fallback: version skipped');
+        errors.push(error);
+      }
+    }
+    return { found: undefined, steps, errors };
+  }
+}
+
+function errorOf(route: Route<never, unknown>, response: UpstreamResponse): GatewayError {
+  const now = Date.now();
+  const retryAfter = parseRetryAfter(response.header('retry-after'), now);
+  return errorForStatus(response.status, {
+    version: route.version,
+    route: route.template,
+    retryAfter,
+    resetsAt: response.status === 429 && retryAfter !== undefined ? new Date(now + retryAfter * 1000).toISOString() : undefined,
+  });
+}

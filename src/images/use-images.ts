@@ -1,0 +1,135 @@
+/**
+ * The gateway's image routes as a yoga plugin (DESIGN.md, fixed interface
+ * points): `/images/v1|v2|v6/...` and `/images/logo?...` (the fallback chain
+ * for one entity). Answers carry `Cache-Control: public, max-age=86400`, an
+ * ETag that is the content hash, and 304 on a matching `If-None-Match`.
+ * Errors are JSON `{"error": {"code", "message"}}` with the status of the
+ * DESIGN error table.
+ */
+import type { Plugin } from 'graphql-yoga';
+import type { GatewayServices } from '../context.js';
+import { ErrorCode, GatewayError, isGatewayError, type ErrorCode as Code } from '../upstream/errors.js';
+import { imageServiceFor } from './for-services.js';
+import { isImagePath, parseImagePath } from './paths.js';
+import type { ImageEntry } from './store.js';
+
+const ONE_DAY = 'public, max-age=86400';
+
+const statusOf: Readonly<Record<Code, number>> = {
+  NOT_FOUND: 404,
+  BAD_USER_INPUT: 400,
+  NOT_SUPPORTED: 501,
+  UPSTREAM_UNAVAILABLE: 502,
+  UPSTREAM_TIMEOUT: 504,
+  UPSTREAM_AUTH: 502,
+  QUOTA_EXHAUSTED: 429,
+  UPSTREAM_UNREACHABLE: 502,
+  UPSTREAM_INVALID_RESPONSE: 502,
+};
+
+function errorResponse(fetchAPI: { Response: typeof Response }, error: GatewayError): Response {
+  const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
+  if (error.details.retryAfter !== undefined) headers['retry-after'] = String(error.details.retryAfter);
+  return new fetchAPI.Response(JSON.stringify({ error: { code: error.code, message: error.message } }), {
+    status: statusOf[error.code],
+    headers,
+  });
+}
+
+function etagOf(entry: ImageEntry): string {
+  return `"${entry.hash.slice(0, 32)}"`;
+}
+
+function matchesEtag(header: string | null, etag: string): boolean {
+  if (header === null) return false;
+  return header.split(',').some((candidate) => {
+    const value = candidate.trim().replace(/^W\//, '');
+    return value === etag || value === '*';
+  });
+}
+
+function imageHeaders(contentType: string, etag: string | undefined, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    'content-type': contentType,
+    'cache-control': ONE_DAY,
+    'x-content-type-options': 'nosniff',
+    // An SVG opened directly must not run scripts on the gateway's origin.
+    ...(contentType === 'image/svg+xml' ? { 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox" } : {}),
+    ...(etag === undefined ? {} : { etag }),
+    ...extra,
+  };
+}
+
+/** The raw request target, before URL normalisation ate `..` and the like. */
+function rawTarget(serverContext: unknown, url: URL): string {
+  const req = (serverContext as { req?: { url?: unknown } } | undefined)?.req;
+  return typeof req?.url === 'string' ? req.url : url.pathname + url.search;
+}
+
+export function useImages(services: GatewayServices): Plugin {
+  return {
+    onRequest({ request, url, serverContext, endResponse, fetchAPI }) {
+      const target = rawTarget(serverContext, url);
+      const path = target.split('?')[0] ?? '';
+      if (!isImagePath(path) && !isImagePath(url.pathname)) return;
+      if (request.method !== 'GET' && request.method !== 'HEAD') {
+        endResponse(new fetchAPI.Response(null, { status: 405, headers: { allow: 'GET, HEAD' } }));
+        return;
+      }
+      // yoga awaits a promise returned from onRequest.
+      return serve(services, request, target, fetchAPI).then(endResponse);
+    },
+  };
+}
+
+async function serve(services: GatewayServices, request: Request, target: string, fetchAPI: { Response: typeof Response }): Promise<Response> {
+  try {
+    const parsed = parseImagePath(target);
+    const images = await imageServiceFor(services);
+    const deadline = Date.now() + services.config.timeouts.operationMs;
+    const head = request.method === 'HEAD';
+    const answer = async (entry: ImageEntry, extra: Record<string, string> = {}): Promise<Response> => {
+      const etag = etagOf(entry);
+      if (matchesEtag(request.headers.get('if-none-match'), etag)) {
+        return new fetchAPI.Response(null, { status: 304, headers: { etag, 'cache-control': ONE_DAY } });
+      }
+      const bytes = await images.store.read(entry);
+      return new fetchAPI.Response(head ? null : new Uint8Array(bytes), {
+        status: 200,
+        headers: imageHeaders(entry.contentType, etag, { 'content-length': String(bytes.length), ...extra }),
+      });
+    };
+
+    if (parsed.kind === 'logo') {
+      const report = await images.logo(parsed.sources, deadline);
+      if (report.found !== undefined) {
+        return answer(report.found.entry, { 'x-image-version': report.found.request.version, 'content-location': report.found.url });
+      }
+      const failure = report.errors[0];
+      if (failure !== undefined) throw failure;
+      throw new GatewayError(ErrorCode.NotFound, 'No logo on V1, V2 or V6 for this entity.');
+    }
+
+    const outcome = await images.image(parsed.request, deadline);
+    switch (outcome.kind) {
+      case 'image':
+        return answer(outcome.entry);
+      case 'placeholder':
+        if (parsed.keepPlaceholder && outcome.bytes !== undefined) {
+          return new fetchAPI.Response(head ? null : new Uint8Array(outcome.bytes), {
+            status: 200,
+            headers: imageHeaders('image/png', undefined, { 'x-image-placeholder': 'true' }),
+          });
+        }
+        throw new GatewayError(ErrorCode.NotFound, 'V1 answered with its grey placeholder: no image for this ID (add ?placeholder=keep for the placeholder).', {
+          version: 'v1',
+        });
+      case 'missing':
+        throw await images.explainMissing(parsed.request, deadline);
+    }
+  } catch (error) {
+    if (isGatewayError(error)) return errorResponse(fetchAPI, error);
+    services.logger.error({ err: error }, 'image route failed');
+    return errorResponse(fetchAPI, new GatewayError(ErrorCode.UpstreamInvalidResponse, 'The image could not be served.'));
+  }
+}
