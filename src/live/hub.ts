@@ -1,0 +1,181 @@
+/**
+ * The odds fan-out hub: one upstream subscription per match, shared by every
+ * GraphQL subscriber (graphql-ws and SSE alike).
+ *
+ * - The first subscriber to a match opens its feed; later ones get the
+ *   latest snapshot at once, with no upstream subscribe of their own.
+ * - The last subscriber leaving starts a linger timer (`lingerMs`); a
+ *   subscriber arriving within it keeps the feed, otherwise the feed closes
+ *   and the match is forgotten.
+ * - Each frame is turned into one immutable snapshot view and one list of
+ *   changes, shared by every subscriber: per-subscriber work is only the
+ *   GraphQL serialisation of an object that is already built.
+ * - Changes come from diffing consecutive frames. The last frame is kept
+ *   across reconnects, so the first frame after a gap is diffed against the
+ *   last one before it.
+ */
+import type { Logger } from 'pino';
+import { diffFrames, type OddsChange } from './diff.js';
+import { MatchFeed, type BackoffOptions, type FeedState } from './match-feed.js';
+import type { OddsFrame } from './protocol.js';
+
+export interface OddsSnapshotView {
+  readonly matchId: string;
+  readonly frame: OddsFrame;
+  /** When the gateway received the frame, epoch ms. */
+  readonly receivedAt: number;
+  /** True while the upstream feed is not live: the frame may be out of date. */
+  readonly stale: boolean;
+  readonly feed: FeedState;
+}
+
+export interface OddsChangeView extends OddsChange {
+  readonly matchId: string;
+  /** The `timestamp` of the frame that showed the change. */
+  readonly timestamp: number;
+  readonly receivedAt: number;
+  /** The change was derived across a reconnect (last frame before, first after). */
+  readonly afterReconnect: boolean;
+}
+
+export interface OddsHubOptions {
+  /** `{ws_base_url}/ws`. */
+  readonly socketUrl: string;
+  readonly apiKey: string | undefined;
+  readonly logger: Logger;
+  /** @default 90_000 (spec 6.6) */
+  readonly watchdogMs: number;
+  /** How long a feed stays open after its last subscriber leaves. @default 5_000 */
+  readonly lingerMs: number;
+  readonly backoff: BackoffOptions;
+}
+
+type Listener<T> = (value: T) => void;
+
+class MatchChannel {
+  readonly snapshotListeners = new Set<Listener<OddsSnapshotView>>();
+  readonly changeListeners = new Set<Listener<readonly OddsChangeView[]>>();
+  latest: OddsSnapshotView | undefined;
+  linger: NodeJS.Timeout | undefined;
+  /** Set when the feed leaves LIVE; the next frame's changes are marked. */
+  gap = false;
+
+  constructor(readonly matchId: string, readonly feed: MatchFeed) {}
+
+  get subscribers(): number {
+    return this.snapshotListeners.size + this.changeListeners.size;
+  }
+}
+
+export class OddsHub {
+  readonly #options: OddsHubOptions;
+  readonly #channels = new Map<string, MatchChannel>();
+  #closed = false;
+
+  constructor(options: OddsHubOptions) {
+    this.#options = options;
+  }
+
+  /** Matches with an open upstream feed, and their subscriber counts. */
+  stats(): Record<string, number> {
+    return Object.fromEntries([...this.#channels].map(([id, channel]) => [id, channel.subscribers]));
+  }
+
+  /**
+   * Listens to a match's snapshots; the latest one, if any, is delivered at
+   * once. Returns the function that stops listening.
+   */
+  onSnapshot(matchId: string, listener: Listener<OddsSnapshotView>): () => void {
+    const channel = this.#join(matchId);
+    channel.snapshotListeners.add(listener);
+    if (channel.latest !== undefined) listener(channel.latest);
+    return () => {
+      channel.snapshotListeners.delete(listener);
+      this.#leave(channel);
+    };
+  }
+
+  /** Listens to a match's changes from now on. */
+  onChanges(matchId: string, listener: Listener<readonly OddsChangeView[]>): () => void {
+    const channel = this.#join(matchId);
+    channel.changeListeners.add(listener);
+    return () => {
+      channel.changeListeners.delete(listener);
+      this.#leave(channel);
+    };
+  }
+
+  close(): void {
+    this.#closed = true;
+    for (const channel of this.#channels.values()) {
+      clearTimeout(channel.linger);
+      channel.feed.stop();
+    }
+    this.#channels.clear();
+  }
+
+  #join(matchId: string): MatchChannel {
+    if (this.#closed) throw new Error('OddsHub is closed');
+    const existing = this.#channels.get(matchId);
+    if (existing !== undefined) {
+      clearTimeout(existing.linger);
+      existing.linger = undefined;
+      return existing;
+    }
+    const { socketUrl, apiKey, logger, watchdogMs, backoff } = this.#options;
+    let channel: MatchChannel | undefined;
+    const feed = new MatchFeed({
+      url: socketUrl,
+      apiKey,
+      matchId,
+      watchdogMs,
+      backoff,
+      logger,
+      onFrame: (frame, receivedAt) => channel !== undefined && this.#onFrame(channel, frame, receivedAt),
+      onState: (state) => channel !== undefined && this.#onState(channel, state),
+    });
+    channel = new MatchChannel(matchId, feed);
+    this.#channels.set(matchId, channel);
+    logger.debug({ matchId }, 'opening the upstream odds feed');
+    feed.start();
+    return channel;
+  }
+
+  #leave(channel: MatchChannel): void {
+    if (channel.subscribers > 0 || channel.linger !== undefined) return;
+    if (this.#channels.get(channel.matchId) !== channel) return;
+    channel.linger = setTimeout(() => {
+      if (channel.subscribers > 0) return;
+      this.#channels.delete(channel.matchId);
+      channel.feed.stop();
+      this.#options.logger.debug({ matchId: channel.matchId }, 'closed the upstream odds feed: no subscribers');
+    }, this.#options.lingerMs);
+    channel.linger.unref();
+  }
+
+  #onFrame(channel: MatchChannel, frame: OddsFrame, receivedAt: number): void {
+    const previous = channel.latest;
+    const snapshot: OddsSnapshotView = Object.freeze({ matchId: channel.matchId, frame, receivedAt, stale: false, feed: 'LIVE' });
+    channel.latest = snapshot;
+    const afterReconnect = channel.gap;
+    channel.gap = false;
+    if (previous !== undefined && channel.changeListeners.size > 0) {
+      const changes = diffFrames(previous.frame, frame).map(
+        (change): OddsChangeView => Object.freeze({ ...change, matchId: channel.matchId, timestamp: frame.timestamp, receivedAt, afterReconnect }),
+      );
+      if (changes.length > 0) for (const listener of channel.changeListeners) listener(changes);
+    }
+    for (const listener of channel.snapshotListeners) listener(snapshot);
+  }
+
+  #onState(channel: MatchChannel, state: FeedState): void {
+    if (state !== 'LIVE') channel.gap = true;
+    const latest = channel.latest;
+    if (latest === undefined || state === 'LIVE') return;
+    // Subscribers learn at once that what they hold may be out of date; the
+    // fresh snapshot after the reconnect clears it.
+    const stale: OddsSnapshotView = Object.freeze({ ...latest, stale: true, feed: state });
+    channel.latest = stale;
+    for (const listener of channel.snapshotListeners) listener(stale);
+  }
+}

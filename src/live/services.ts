@@ -1,0 +1,55 @@
+/**
+ * The live services one gateway shares between all its operations: the odds
+ * hub (one upstream subscription per match) and, when wired, the live ticker.
+ */
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import type { UpstreamFetcher } from '../upstream/fetcher.js';
+import type { QuotaLedger } from '../upstream/quota.js';
+import { OddsHub } from './hub.js';
+import { oddsSocketUrl, wsBaseFromHttp } from './protocol.js';
+import { LiveTicker } from './ticker.js';
+
+export interface LiveServices {
+  readonly odds: OddsHub;
+  readonly ticker: LiveTicker;
+  close(): Promise<void>;
+}
+
+export interface LiveServicesOptions {
+  readonly config: Config;
+  /** The upstream HTTP base: the WebSocket base defaults to it with a ws(s) scheme. */
+  readonly baseUrl: string;
+  readonly logger: Logger;
+  readonly fetcher: UpstreamFetcher;
+  readonly ledger: QuotaLedger;
+}
+
+export function createLiveServices({ config, baseUrl, logger, fetcher, ledger }: LiveServicesOptions): LiveServices {
+  const wsBase = config.wsUrl ?? wsBaseFromHttp(baseUrl);
+  const odds = new OddsHub({
+    socketUrl: oddsSocketUrl(wsBase),
+    apiKey: config.apiKey,
+    logger: logger.child({ component: 'odds' }),
+    watchdogMs: config.live.oddsWatchdogMs,
+    lingerMs: config.live.oddsLingerMs,
+    backoff: { initialMs: config.live.oddsBackoffInitialMs, maxMs: config.live.oddsBackoffMaxMs },
+  });
+  const ticker = new LiveTicker({
+    fetcher,
+    ledger,
+    logger: logger.child({ component: 'live-ticker' }),
+    allowancePercent: config.live.tickerAllowancePercent,
+    minIntervalMs: config.live.tickerMinIntervalMs,
+    cacheTtlMs: config.cacheTtls.worldCup * 1000,
+    operationMs: config.timeouts.operationMs,
+  });
+  return {
+    odds,
+    ticker,
+    close: async () => {
+      ticker.close();
+      odds.close();
+    },
+  };
+}

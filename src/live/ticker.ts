@@ -1,0 +1,142 @@
+/**
+ * The live ticker: World Cup V1 games in progress (`statusGroup` 3, spec 3),
+ * from ONE shared poll of `/api/v1/world-cup/matches`, whatever the number
+ * of subscribers. The poll runs only while someone listens, and goes through
+ * the fetcher (shared cache, in-flight sharing, quota ledger) like any query.
+ *
+ * Its interval respects the allowance (spec 8). With `A` the daily allowance
+ * (the ledger's limit), `p` the share of it the ticker may spend
+ * (`LIVE_TICKER_ALLOWANCE_PERCENT`, default 10 %), `min` the floor
+ * (`LIVE_TICKER_MIN_INTERVAL_MS`, default 15 s) and `ttl` the route's cache
+ * TTL (class `worldCup`, default 30 s: polling faster would only read the
+ * cache):
+ *
+ *     interval = max(min, ttl, 24 h / floor(A * p / 100))
+ *
+ * so a full day of polling spends at most p % of the allowance. Free (100):
+ * 10 polls a day, one every 2.4 hours. Pro (7,500): one every 115.2 s.
+ * Ultra and Mega: one every 30 s (the cache TTL).
+ */
+import type { Logger } from 'pino';
+import type { UpstreamFetcher } from '../upstream/fetcher.js';
+import type { QuotaLedger } from '../upstream/quota.js';
+import { V1StatusGroup, v1WorldCupRoutes, type V1WorldCupMatch } from '../upstream/routes/v1-world-cup.js';
+
+const DAY_MS = 24 * 3600 * 1000;
+
+export interface TickerIntervalInputs {
+  /** Daily allowance. */
+  readonly allowance: number;
+  readonly allowancePercent: number;
+  readonly minIntervalMs: number;
+  readonly cacheTtlMs: number;
+}
+
+/** The formula in the module comment. */
+export function tickerIntervalMs({ allowance, allowancePercent, minIntervalMs, cacheTtlMs }: TickerIntervalInputs): number {
+  const pollsPerDay = Math.floor((allowance * allowancePercent) / 100);
+  const budgetMs = pollsPerDay >= 1 ? Math.ceil(DAY_MS / pollsPerDay) : DAY_MS;
+  return Math.max(minIntervalMs, cacheTtlMs, budgetMs);
+}
+
+/** Games in progress, as one poll saw them. */
+export interface TickerSnapshot {
+  readonly games: readonly V1WorldCupMatch[];
+  /** When the poll answered, epoch ms. */
+  readonly fetchedAt: number;
+  readonly pollIntervalMs: number;
+  /** The last poll failed: these games are from an earlier one. */
+  readonly stale: boolean;
+}
+
+export interface LiveTickerOptions {
+  readonly fetcher: UpstreamFetcher;
+  readonly ledger: QuotaLedger;
+  readonly logger: Logger;
+  readonly allowancePercent: number;
+  readonly minIntervalMs: number;
+  readonly cacheTtlMs: number;
+  /** Deadline of one poll. */
+  readonly operationMs: number;
+}
+
+/** Games in progress in a matches payload (spec 3: `statusGroup` 3). */
+export function inProgress(matches: readonly V1WorldCupMatch[]): V1WorldCupMatch[] {
+  return matches.filter((match) => match.statusGroup === V1StatusGroup.InProgress);
+}
+
+export class LiveTicker {
+  readonly #options: LiveTickerOptions;
+  readonly #listeners = new Set<(snapshot: TickerSnapshot) => void>();
+  #latest: TickerSnapshot | undefined;
+  #latestKey = '';
+  #timer: NodeJS.Timeout | undefined;
+  #polling = false;
+
+  constructor(options: LiveTickerOptions) {
+    this.#options = options;
+  }
+
+  /** The interval now, from the ledger's current limit. */
+  intervalMs(): number {
+    const { allowancePercent, minIntervalMs, cacheTtlMs } = this.#options;
+    return tickerIntervalMs({ allowance: this.#options.ledger.snapshot().limit, allowancePercent, minIntervalMs, cacheTtlMs });
+  }
+
+  /**
+   * Listens to the ticker: the latest snapshot at once if there is one, then
+   * each poll whose games differ. The first listener starts the poll, the
+   * last one leaving stops it.
+   */
+  subscribe(listener: (snapshot: TickerSnapshot) => void): () => void {
+    this.#listeners.add(listener);
+    if (this.#latest !== undefined) listener(this.#latest);
+    if (this.#listeners.size === 1 && this.#timer === undefined && !this.#polling) void this.#poll();
+    return () => {
+      this.#listeners.delete(listener);
+      if (this.#listeners.size === 0) {
+        clearTimeout(this.#timer);
+        this.#timer = undefined;
+      }
+    };
+  }
+
+  close(): void {
+    this.#listeners.clear();
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  async #poll(): Promise<void> {
+    this.#polling = true;
+    const pollIntervalMs = this.intervalMs();
+    try {
+      const { fetcher, operationMs } = this.#options;
+      const result = await fetcher.fetch(v1WorldCupRoutes.matches, {}, { deadline: Date.now() + operationMs });
+      const games = inProgress(result.value.matches);
+      this.#publish({ games, fetchedAt: Date.now(), pollIntervalMs, stale: result.stale !== undefined });
+    } catch (error) {
+      // Keep what we have; say it is stale. A failed poll never ends a subscription.
+      this.#options.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'live ticker poll failed');
+      if (this.#latest !== undefined) this.#publish({ ...this.#latest, pollIntervalMs, stale: true });
+    } finally {
+      this.#polling = false;
+    }
+    if (this.#listeners.size > 0) {
+      this.#timer = setTimeout(() => {
+        this.#timer = undefined;
+        void this.#poll();
+      }, pollIntervalMs);
+      this.#timer.unref();
+    }
+  }
+
+  #publish(snapshot: TickerSnapshot): void {
+    const key = JSON.stringify([snapshot.stale, snapshot.games]);
+    const changed = key !== this.#latestKey || this.#latest === undefined;
+    this.#latest = snapshot;
+    this.#latestKey = key;
+    if (!changed) return;
+    for (const listener of this.#listeners) listener(snapshot);
+  }
+}

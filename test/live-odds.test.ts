@@ -1,0 +1,365 @@
+/**
+ * Live odds end to end: sandbox odds WebSocket (fast cadence) -> gateway hub
+ * -> GraphQL subscriptions over graphql-ws and SSE.
+ */
+import { createClient, type Client } from 'graphql-ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { oddsControl } from '../src/sandbox/ws/control-client.js';
+import { startStack, type TestStack } from './support/servers.js';
+
+interface Market {
+  marketId: string;
+  suspended: boolean;
+  outcomes: Array<{ name: string; price: number | null }>;
+}
+interface Snapshot {
+  matchId: string;
+  timestamp: string;
+  timestampMs: number;
+  receivedAt: string;
+  stale: boolean;
+  feed: 'CONNECTING' | 'LIVE' | 'RECONNECTING';
+  markets: Market[];
+}
+interface Change {
+  kind: 'OPENED' | 'SUSPENDED' | 'REOPENED' | 'CLOSED' | 'PRICE_MOVED';
+  marketId: string;
+  outcome: string | null;
+  previousPrice: number | null;
+  price: number | null;
+  afterReconnect: boolean;
+  market: Market;
+}
+
+const SNAPSHOTS = `subscription ($m: ID!) { oddsSnapshots(matchId: $m) {
+  matchId timestamp timestampMs receivedAt stale feed markets { marketId suspended outcomes { name price } } } }`;
+const CHANGES = `subscription ($m: ID!) { oddsChanges(matchId: $m) {
+  kind marketId outcome previousPrice price afterReconnect market { marketId suspended outcomes { name price } } } }`;
+
+const WATCHDOG_MS = 600;
+const LINGER_MS = 200;
+
+/** A live subscription's values, with a way to wait for one. */
+class Stream<T> {
+  readonly values: T[] = [];
+  completed = false;
+  error: unknown;
+  readonly #waiters = new Set<() => void>();
+
+  push(value: T): void {
+    this.values.push(value);
+    for (const wake of this.#waiters) wake();
+  }
+
+  async until(predicate: (values: T[]) => boolean, timeoutMs = 5_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!predicate(this.values)) {
+      if (Date.now() > deadline) throw new Error(`timed out; got ${JSON.stringify(this.values).slice(0, 2_000)}`);
+      await new Promise<void>((resolve) => {
+        const wake = (): void => {
+          this.#waiters.delete(wake);
+          resolve();
+        };
+        this.#waiters.add(wake);
+        setTimeout(wake, 50);
+      });
+    }
+  }
+}
+
+function subscribe<T>(client: Client, query: string, matchId: string, field: string): { stream: Stream<T>; stop: () => void } {
+  const stream = new Stream<T>();
+  const stop = client.subscribe<Record<string, T>>(
+    { query, variables: { m: matchId } },
+    {
+      next: (result) => {
+        if (result.errors !== undefined) stream.error = result.errors;
+        else stream.push(result.data![field]!);
+      },
+      error: (error) => {
+        stream.error = error;
+      },
+      complete: () => {
+        stream.completed = true;
+      },
+    },
+  );
+  return { stream, stop };
+}
+
+/**
+ * SSE as graphql-sse's "distinct connections" mode: a POST with
+ * `accept: text/event-stream` (a JSON POST also satisfies the gateway's CSRF rule).
+ */
+function subscribeSse<T>(gatewayUrl: string, query: string, matchId: string, field: string): { stream: Stream<T>; stop: () => void } {
+  const stream = new Stream<T>();
+  const abort = new AbortController();
+  void (async () => {
+    const response = await fetch(`${gatewayUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ query, variables: { m: matchId } }),
+      signal: abort.signal,
+    });
+    const decoder = new TextDecoder();
+    let buffer = '';
+    const reader = response.body!.getReader();
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(value, { stream: true });
+      let end: number;
+      while ((end = buffer.indexOf('\n\n')) >= 0) {
+        const event = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const data = /^data: (.*)$/m.exec(event)?.[1];
+        if (!/^event: next$/m.test(event) || data === undefined) continue;
+        const payload = JSON.parse(data) as { data?: Record<string, T>; errors?: unknown };
+        if (payload.errors !== undefined) stream.error = payload.errors;
+        else stream.push(payload.data![field]!);
+      }
+    }
+    stream.completed = true;
+  })().catch((error: unknown) => {
+    if (!abort.signal.aborted) stream.error = error;
+  });
+  return { stream, stop: () => abort.abort() };
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+function priceOf(snapshot: Snapshot | undefined, market: string, outcome: string): number | null | undefined {
+  return snapshot?.markets.find((m) => m.marketId === market)?.outcomes.find((o) => o.name === outcome)?.price;
+}
+
+/** Replays a change stream over a snapshot: the result must equal the later snapshot. */
+function replay(start: Market[], changes: Change[]): Market[] {
+  const book = new Map(start.map((m) => [m.marketId, structuredClone(m)]));
+  for (const change of changes) {
+    const market = book.get(change.marketId);
+    switch (change.kind) {
+      case 'OPENED':
+        if (market !== undefined) throw new Error(`OPENED twice: ${change.marketId}`);
+        book.set(change.marketId, structuredClone(change.market));
+        break;
+      case 'CLOSED':
+        if (market === undefined) throw new Error(`CLOSED unknown: ${change.marketId}`);
+        book.delete(change.marketId);
+        break;
+      case 'SUSPENDED':
+      case 'REOPENED':
+        if (market === undefined || market.suspended === (change.kind === 'SUSPENDED')) throw new Error(`bad ${change.kind}`);
+        market.suspended = change.kind === 'SUSPENDED';
+        break;
+      case 'PRICE_MOVED': {
+        const outcome = market?.outcomes.find((o) => o.name === change.outcome);
+        if (outcome === undefined || outcome.price !== change.previousPrice) throw new Error(`bad PRICE_MOVED ${JSON.stringify(change)}`);
+        outcome.price = change.price;
+        break;
+      }
+    }
+  }
+  return [...book.values()];
+}
+
+const sortMarkets = (markets: Market[]): Market[] => [...markets].sort((a, b) => a.marketId.localeCompare(b.marketId));
+
+describe('live odds subscriptions', () => {
+  let stack: TestStack;
+  let wsUrl: string;
+  const clients: Client[] = [];
+  const newClient = (): Client => {
+    const client = createClient({ url: wsUrl, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
+    clients.push(client);
+    return client;
+  };
+
+  beforeAll(async () => {
+    stack = await startStack({
+      sandbox: { oddsCadence: 'fast' },
+      env: {
+        ODDS_WATCHDOG_MS: String(WATCHDOG_MS),
+        ODDS_LINGER_MS: String(LINGER_MS),
+        ODDS_BACKOFF_INITIAL_MS: '50',
+        ODDS_BACKOFF_MAX_MS: '400',
+      },
+    });
+    wsUrl = `${stack.gateway.url.replace('http', 'ws')}/graphql`;
+  });
+  afterAll(async () => {
+    await Promise.all(clients.map((client) => client.dispose()));
+    await stack.close();
+  });
+
+  it('100 subscribers on one match make exactly one upstream subscription; the last one leaving closes it', async () => {
+    const match = 'hundred';
+    const channel = `match:${match}:odds`;
+    const subs: Array<{ stream: Stream<Snapshot>; stop: () => void }> = [];
+    // 80 over graphql-ws (4 sockets: the gateway allows 25 per socket) and 20 over SSE.
+    for (let socket = 0; socket < 4; socket++) {
+      const client = newClient();
+      for (let i = 0; i < 20; i++) subs.push(subscribe<Snapshot>(client, SNAPSHOTS, match, 'oddsSnapshots'));
+    }
+    for (let i = 0; i < 20; i++) subs.push(subscribeSse<Snapshot>(stack.gateway.url, SNAPSHOTS, match, 'oddsSnapshots'));
+    try {
+      await Promise.all(subs.map((sub) => sub.stream.until((values) => values.length > 0)));
+      expect(subs).toHaveLength(100);
+      for (const sub of subs) expect(sub.stream.values[0]).toMatchObject({ matchId: match, feed: 'LIVE', stale: false });
+
+      // A latecomer gets the latest snapshot at once, with no upstream subscribe of its own.
+      const late = subscribe<Snapshot>(newClient(), SNAPSHOTS, match, 'oddsSnapshots');
+      await late.stream.until((values) => values.length > 0);
+      subs.push(late);
+
+      const during = await oddsControl.stats(stack.sandbox.url);
+      expect(during.subscriptions[channel]).toBe(1);
+      expect(during.subscribesByChannel[channel]).toBe(1);
+    } finally {
+      for (const sub of subs) sub.stop();
+    }
+    // Still open within the linger, closed after it.
+    await sleep(LINGER_MS / 4);
+    expect((await oddsControl.stats(stack.sandbox.url)).subscriptions[channel]).toBe(1);
+    await sleep(LINGER_MS + 300);
+    const after = await oddsControl.stats(stack.sandbox.url);
+    expect(after.subscriptions[channel]).toBeUndefined();
+    expect(after.subscribesByChannel[channel]).toBe(1);
+  });
+
+  it('a dropped upstream socket: subscribers stay, see stale then fresh, and the change made during the gap exactly once', async () => {
+    const match = 'drop';
+    const client = newClient();
+    const snaps = subscribe<Snapshot>(client, SNAPSHOTS, match, 'oddsSnapshots');
+    const changes = subscribe<Change>(client, CHANGES, match, 'oddsChanges');
+    await snaps.stream.until((v) => v.length > 0);
+    const first = snaps.stream.values[0]!;
+    const before = priceOf(first, 'match-result', 'Home')!;
+
+    await oddsControl.drop(stack.sandbox.url, match, 300);
+    await oddsControl.price(stack.sandbox.url, match, 'match-result', 'Home', before + 1);
+    await snaps.stream.until((v) => v.some((s) => s.stale && s.feed === 'RECONNECTING'));
+    await snaps.stream.until((v) => priceOf(v.at(-1), 'match-result', 'Home') === before + 1 && !v.at(-1)!.stale);
+    await sleep(300); // room for a duplicate to show up, if there were one
+
+    expect(changes.stream.values).toEqual([
+      expect.objectContaining({ kind: 'PRICE_MOVED', marketId: 'match-result', outcome: 'Home', previousPrice: before, price: before + 1, afterReconnect: true }),
+    ]);
+    expect(snaps.stream.completed || changes.stream.completed).toBe(false);
+    expect(sortMarkets(replay(first.markets, changes.stream.values))).toEqual(sortMarkets(snaps.stream.values.at(-1)!.markets));
+    const stats = await oddsControl.stats(stack.sandbox.url);
+    expect(stats.subscriptions[`match:${match}:odds`]).toBe(1);
+    expect(stats.subscribesByChannel[`match:${match}:odds`]).toBeGreaterThanOrEqual(2);
+    snaps.stop();
+    changes.stop();
+  });
+
+  it('a silent upstream socket past the watchdog is replaced; the change made in the silence arrives once', async () => {
+    const match = 'silent';
+    const channel = `match:${match}:odds`;
+    const client = newClient();
+    const snaps = subscribe<Snapshot>(client, SNAPSHOTS, match, 'oddsSnapshots');
+    const changes = subscribe<Change>(client, CHANGES, match, 'oddsChanges');
+    await snaps.stream.until((v) => v.length > 0);
+    const first = snaps.stream.values[0]!;
+    // The fast cadence speaks at least every 200 ms: a 600 ms watchdog never fires on a healthy socket.
+    await sleep(WATCHDOG_MS + 200);
+    expect((await oddsControl.stats(stack.sandbox.url)).subscribesByChannel[channel]).toBe(1);
+
+    await oddsControl.silence(stack.sandbox.url, match);
+    await oddsControl.market(stack.sandbox.url, match, 'next-goal', 'suspend');
+    const silencedAt = Date.now();
+    await snaps.stream.until((v) => v.at(-1)?.markets.find((m) => m.marketId === 'next-goal')?.suspended === true, 5_000);
+    // The watchdog counts from the last frame, which came at most one quiet period (200 ms) before the silence.
+    expect(Date.now() - silencedAt).toBeGreaterThanOrEqual(WATCHDOG_MS - 250);
+    expect(snaps.stream.values.some((s) => s.stale)).toBe(true);
+    await sleep(300);
+
+    expect(changes.stream.values).toEqual([expect.objectContaining({ kind: 'SUSPENDED', marketId: 'next-goal', afterReconnect: true })]);
+    expect(sortMarkets(replay(first.markets, changes.stream.values))).toEqual(sortMarkets(snaps.stream.values.at(-1)!.markets));
+    const stats = await oddsControl.stats(stack.sandbox.url);
+    expect(stats.subscriptions[channel]).toBe(1);
+    expect(stats.subscribesByChannel[channel]).toBe(2);
+    expect(snaps.stream.completed || changes.stream.completed).toBe(false);
+    snaps.stop();
+    changes.stop();
+  });
+
+  it('a malformed frame makes the gateway resubscribe on the same socket; nothing is lost, invented or repeated', async () => {
+    const match = 'malformed';
+    const channel = `match:${match}:odds`;
+    const client = newClient();
+    const snaps = subscribe<Snapshot>(client, SNAPSHOTS, match, 'oddsSnapshots');
+    const changes = subscribe<Change>(client, CHANGES, match, 'oddsChanges');
+    await snaps.stream.until((v) => v.length > 0);
+    const first = snaps.stream.values[0]!;
+    const before = priceOf(first, 'both-teams-score', 'Yes')!;
+    await sleep(LINGER_MS + 200); // earlier tests' feeds have closed: the count below is this feed's alone
+    const connectionsBefore = (await oddsControl.stats(stack.sandbox.url)).connections;
+
+    await oddsControl.price(stack.sandbox.url, match, 'both-teams-score', 'Yes', before + 0.5);
+    await oddsControl.malformed(stack.sandbox.url, match);
+    await snaps.stream.until((v) => priceOf(v.at(-1), 'both-teams-score', 'Yes') === before + 0.5);
+    await oddsControl.malformed(stack.sandbox.url, match);
+    await sleep(400);
+
+    expect(changes.stream.values).toEqual([
+      expect.objectContaining({ kind: 'PRICE_MOVED', marketId: 'both-teams-score', outcome: 'Yes', previousPrice: before, price: before + 0.5 }),
+    ]);
+    expect(sortMarkets(replay(first.markets, changes.stream.values))).toEqual(sortMarkets(snaps.stream.values.at(-1)!.markets));
+    const stats = await oddsControl.stats(stack.sandbox.url);
+    expect(stats.connections).toBe(connectionsBefore);
+    expect(stats.subscriptions[channel]).toBe(1);
+    expect(stats.subscribesByChannel[channel]).toBe(3);
+    snaps.stop();
+    changes.stop();
+  });
+
+  it('derives opened, suspended, reopened, closed and price moves from consecutive snapshots', async () => {
+    const match = 'lifecycle';
+    const client = newClient();
+    const snaps = subscribe<Snapshot>(client, SNAPSHOTS, match, 'oddsSnapshots');
+    const changes = subscribe<Change>(client, CHANGES, match, 'oddsChanges');
+    await snaps.stream.until((v) => v.length > 0);
+    const first = snaps.stream.values[0]!;
+    const url = stack.sandbox.url;
+    const kinds = (): string[] => changes.stream.values.map((c) => `${c.kind} ${c.marketId}`);
+
+    await oddsControl.market(url, match, 'total-goals-2.5', 'suspend');
+    await changes.stream.until(() => kinds().includes('SUSPENDED total-goals-2.5'));
+    await oddsControl.market(url, match, 'total-goals-2.5', 'reopen');
+    await changes.stream.until(() => kinds().includes('REOPENED total-goals-2.5'));
+    await oddsControl.market(url, match, 'next-goal', 'suspend');
+    await changes.stream.until(() => kinds().includes('SUSPENDED next-goal'));
+    await oddsControl.market(url, match, 'next-goal', 'close');
+    await changes.stream.until(() => kinds().includes('CLOSED next-goal'));
+    await oddsControl.market(url, match, 'next-goal', 'open');
+    await changes.stream.until(() => kinds().includes('OPENED next-goal'));
+    const eventSent = Date.now();
+    await oddsControl.event(url, match);
+    await changes.stream.until(() => kinds().filter((k) => k.startsWith('PRICE_MOVED')).length >= 10);
+    expect(Date.now() - eventSent).toBeLessThan(1_000);
+    await sleep(200);
+
+    expect(kinds().slice(0, 5)).toEqual([
+      'SUSPENDED total-goals-2.5',
+      'REOPENED total-goals-2.5',
+      'SUSPENDED next-goal',
+      'CLOSED next-goal',
+      'OPENED next-goal',
+    ]);
+    // A match event moves every price of every open market (4 markets, 10 outcomes).
+    expect(kinds().slice(5)).toHaveLength(10);
+    expect(sortMarkets(replay(first.markets, changes.stream.values))).toEqual(sortMarkets(snaps.stream.values.at(-1)!.markets));
+    snaps.stop();
+    changes.stop();
+  });
+
+  it('rejects a match ID that cannot name a channel, with BAD_USER_INPUT and no upstream subscription', async () => {
+    const before = await oddsControl.stats(stack.sandbox.url);
+    const { stream } = subscribe<Snapshot>(newClient(), SNAPSHOTS, 'a:b', 'oddsSnapshots');
+    await stream.until(() => stream.error !== undefined || stream.completed);
+    expect(JSON.stringify(stream.error)).toContain('BAD_USER_INPUT');
+    expect((await oddsControl.stats(stack.sandbox.url)).subscribes).toBe(before.subscribes);
+  });
+});
