@@ -1,0 +1,303 @@
+/**
+ * World Cup V1 routes (spec 4.6, 2.6, 2.7): competition 5930. Typed path
+ * builders and payload types, nothing else.
+ *
+ * Base address: not shown in the spec. Assumption (DESIGN.md): the same
+ * `{base_url}` as every other route, so `base` stays `main`.
+ *
+ * The spec names the routes and a few fields (`startTime` ISO 8601,
+ * `statusGroup` with 3 = in progress, groups as `rows` sorted by `position`,
+ * the coach marker in lineups, the venue with attendance) but shows no full
+ * payload. Assumption: the shapes below, served alike by the sandbox
+ * (src/sandbox/routes/world-cup-v1.ts). Other engineers read
+ * `V1WorldCupMatchesPayload` (live ticker): keep it stable.
+ */
+import { isObject, type Route } from './route.js';
+
+/** Spec 2.15: V1 competition ID of the World Cup. */
+export const WORLD_CUP_V1_COMPETITION_ID = 5930;
+
+/** Spec 3: `statusGroup` 3 means in progress. Assumption: 2 scheduled, 4 finished. */
+export const V1StatusGroup = { Scheduled: 2, InProgress: 3, Finished: 4 } as const;
+
+export interface V1WorldCupCompetitor {
+  id: number;
+  name: string;
+  shortName?: string;
+  /** Spec 2.5: next to entities that have images. */
+  imageVersion?: number;
+  /** Assumption: a knockout slot whose team is not known yet ("Winner Group A") has `placeholder: true`. */
+  placeholder?: boolean;
+}
+
+export interface V1WorldCupMatchCompetitor extends V1WorldCupCompetitor {
+  /** Goals; null before kick-off. */
+  score: number | null;
+}
+
+export interface V1WorldCupMatch {
+  id: number;
+  competitionId: number;
+  /** ISO 8601 with offset (spec 4.6). */
+  startTime: string;
+  /** 3 = in progress (spec 3); see `V1StatusGroup`. */
+  statusGroup: number;
+  statusText: string;
+  /** Minute of play while in progress. */
+  gameTime?: number;
+  roundNum: number;
+  roundName: string;
+  /** Group stage only. */
+  groupNum?: number;
+  groupName?: string;
+  homeCompetitor: V1WorldCupMatchCompetitor;
+  awayCompetitor: V1WorldCupMatchCompetitor;
+  venue?: { id: number; name: string };
+}
+
+export interface V1WorldCupMatchesPayload {
+  competitionId: number;
+  matches: V1WorldCupMatch[];
+}
+
+export interface V1WorldCupStandingsRow {
+  position: number;
+  competitor: V1WorldCupCompetitor;
+  played: number;
+  wins: number;
+  draws: number;
+  losses: number;
+  goalsFor: number;
+  goalsAgainst: number;
+  points: number;
+}
+
+/** Spec 4.6: one entry per group; `rows` sorted by `position`. */
+export interface V1WorldCupGroup {
+  groupNum: number;
+  name: string;
+  rows: V1WorldCupStandingsRow[];
+}
+
+export interface V1WorldCupStandingsPayload {
+  competitionId: number;
+  standings: V1WorldCupGroup[];
+}
+
+/** Assumption: the groups shortcut ("also a groups shortcut exists") lists each group's members. */
+export interface V1WorldCupGroupsEntry {
+  groupNum: number;
+  name: string;
+  competitors: V1WorldCupCompetitor[];
+}
+
+export interface V1WorldCupGroupsPayload {
+  competitionId: number;
+  groups: V1WorldCupGroupsEntry[];
+}
+
+export interface V1WorldCupPollOption {
+  /** `home`, `draw`, `away`. */
+  option: string;
+  votes: number;
+  /** 0-100, one decimal. */
+  percentage: number;
+}
+
+/** Spec 4.6: fan prediction poll with vote percentages. */
+export interface V1WorldCupPoll {
+  gameId: number;
+  totalVotes: number;
+  options: V1WorldCupPollOption[];
+}
+
+export interface V1WorldCupOddsPayload {
+  competitionId: number;
+  polls: V1WorldCupPoll[];
+}
+
+export interface V1WorldCupBracketSlot {
+  roundNum: number;
+  roundName: string;
+  /** Position in the round, from 1. */
+  slot: number;
+  gameId: number;
+  home: V1WorldCupCompetitor;
+  away: V1WorldCupCompetitor;
+  winnerId?: number;
+}
+
+/**
+ * Spec 4.6: games, standings and brackets in one call; partial when a
+ * sub-query is briefly unavailable. Assumption: a missing part is absent and
+ * named in `unavailable`.
+ */
+export interface V1WorldCupHubPayload {
+  competitionId: number;
+  games?: V1WorldCupMatch[];
+  standings?: V1WorldCupGroup[];
+  brackets?: V1WorldCupBracketSlot[];
+  unavailable?: Array<'games' | 'standings' | 'brackets'>;
+}
+
+/** Spec 2.7: a full venue, with live attendance once the gate count is published. */
+export interface V1Venue {
+  id: number;
+  name: string;
+  shortName?: string;
+  city?: string;
+  country?: string;
+  capacity?: number;
+  attendance?: number;
+  latitude?: number;
+  longitude?: number;
+}
+
+/**
+ * Spec 2.6: a lineup member. The coach is the last member, `formation.name`
+ * `Coach`, `status` 4, `statusText` `Management`, athlete `id` only (no name).
+ */
+export interface V1LineupMember {
+  /** Athlete ID. */
+  id: number;
+  name?: string;
+  jerseyNumber?: number;
+  formation?: { name: string };
+  /** Assumption: 1 starting, 2 substitute, 4 management. */
+  status: number;
+  statusText: string;
+  /** Spec 2.5: a ready-made tokenized image URL, used as it is. */
+  heatMap?: string;
+}
+
+export interface V1LineupTeam {
+  competitorId: number;
+  /** `4-3-3`. */
+  formation?: string;
+  members: V1LineupMember[];
+}
+
+export interface V1LineupsPayload {
+  gameId: number;
+  lineups: V1LineupTeam[];
+}
+
+export interface V1GameEvent {
+  minute: number;
+  /** `goal`, `yellow-card`, `red-card`, `substitution`. */
+  type: string;
+  competitorId: number;
+  athleteId?: number;
+  name?: string;
+}
+
+export interface V1CommentaryEntry {
+  minute: number;
+  text: string;
+}
+
+export interface V1GameDetail extends V1WorldCupMatch {
+  venue?: V1Venue & { id: number; name: string };
+}
+
+export interface V1GamePayload {
+  game: V1GameDetail;
+}
+
+/** `/api/v1/world-cup/game/{id}`: venue, lineups, events, live commentary. */
+export interface V1WorldCupGamePayload {
+  game: V1GameDetail & { lineups: V1LineupTeam[]; events: V1GameEvent[]; commentary: V1CommentaryEntry[] };
+}
+
+/** Spec 4.6: no coach field. */
+export interface V1CompetitorPayload {
+  competitor: V1WorldCupCompetitor & { countryName?: string };
+}
+
+export interface V1CompetitorsPayload {
+  competitionId: number;
+  competitors: V1WorldCupCompetitor[];
+}
+
+const hasArray = (body: unknown, key: string): boolean => isObject(body) && Array.isArray(body[key]);
+const hasObject = (body: unknown, key: string): boolean => isObject(body) && isObject(body[key]);
+
+function worldCupRoute<T>(template: string, path: string, accepts: (body: unknown) => body is T) {
+  return {
+    version: 'v1',
+    template,
+    auth: true,
+    counted: true,
+    cacheClass: 'worldCup',
+    build: () => ({ path, query: {} }),
+    accepts,
+  } as const satisfies Route<Record<string, never>, T>;
+}
+
+/** Generic `/api/v1/competition/{id}/...` equivalents (spec 4.6). Assumption: the sub-paths mirror the shortcuts. */
+function competitionRoute<T>(sub: string, accepts: (body: unknown) => body is T) {
+  return {
+    version: 'v1',
+    template: `/api/v1/competition/{competitionId}/${sub}`,
+    auth: true,
+    counted: true,
+    cacheClass: 'worldCup',
+    build: (p: { competitionId: number }) => ({ path: `/api/v1/competition/${p.competitionId}/${sub}`, query: {} }),
+    accepts,
+  } as const satisfies Route<{ competitionId: number }, T>;
+}
+
+const isMatches = (body: unknown): body is V1WorldCupMatchesPayload => hasArray(body, 'matches');
+const isStandings = (body: unknown): body is V1WorldCupStandingsPayload => hasArray(body, 'standings');
+const isGroups = (body: unknown): body is V1WorldCupGroupsPayload => hasArray(body, 'groups');
+const isCompetitors = (body: unknown): body is V1CompetitorsPayload => hasArray(body, 'competitors');
+
+export const v1WorldCupRoutes = {
+  hub: worldCupRoute('/api/v1/world-cup', '/api/v1/world-cup', (body): body is V1WorldCupHubPayload => isObject(body)),
+  matches: worldCupRoute('/api/v1/world-cup/matches', '/api/v1/world-cup/matches', isMatches),
+  standings: worldCupRoute('/api/v1/world-cup/standings', '/api/v1/world-cup/standings', isStandings),
+  /** Assumption: the groups shortcut's path. */
+  groups: worldCupRoute('/api/v1/world-cup/groups', '/api/v1/world-cup/groups', isGroups),
+  odds: worldCupRoute('/api/v1/world-cup/odds', '/api/v1/world-cup/odds', (body): body is V1WorldCupOddsPayload => hasArray(body, 'polls')),
+  worldCupGame: {
+    version: 'v1',
+    template: '/api/v1/world-cup/game/{id}',
+    auth: true,
+    counted: true,
+    cacheClass: 'worldCupGame',
+    build: (p: { id: number }) => ({ path: `/api/v1/world-cup/game/${p.id}`, query: {} }),
+    accepts: (body: unknown): body is V1WorldCupGamePayload => hasObject(body, 'game'),
+  },
+  competitionMatches: competitionRoute('matches', isMatches),
+  competitionStandings: competitionRoute('standings', isStandings),
+  competitionGroups: competitionRoute('groups', isGroups),
+  /** Assumption: the competitors of a competition live at `/api/v1/competition/{id}/competitors`. */
+  competitionCompetitors: competitionRoute('competitors', isCompetitors),
+  game: {
+    version: 'v1',
+    template: '/api/v1/game/{gameId}',
+    auth: true,
+    counted: true,
+    cacheClass: 'worldCupGame',
+    build: (p: { gameId: number }) => ({ path: `/api/v1/game/${p.gameId}`, query: {} }),
+    accepts: (body: unknown): body is V1GamePayload => hasObject(body, 'game'),
+  },
+  lineups: {
+    version: 'v1',
+    template: '/api/v1/game/{gameId}/lineups',
+    auth: true,
+    counted: true,
+    cacheClass: 'worldCupGame',
+    build: (p: { gameId: number }) => ({ path: `/api/v1/game/${p.gameId}/lineups`, query: {} }),
+    accepts: (body: unknown): body is V1LineupsPayload => hasArray(body, 'lineups'),
+  },
+  competitor: {
+    version: 'v1',
+    template: '/api/v1/competitor/{id}',
+    auth: true,
+    counted: true,
+    cacheClass: 'v1Competitor',
+    build: (p: { id: number }) => ({ path: `/api/v1/competitor/${p.id}`, query: {} }),
+    accepts: (body: unknown): body is V1CompetitorPayload => hasObject(body, 'competitor'),
+  },
+} as const;

@@ -1,0 +1,65 @@
+/**
+ * V2 manager routes beyond the details (spec 4.5, 4.8): image and last
+ * events on every sport, career on football only. Typed path builders and
+ * payload types only.
+ *
+ * Assumptions:
+ * - image and events take the paths spec 4.5 shows for Aussie rules, on
+ *   every sport: `/v2/{sport}/api/manager/{id}/image` (binary, counted) and
+ *   `/v2/{sport}/api/manager/{id}/events/last/{page}` (`{ events, hasNextPage }`);
+ * - the football career path is not shown (spec 4.8): assumed
+ *   `/v2/football/api/manager/{id}/career`, payload `{ career: [...] }`.
+ *   `/api/managers/{id}/career` (404 everywhere) and `/career` /
+ *   `/career-history` on the sports spec 4.8 lists are never requested:
+ *   src/upstream/known-gaps.ts.
+ */
+import { isObject, type Route } from './route.js';
+import { isEventsPage, type V2EventsPage } from './v2-events.js';
+import type { V2Ref, V2SportParam } from './v2.js';
+
+export interface V2CareerStint {
+  team: V2Ref;
+  /** ISO date. */
+  start: string;
+  /** ISO date; absent for the current job. */
+  end?: string;
+  matches: number;
+  wins: number;
+  draws: number;
+  losses: number;
+}
+
+export interface V2ManagerCareerPayload {
+  career: V2CareerStint[];
+}
+
+export const v2ManagerRoutes = {
+  image: {
+    version: 'v2',
+    template: '/v2/{sport}/api/manager/{id}/image',
+    auth: true,
+    counted: true,
+    cacheClass: 'v2Manager',
+    build: (p: V2SportParam & { id: number }) => ({ path: `/v2/${p.sport}/api/manager/${p.id}/image`, query: {} }),
+    // Binary: fetched with `fetchRaw` by the image layer, never parsed as JSON.
+    accepts: (_body: unknown): _body is never => false,
+  },
+  lastEvents: {
+    version: 'v2',
+    template: '/v2/{sport}/api/manager/{id}/events/last/{page}',
+    auth: true,
+    counted: true,
+    cacheClass: 'v2Manager',
+    build: (p: V2SportParam & { id: number; page: number }) => ({ path: `/v2/${p.sport}/api/manager/${p.id}/events/last/${p.page}`, query: {} }),
+    accepts: (body: unknown): body is V2EventsPage => isEventsPage(body),
+  },
+  footballCareer: {
+    version: 'v2',
+    template: '/v2/football/api/manager/{id}/career',
+    auth: true,
+    counted: true,
+    cacheClass: 'v2Manager',
+    build: (p: { id: number }) => ({ path: `/v2/football/api/manager/${p.id}/career`, query: {} }),
+    accepts: (body: unknown): body is V2ManagerCareerPayload => isObject(body) && Array.isArray(body['career']),
+  },
+} as const satisfies Record<string, Route<never, unknown>>;
