@@ -2,6 +2,7 @@
  * Environment -> typed, validated configuration. Read once at start; a bad
  * value stops the gateway with a message naming the variable.
  */
+import { parseClientKeys, type ClientKey } from './access/client-keys.js';
 import { isPlan, type Plan } from './upstream/assumptions.js';
 import { defaultCacheTtls, type CacheClass } from './upstream/cache-ttls.js';
 
@@ -52,6 +53,18 @@ export interface OperationLimits {
   maxWsBufferedBytes: number;
 }
 
+/** Who may use the gateway, and what it shows them. */
+export interface AccessConfig {
+  /** `GATEWAY_CLIENT_KEYS` / `GATEWAY_CLIENT_KEYS_FILE`; empty = no key needed. */
+  clientKeys: readonly ClientKey[];
+  /** `GATEWAY_INTROSPECTION`. @default true */
+  introspection: boolean;
+  /** `GATEWAY_GRAPHIQL`. @default true */
+  graphiql: boolean;
+  /** `GATEWAY_CORS_ORIGINS`, comma separated; empty = no cross-origin access. */
+  corsOrigins: readonly string[];
+}
+
 export interface Config {
   /** `SPORTS_API_KEY`: sent as `x-api-key` on the routes that need it, and nowhere else. */
   apiKey: string | undefined;
@@ -84,6 +97,7 @@ export interface Config {
   maxStaleSeconds: number;
   /** Operation, body and WebSocket limits (`LIMIT_*`). */
   limits: OperationLimits;
+  access: AccessConfig;
   /** Live odds and the live ticker (src/live). */
   live: LiveConfig;
   /** Baseball lineup confirmation polling (spec 4.9: every 5 minutes from about 3 hours before the first pitch). */
@@ -135,6 +149,24 @@ export function loadConfig(env: Env = process.env): Config {
     }
   };
 
+  const bool = (name: string, fallback: boolean): boolean => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    if (['1', 'true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
+    if (['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false;
+    problems.push(`${name} must be true or false, got "${raw}"`);
+    return fallback;
+  };
+
+  const keysOrProblem = (): ClientKey[] => {
+    try {
+      return parseClientKeys(env);
+    } catch (error) {
+      problems.push((error as Error).message);
+      return [];
+    }
+  };
+
   const planRaw = (env['SPORTS_API_PLAN'] ?? 'free').toLowerCase();
   let plan: Plan = 'free';
   if (isPlan(planRaw)) plan = planRaw;
@@ -173,6 +205,15 @@ export function loadConfig(env: Env = process.env): Config {
       oddsBackoffMaxMs: int('ODDS_BACKOFF_MAX_MS', 30_000, 1),
       tickerAllowancePercent: int('LIVE_TICKER_ALLOWANCE_PERCENT', 10, 1),
       tickerMinIntervalMs: int('LIVE_TICKER_MIN_INTERVAL_MS', 15_000, 1),
+    },
+    access: {
+      clientKeys: keysOrProblem(),
+      introspection: bool('GATEWAY_INTROSPECTION', true),
+      graphiql: bool('GATEWAY_GRAPHIQL', true),
+      corsOrigins: (env['GATEWAY_CORS_ORIGINS'] ?? '')
+        .split(',')
+        .map((origin) => origin.trim())
+        .filter((origin) => origin !== ''),
     },
     limits: {
       maxDepth: int('LIMIT_MAX_DEPTH', 12, 1),

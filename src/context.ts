@@ -5,6 +5,7 @@
 import type { Logger } from 'pino';
 import type { YogaInitialContext } from 'graphql-yoga';
 import type { Config } from './config.js';
+import type { LiveServices } from './live/services.js';
 import type { UpstreamLoader } from './loaders/upstream-loader.js';
 import type { GatewayMetrics } from './metrics.js';
 import type { UpstreamFetcher } from './upstream/fetcher.js';
@@ -16,6 +17,8 @@ export interface GatewayServices {
   readonly ledger: QuotaLedger;
   readonly metrics: GatewayMetrics;
   readonly logger: Logger;
+  /** Live odds hub and live ticker (src/live). */
+  readonly live: LiveServices;
 }
 
 /** Made for each operation. */

@@ -24,6 +24,13 @@ import { createLogger } from './logger.js';
 import { GatewayMetrics } from './metrics.js';
 import { useErrorCodes, withCodes } from './plugins/use-error-codes.js';
 import { useHealthz } from './plugins/use-healthz.js';
+import { useClientKeys } from './plugins/use-client-keys.js';
+import { ClientKeys, presentedKey } from './access/client-keys.js';
+import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
+import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
+import { createLiveServices } from './live/services.js';
+import { useWidgets } from './widgets/use-widgets.js';
+import { useImages } from './images/use-images.js';
 import { useOperationLimits } from './plugins/use-operation-limits.js';
 import { limitRequestBody } from './http-limits.js';
 import { useUpstreamTrace } from './plugins/use-upstream-trace.js';
@@ -80,8 +87,13 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     metrics,
     logger,
   });
-  const services: GatewayServices = { config, fetcher, ledger, metrics, logger };
+  const live = createLiveServices({ config, baseUrl: options.baseUrl, logger, fetcher, ledger });
+  const services: GatewayServices = { config, fetcher, ledger, metrics, logger, live };
   const schema = makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers });
+  const clientKeys = new ClientKeys(config.access.clientKeys);
+  if (!clientKeys.enabled && config.baseUrl !== undefined) {
+    logger.warn('no gateway client keys are configured: anyone who reaches this gateway can spend the upstream allowance (set GATEWAY_CLIENT_KEYS)');
+  }
 
   const yoga: YogaServerInstance<Record<string, unknown>, OperationContext> = createYoga<Record<string, unknown>, OperationContext>({
     schema,
@@ -90,7 +102,8 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     // One operation per request: a batch would multiply what one request can cost.
     batching: false,
     logging: logger,
-    graphiql: { title: 'sports-graph', subscriptionsProtocol: 'WS' },
+    graphiql: config.access.graphiql ? { title: 'sports-graph', subscriptionsProtocol: 'WS' } : false,
+    cors: config.access.corsOrigins.length > 0 ? { origin: [...config.access.corsOrigins], methods: ['GET', 'POST'], credentials: false } : false,
     renderGraphiQL,
     context: (): OperationContext => {
       const deadline = Date.now() + config.timeouts.operationMs;
@@ -98,6 +111,12 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     },
     plugins: [
       useHealthz({ endpoint: '/healthz' }),
+      useClientKeys(clientKeys),
+      // A cross-site <img> or form must not spend the allowance: simple requests need a custom header.
+      useCSRFPrevention({ requestHeaders: ['x-graphql-csrf', 'authorization', 'x-client-key'] }),
+      ...(config.access.introspection ? [] : [useDisableIntrospection()]),
+      useWidgets({ prefix: '/widgets' }),
+      useImages(services),
       usePrometheus({
         registry: metrics.registry,
         endpoint: '/metrics',
@@ -129,7 +148,14 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     socket.on('close', () => sockets.delete(socket));
   });
 
-  const wsServer = new WebSocketServer({ server, path: '/graphql', maxPayload: config.limits.maxWsMessageBytes });
+  const wsServer = new WebSocketServer({
+    server,
+    path: '/graphql',
+    maxPayload: config.limits.maxWsMessageBytes,
+    // Browsers let any page open a WebSocket: only our own pages and the configured origins may.
+    verifyClient: ({ origin, req }: { origin: string; req: IncomingMessage }) =>
+      origin === undefined || origin === '' || origin === `http://${req.headers.host ?? ''}` || config.access.corsOrigins.includes(origin),
+  });
   const activeSubscriptions = new WeakMap<object, number>();
   // A consumer that does not read its socket would make the gateway hold
   // every frame for it; past the bound it is dropped (1013: try again later).
@@ -143,6 +169,21 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
   // pipeline, so plugins (errors, trace, limits) apply on WebSocket alike.
   useServer<Record<string, unknown>, { request: IncomingMessage; socket: WebSocket }>(
     {
+      onConnect: (ctx) => {
+        if (!clientKeys.enabled) return true;
+        const params = ctx.connectionParams ?? {};
+        const fromParams = (name: string): string | undefined => {
+          const value = params[name];
+          return typeof value === 'string' ? value : undefined;
+        };
+        const fromUpgrade = (name: string): string | undefined => {
+          const value = ctx.extra.request.headers[name];
+          return Array.isArray(value) ? value[0] : value;
+        };
+        const key = presentedKey(fromParams) ?? presentedKey(fromUpgrade);
+        // false closes the socket with 4403 Forbidden.
+        return clientKeys.check(key).ok;
+      },
       execute: (args: ExecutionArgs) => (args.rootValue as EnvelopedRoot).execute(args),
       subscribe: (args: ExecutionArgs) => (args.rootValue as EnvelopedRoot).subscribe(args),
       onSubscribe: async (ctx, _id, payload) => {
@@ -211,6 +252,7 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
       await new Promise<void>((resolve) => wsServer.close(() => resolve()));
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await live.close();
       await fetcher.close();
       await ledger.flush();
     },

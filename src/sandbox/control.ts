@@ -7,7 +7,8 @@ import type { IncomingMessage } from 'node:http';
 import type { Allowance } from './allowance.js';
 import { parseFaultSpec, type FaultStore } from './faults.js';
 import type { RequestLog } from './requests.js';
-import { errorResult, HttpError, json, type RouteResult } from './router.js';
+import type { Fixtures } from './fixtures/build.js';
+import { errorResult, HttpError, json, type RouteResult, type Router } from './router.js';
 
 export const CONTROL_PREFIX = '/__sandbox/';
 
@@ -30,6 +31,8 @@ export async function handleControl(
   pathname: string,
   query: URLSearchParams,
   state: ControlState,
+  /** Control routes a route group registered in the router (`/__sandbox/v6/mapping-version`...). */
+  groups?: { router: Router; fixtures: Fixtures },
 ): Promise<RouteResult> {
   const route = `${req.method ?? 'GET'} ${pathname}`;
   switch (route) {
@@ -65,6 +68,10 @@ export async function handleControl(
     return state.faults.remove(decodeURIComponent(faultId))
       ? json(200, { cleared: 1 })
       : errorResult(404, 'Fault not found');
+  }
+  const groupRoute = groups?.router.match(req.method ?? 'GET', pathname);
+  if (groupRoute !== undefined && groups !== undefined) {
+    return groupRoute.route.handler({ params: groupRoute.params, query, fixtures: groups.fixtures, now: state.clock() });
   }
   return errorResult(404, 'Route not found');
 }

@@ -32,7 +32,7 @@ export function createRequestHandler(deps: PipelineDeps): (req: IncomingMessage,
     const { pathname, query } = url;
     try {
       if (isControlPath(pathname)) {
-        send(res, encode(await handleControl(req, pathname, query, deps.control)));
+        send(res, encode(await handleControl(req, pathname, query, deps.control, { router: deps.router, fixtures: deps.fixtures })));
         return;
       }
       await serveUpstream(deps, req, res, url);

@@ -14,6 +14,7 @@ import { createRequestHandler } from './pipeline.js';
 import { RequestLog } from './requests.js';
 import { Router } from './router.js';
 import { registerAll } from './routes/all.js';
+import { attachOddsSocket, type OddsCadence } from './ws/index.js';
 
 export interface SandboxOptions {
   /**
@@ -51,6 +52,12 @@ export interface SandboxOptions {
    * @default Date.now
    */
   clock?: () => number;
+  /**
+   * Odds WebSocket cadence (src/sandbox/ws/cadence.ts): the spec's, or a
+   * fast one for tests.
+   * @default 'spec'
+   */
+  oddsCadence?: OddsCadence;
 }
 
 export interface SandboxHandle {
@@ -90,6 +97,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   // until then (one synchronous step after listening) nothing can be served.
   let handler: ReturnType<typeof createRequestHandler> | undefined;
   const server = createServer((req, res) => {
+    if (oddsSocket.handleControl(req, res)) return;
     if (handler === undefined) {
       res.writeHead(503).end();
       return;
@@ -100,6 +108,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
+  // The odds WebSocket (`/ws`) and its `/__sandbox/ws`, `/__sandbox/odds` control routes.
+  const oddsSocket = attachOddsSocket(server, { apiKey, seed, clock, cadence: options.oddsCadence ?? 'spec' });
 
   await listen(server, port, host);
   const boundPort = (server.address() as AddressInfo).port;
@@ -116,6 +126,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     close: () =>
       (closed ??= new Promise<void>((resolve) => {
         closing.abort();
+        oddsSocket.close();
         server.close(() => resolve());
         for (const socket of sockets) socket.destroy();
       })),

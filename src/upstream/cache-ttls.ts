@@ -14,6 +14,38 @@ export const defaultCacheTtls = {
   athlete: 3600,
   /** V2 team, player, tournament, manager details. */
   v2Entity: 3600,
+  /** Images: V6 kept 24 hours in the image store (spec 4.2.5); V1/V2 logos are kept for good. */
+  image: 24 * 3600,
+  /** V2 event lists (team/venue/referee last and next events, season events, live feeds). */
+  v2Events: 300,
+  /** Per-match answers of finished matches (statistics, player statistics): they never change. */
+  finishedMatch: 30 * 24 * 3600,
+  /** Baseball lineups: shorter than the 5-minute confirmation poll, so each poll asks the upstream. */
+  lineups: 60,
+  /** V3 day windows and the V3 cycling feed. */
+  v3Window: 60,
+  /** V4 multi-bookmaker odds move with the market. */
+  v4Odds: 30,
+  /** Motorsport seasons, stages, constructor tables; Aussie rules people and grounds. */
+  v2Season: 3600,
+  /** World Cup V1 hub, matches, standings, poll: scores move during games. */
+  worldCup: 30,
+  /** One V1 game: detail, lineups, live commentary. */
+  worldCupGame: 30,
+  /** `/api/v1/competitor/{id}`: names and image versions. */
+  v1Competitor: 3600,
+  /** World Cup V2 fixtures, groups, bracket, season events. */
+  v2WorldCup: 60,
+  /** V2 football discovery: the ~6,400-competition catalogue, countries, categories, seasons. */
+  v2Catalogue: 6 * 3600,
+  /** V2 live / scheduled tournaments, lineups. */
+  v2Live: 60,
+  /** Manager image and events, career (V2). */
+  v2Manager: 3600,
+  /** V6 stat-ID mapping: one hour (spec 4.9, 8), pinned on its version. */
+  v6Mapping: 3600,
+  /** V6 football team statistics of one match. */
+  v6TeamStats: 60,
 } as const satisfies Record<string, number>;
 
 export type CacheClass = keyof typeof defaultCacheTtls;

@@ -87,7 +87,8 @@ export class UpstreamFetcher {
 
   /** The cache key of a route call: what "the same upstream resource" means. */
   keyOf<P>(route: Route<P, unknown>, params: P): string {
-    return `${route.version} ${resourceKey(route.build(params))}`;
+    const variant = route.cacheVariant?.(params);
+    return `${route.version} ${resourceKey(route.build(params))}${variant === undefined ? '' : ` #${variant}`}`;
   }
 
   /** True when the call would be answered without an upstream request. */
@@ -97,7 +98,7 @@ export class UpstreamFetcher {
 
   async fetch<P, T>(route: Route<P, T>, params: P, options: FetchOptions): Promise<CacheResult<T>> {
     const request = route.build(params);
-    const key = `${route.version} ${resourceKey(request)}`;
+    const key = this.keyOf(route, params);
     const ttlMs = this.config.cacheTtls[route.cacheClass] * 1000;
     const labels = { route: route.template };
     const result = this.cache.get<T>(
@@ -145,6 +146,24 @@ export class UpstreamFetcher {
       retryAfter,
       resetsAt: response.status === 429 && retryAfter !== undefined ? new Date(now + retryAfter * 1000).toISOString() : undefined,
       alternative: response.status === 501 ? alternativeOf(response.body) : undefined,
+    });
+  }
+
+  /**
+   * Sends a route through the same pipeline (cooldown, retry once, quota,
+   * metrics, auth) and returns the raw response, any status, without JSON
+   * parsing or the JSON cache: for binary answers (images), whose caller
+   * keeps its own store. Network failures still throw GatewayErrors.
+   */
+  async fetchRaw<P>(route: Route<P, unknown>, params: P, options: FetchOptions): Promise<UpstreamResponse> {
+    const request = route.build(params);
+    const base = this.bases[route.base ?? 'main'];
+    return this.send({
+      route,
+      origin: base.origin,
+      request: { path: base.prefix + request.path, query: request.query },
+      deadline: options.deadline,
+      headers: {},
     });
   }
 

@@ -31,6 +31,13 @@ export interface Route<P, T> {
   /** Which configured base URL the path is relative to. @default 'main' */
   readonly base?: UpstreamBase;
   build(params: P): RouteRequest;
+  /**
+   * Splits one upstream resource into several cache entries, without
+   * changing the request sent: a route pinned on a version (the V6 stat-ID
+   * mapping) keys its answer by the version it must match, so a new version
+   * is fetched at once while the pinned one stays cached. @default none
+   */
+  cacheVariant?(params: P): string | undefined;
   /** Rejects a payload the gateway cannot read (the upstream's JSON is not trusted). */
   accepts(body: unknown): body is T;
 }

@@ -1,0 +1,72 @@
+/**
+ * `V2Event`: V2 terminology (events, homeTeam/awayTeam, tournament,
+ * startTimestamp) read through the shared `Event` interface.
+ */
+import type { GatewayContext } from '../src/context.js';
+import type { Resolvers } from '../src/generated/resolvers-types.js';
+import { toGlobalId } from '../src/model/global-id.js';
+import { integerId } from '../src/model/native-id.js';
+import { typeOf, tagType } from '../src/model/typename.js';
+import { isFinished, isLive, v2EventConnection, v2EventModel, v2TeamFromRef, type V2EventModel } from '../src/model/v2-event.js';
+import { v2Slug } from '../src/model/v2-namespace.js';
+import { v2EventRoutes } from '../src/upstream/routes/v2-events.js';
+import type { V2Event } from '../src/upstream/routes/v2.js';
+
+type Score = V2Event['homeScore'];
+
+const periods = (score: Score): number[] | null => {
+  if (score === undefined) return null;
+  return [score.period1, score.period2, score.period3].filter((p): p is number => p !== undefined);
+};
+
+export async function loadV2Event(ctx: GatewayContext, slug: string, id: number): Promise<V2EventModel> {
+  const payload = await ctx.upstream.load(v2EventRoutes.event, { sport: slug, id });
+  return v2EventModel(slug, payload.event);
+}
+
+export const v2EventResolvers: Resolvers = {
+  Event: { __resolveType: (event) => typeOf(event) as never },
+  Competition: { __resolveType: (competition) => typeOf(competition) as never },
+  Venue: { __resolveType: (venue) => typeOf(venue) as never },
+  V2: {
+    event: async (ns, { id }, ctx) => loadV2Event(ctx, await v2Slug(ctx, ns.sport), integerId(id, 'event id')),
+    seasonEvents: async (ns, args, ctx) => {
+      const slug = await v2Slug(ctx, ns.sport);
+      const tournamentId = integerId(args.tournamentId, 'tournament id');
+      const seasonId = integerId(args.seasonId, 'season id');
+      const direction = args.direction === 'LAST' ? 'last' : 'next';
+      return v2EventConnection(
+        slug,
+        (page) => ctx.upstream.load(v2EventRoutes.seasonEvents, { sport: slug, tournamentId, seasonId, direction, page }),
+        args,
+      );
+    },
+  },
+  V2Event: {
+    id: ({ slug, value }) => toGlobalId({ version: 'v2', sport: slug, typeName: 'V2Event', nativeId: String(value.id) }),
+    ref: ({ slug, value }) => ({ version: 'V2', nativeId: String(value.id), sport: slug }),
+    startTime: ({ value }) => new Date(value.startTimestamp * 1000),
+    startTimestamp: ({ value }) => value.startTimestamp,
+    status: ({ value }) => ({
+      live: isLive(value),
+      finished: isFinished(value),
+      description: value.status.description ?? value.status.type,
+      code: value.status.code,
+    }),
+    homeTeam: ({ slug, value }) => v2TeamFromRef(slug, value.homeTeam),
+    awayTeam: ({ slug, value }) => v2TeamFromRef(slug, value.awayTeam),
+    homeScore: ({ value }) => value.homeScore?.current ?? value.homeScore?.display ?? null,
+    awayScore: ({ value }) => value.awayScore?.current ?? value.awayScore?.display ?? null,
+    homePeriodScores: ({ value }) => periods(value.homeScore),
+    awayPeriodScores: ({ value }) => periods(value.awayScore),
+    tournament: ({ slug, value }) => {
+      // The per-season `tournament.id` does not resolve (spec 2.15): the competition is the unique tournament.
+      const unique = value.tournament.uniqueTournament;
+      return unique === undefined ? null : tagType({ slug, value: unique }, 'V2Tournament');
+    },
+    seasonId: ({ value }) => value.season?.id ?? null,
+    round: ({ value }) => value.roundInfo?.round ?? null,
+    winner: ({ value }) => (value.winnerCode === 1 ? 'HOME' : value.winnerCode === 2 ? 'AWAY' : value.winnerCode === 3 ? 'DRAW' : null),
+    raw: ({ value }) => value,
+  },
+};

@@ -1,0 +1,57 @@
+/**
+ * The `v4` namespace: multi-bookmaker odds over REST, with V4's own slugs.
+ */
+import type { Resolvers } from '../src/generated/resolvers-types.js';
+import { namespace } from '../src/model/namespace.js';
+import { integerId } from '../src/model/native-id.js';
+import { ErrorCode, GatewayError } from '../src/upstream/errors.js';
+import { referenceRoutes } from '../src/upstream/routes/reference.js';
+import { v4Routes, type V4OddsPayload } from '../src/upstream/routes/v4.js';
+
+function bestPrices(odds: V4OddsPayload, market: string) {
+  const best = new Map<string, { outcome: string; price: number; point: number | null; bookmaker: string }>();
+  for (const bookmaker of odds.bookmakers) {
+    for (const m of bookmaker.markets) {
+      if (m.key !== market || m.suspended === true) continue;
+      for (const o of m.outcomes) {
+        // Spread and total prices compare only at the same line.
+        const key = `${o.name}@${o.point ?? ''}`;
+        const current = best.get(key);
+        if (current === undefined || o.price > current.price) best.set(key, { outcome: o.name, price: o.price, point: o.point ?? null, bookmaker: bookmaker.name });
+      }
+    }
+  }
+  return [...best.values()];
+}
+
+export const v4Resolvers: Resolvers = {
+  Query: {
+    v4: () => namespace('v4'),
+  },
+  V4: {
+    odds: async (_, { sport, eventId }, ctx) => {
+      const catalogue = await ctx.upstream.load(referenceRoutes.sports, {});
+      const slug = catalogue.sports.find((entry) => entry.sport.toUpperCase() === sport)?.slugs.v4;
+      if (slug == null) {
+        throw new GatewayError(ErrorCode.NotSupported, `V4 does not carry ${sport}.`, { version: 'v4', alternative: 'sports { slugs { v4 } }' });
+      }
+      return ctx.upstream.load(v4Routes.odds, { sport: slug, eventId: integerId(eventId, 'event id') });
+    },
+  },
+  V4EventOdds: {
+    eventId: (o) => String(o.eventId),
+    homeTeam: (o) => o.homeTeam ?? null,
+    awayTeam: (o) => o.awayTeam ?? null,
+    best: (o, { market }) => bestPrices(o, market),
+    raw: (o) => o,
+  },
+  V4Bookmaker: {
+    lastUpdate: (b) => new Date(b.lastUpdate),
+  },
+  V4Market: {
+    suspended: (m) => m.suspended === true,
+  },
+  V4Outcome: {
+    point: (o) => o.point ?? null,
+  },
+};

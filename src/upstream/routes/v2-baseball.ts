@@ -1,0 +1,66 @@
+/**
+ * Baseball V2 lineups (spec 2.8, 3, 4.8, 4.9). Base `{base_url}/v2/baseball`.
+ *
+ * `GET /api/match/{matchId}/lineups` returns `data.confirmed`. Unconfirmed:
+ * the player arrays hold only the probable starting pitcher (a normal 200).
+ * Confirmed: batting order, pitchers, substitutes, per-player statistics and
+ * `supportStaff`.
+ *
+ * Assumptions (not shown): the per-side shape `{ players: [...],
+ * supportStaff? }` below; a player entry's `role` (`batter`, `pitcher`,
+ * `probablePitcher`) and `battingOrder`; and which leagues are which: the
+ * spec says lineups exist for one major league, two leagues 404 and a fourth
+ * is not carried, without naming them. `baseballLineupCoverage` holds our
+ * choice of `uniqueTournament.id`s (the sandbox uses the same).
+ */
+import { isObject, type Route } from './route.js';
+import type { V2Ref } from './v2.js';
+
+export interface BaseballLineupPlayer {
+  player: V2Ref & { position?: string };
+  /** Fielding position (P, C, 1B, 2B, 3B, SS, LF, CF, RF, DH). */
+  position?: string;
+  role: 'batter' | 'pitcher' | 'probablePitcher';
+  /** 1..9 for the starting batters. */
+  battingOrder?: number;
+  substitute: boolean;
+  statistics?: Record<string, number>;
+}
+
+export interface BaseballSupportStaff {
+  id: number;
+  name: string;
+  role: string;
+}
+
+export interface BaseballTeamLineup {
+  players: BaseballLineupPlayer[];
+  supportStaff?: BaseballSupportStaff[];
+}
+
+export interface BaseballLineupsPayload {
+  data: { confirmed: boolean; home: BaseballTeamLineup; away: BaseballTeamLineup };
+}
+
+export type BaseballLineupCoverage = 'published' | 'upstream404' | 'notCarried';
+
+/** Lineup coverage by `uniqueTournament.id` (spec 4.9; IDs are our assumption). Unlisted leagues: published. */
+export const baseballLineupCoverage: Readonly<Record<number, BaseballLineupCoverage>> = {
+  11_205: 'published',
+  11_330: 'upstream404',
+  11_340: 'upstream404',
+  11_350: 'notCarried',
+};
+
+export const v2BaseballRoutes = {
+  lineups: {
+    version: 'v2',
+    template: '/v2/baseball/api/match/{matchId}/lineups',
+    auth: true,
+    counted: true,
+    cacheClass: 'lineups',
+    build: (p: { matchId: number }) => ({ path: `/v2/baseball/api/match/${p.matchId}/lineups`, query: {} }),
+    accepts: (body: unknown): body is BaseballLineupsPayload =>
+      isObject(body) && isObject(body['data']) && typeof body['data']['confirmed'] === 'boolean',
+  },
+} as const satisfies Record<string, Route<never, unknown>>;

@@ -1,0 +1,59 @@
+/**
+ * V6 baseball (spec 4.9): `/match/{matchId}`, `/team-stats` and `/odds` are
+ * supported; `/lineups`, `/stats`, `/incidents`, `/h2h`, `/commentary`,
+ * `/tables` answer 501 and are never requested (known-gaps.ts).
+ *
+ * Assumptions (not shown): the V6 football prefix `/v6/{sport}/api/v1/match/{matchId}`
+ * applies to baseball too, and the payloads below (served alike by the
+ * sandbox). V6 IDs are opaque strings; logos are bare file names (spec 2.5).
+ */
+import { isObject, type Route } from './route.js';
+
+export interface V6BaseballTeam {
+  id: string;
+  name: string;
+  /** Bare file name, may end in `!w80` (spec 2.5). */
+  logo?: string;
+}
+
+export interface V6BaseballMatch {
+  id: string;
+  /** ISO 8601. */
+  startTime: string;
+  status: 'scheduled' | 'live' | 'finished';
+  inning?: number;
+  home: V6BaseballTeam & { runs?: number; hits?: number; errors?: number };
+  away: V6BaseballTeam & { runs?: number; hits?: number; errors?: number };
+  league: { id: string; name: string };
+}
+
+export interface V6BaseballTeamStatsPayload {
+  matchId: string;
+  home: Record<string, number>;
+  away: Record<string, number>;
+}
+
+export interface V6BaseballOddsPayload {
+  matchId: string;
+  markets: Array<{ name: string; suspended?: boolean; outcomes: Array<{ name: string; odds: number; line?: number }> }>;
+}
+
+const match = <T>(suffix: string, accepts: (body: unknown) => body is T): Route<{ matchId: string }, T> => ({
+  version: 'v6',
+  template: `/v6/baseball/api/v1/match/{matchId}${suffix}`,
+  auth: true,
+  counted: true,
+  // Odds move with the market (the betting-lines class); match and team stats like V6 football's team stats.
+  cacheClass: suffix === '/odds' ? 'lines' : 'v6TeamStats',
+  build: (p) => ({ path: `/v6/baseball/api/v1/match/${encodeURIComponent(p.matchId)}${suffix}`, query: {} }),
+  accepts,
+});
+
+export const v6BaseballRoutes = {
+  match: match('', (b): b is { match: V6BaseballMatch } => isObject(b) && isObject(b['match'])),
+  teamStats: match('/team-stats', (b): b is V6BaseballTeamStatsPayload => isObject(b) && isObject(b['home']) && isObject(b['away'])),
+  odds: match('/odds', (b): b is V6BaseballOddsPayload => isObject(b) && Array.isArray(b['markets'])),
+} as const satisfies Record<string, Route<never, unknown>>;
+
+/** The sub-resources that answer 501 (spec 4.9, 7). */
+export const v6BaseballUnsupported = ['lineups', 'stats', 'incidents', 'h2h', 'commentary', 'tables'] as const;
