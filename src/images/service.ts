@@ -9,9 +9,8 @@
  * images follow the same rules as data routes.
  */
 import type { Logger } from 'pino';
-import type { UpstreamFetcher } from '../upstream/fetcher.js';
-import { parseRetryAfter, type UpstreamResponse } from '../upstream/client.js';
-import { ErrorCode, errorForStatus, GatewayError, isGatewayError } from '../upstream/errors.js';
+import { errorOfResponse, type UpstreamFetcher } from '../upstream/fetcher.js';
+import { ErrorCode, GatewayError, isGatewayError } from '../upstream/errors.js';
 import { imageRoutes } from '../upstream/routes/images.js';
 import type { Route } from '../upstream/routes/route.js';
 import { v2Routes } from '../upstream/routes/v2.js';
@@ -126,7 +125,7 @@ export class ImageService {
       await this.options.store.putMarker(key, 'missing', request.version === 'v6' ? Math.min(this.options.v6TtlMs, MARKER_TTL_MS) : MARKER_TTL_MS);
       return { kind: 'missing' };
     }
-    throw errorOf(route, response);
+    throw errorOfResponse(route, response);
   }
 
   /**
@@ -185,13 +184,3 @@ export class ImageService {
   }
 }
 
-function errorOf(route: Route<never, unknown>, response: UpstreamResponse): GatewayError {
-  const now = Date.now();
-  const retryAfter = parseRetryAfter(response.header('retry-after'), now);
-  return errorForStatus(response.status, {
-    version: route.version,
-    route: route.template,
-    retryAfter,
-    resetsAt: response.status === 429 && retryAfter !== undefined ? new Date(now + retryAfter * 1000).toISOString() : undefined,
-  });
-}

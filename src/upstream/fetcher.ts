@@ -126,7 +126,7 @@ export class UpstreamFetcher {
       deadline,
       headers: {},
     });
-    if (response.status < 200 || response.status >= 300) throw this.errorOf(route, response);
+    if (response.status < 200 || response.status >= 300) throw errorOfResponse(route, response);
     let body: unknown;
     try {
       body = JSON.parse(response.body.toString('utf8'));
@@ -137,17 +137,6 @@ export class UpstreamFetcher {
     return { value: body, size: response.body.length };
   }
 
-  private errorOf(route: Route<unknown, unknown>, response: UpstreamResponse): GatewayError {
-    const now = Date.now();
-    const retryAfter = parseRetryAfter(response.header('retry-after'), now);
-    return errorForStatus(response.status, {
-      version: route.version,
-      route: route.template,
-      retryAfter,
-      resetsAt: response.status === 429 && retryAfter !== undefined ? new Date(now + retryAfter * 1000).toISOString() : undefined,
-      alternative: response.status === 501 ? alternativeOf(response.body) : undefined,
-    });
-  }
 
   /**
    * Sends a route through the same pipeline (cooldown, retry once, quota,
@@ -170,6 +159,19 @@ export class UpstreamFetcher {
   async close(): Promise<void> {
     await this.dispatcher.close();
   }
+}
+
+/** A non-2xx upstream answer as the coded error of the DESIGN.md table. */
+export function errorOfResponse(route: Pick<Route<never, unknown>, 'version' | 'template'>, response: UpstreamResponse): GatewayError {
+  const now = Date.now();
+  const retryAfter = parseRetryAfter(response.header('retry-after'), now);
+  return errorForStatus(response.status, {
+    version: route.version,
+    route: route.template,
+    retryAfter,
+    resetsAt: response.status === 429 && retryAfter !== undefined ? new Date(now + retryAfter * 1000).toISOString() : undefined,
+    alternative: response.status === 501 ? alternativeOf(response.body) : undefined,
+  });
 }
 
 function invalidResponse(route: Route<unknown, unknown>, what: string): GatewayError {
