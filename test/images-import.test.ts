@@ -9,22 +9,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ImportSummary as Summary } from '../src/images/importer.js';
 import { importEntities } from '../src/sandbox/fixtures/images.js';
 import { requestCounts, resetCounts, setSandboxQuota } from './support/client.js';
 import { startStack, type TestStack } from './support/servers.js';
 
-interface Summary {
-  total: number;
-  v1: number;
-  v2: number;
-  v6: number;
-  alreadyStored: number;
-  missing: number;
-  failed: number;
-  notAttempted: number;
-  allowanceSpent: number;
-  stoppedEarly: boolean;
-}
 
 function runImporter(env: Record<string, string>, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
