@@ -89,7 +89,7 @@ export const v2Resolvers: Resolvers = {
     shortName: ({ value }) => value.shortName ?? null,
     nationality: ({ value }) => value.nationality ?? null,
     team: ({ value }) => value.team ?? null,
-    image: () => null,
+    image: ({ slug, value }) => ({ url: `/images/v2/${slug}/managers/${value.id}`, version: 'V2', placeholder: null }),
     raw: ({ value }) => value,
   },
   V2Venue: {

@@ -63,10 +63,11 @@ describe('Aussie rules V2', () => {
     expect(counts.byRoute[`GET /v2/aussie-rules/api/manager/${COACH}/events/last/0`]).toBe(1);
     expect(counts.total).toBe(4);
 
-    // The image endpoint answers image bytes upstream.
-    const image = await fetch(`${stack.sandbox.url}/v2/aussie-rules/api/manager/${COACH}/image`, { headers: { 'x-api-key': stack.apiKey } });
+    // The coach's image URL is a gateway image route over /api/manager/{id}/image.
+    const image = await fetch(`${stack.gateway.url}/images/v2/aussie-rules/managers/${COACH}`);
     expect(image.status).toBe(200);
     expect(image.headers.get('content-type')).toMatch(/^image\//);
+    expect((await requestCounts(stack.sandbox.url)).byRoute[`GET /v2/aussie-rules/api/manager/${COACH}/image`]).toBe(1);
   });
 
   it('serves the umpire: detail, image, season statistics, last and next events (5 endpoints)', async () => {
@@ -90,8 +91,16 @@ describe('Aussie rules V2', () => {
     expect(counts.byRoute[`GET /v2/aussie-rules/api/referee/${UMPIRE}/events/last/0`]).toBe(1);
     expect(counts.byRoute[`GET /v2/aussie-rules/api/referee/${UMPIRE}/events/last/1`]).toBe(1);
     expect(counts.byRoute[`GET /v2/aussie-rules/api/referee/${UMPIRE}/events/last/2`]).toBeUndefined();
-    const image = await fetch(`${stack.sandbox.url}/v2/aussie-rules/api/referee/${UMPIRE}/image`, { headers: { 'x-api-key': stack.apiKey } });
+    const image = await fetch(`${stack.gateway.url}/images/v2/aussie-rules/referees/${UMPIRE}`);
+    expect(image.status).toBe(200);
     expect(image.headers.get('content-type')).toMatch(/^image\//);
+    expect((await requestCounts(stack.sandbox.url)).byRoute[`GET /v2/aussie-rules/api/referee/${UMPIRE}/image`]).toBe(1);
+    // Referee routes exist for Aussie rules only (spec 4.5): refused before any request elsewhere.
+    const before = (await requestCounts(stack.sandbox.url)).total;
+    const elsewhere = await fetch(`${stack.gateway.url}/images/v2/hockey/referees/${UMPIRE}`);
+    expect(elsewhere.status).toBe(400);
+    expect(await elsewhere.json()).toMatchObject({ error: { code: 'BAD_USER_INPUT' } });
+    expect((await requestCounts(stack.sandbox.url)).total).toBe(before);
   });
 
   it('serves the ground: detail, last and next events (3 endpoints)', async () => {

@@ -153,13 +153,30 @@ describe('V2 managers on every sport', () => {
     expect(counts.byRoute[`GET /v2/hockey/api/manager/${managerId}/events/last/0`]).toBe(1);
   });
 
-  it('serves manager images on every sport (sandbox route the gateway image layer can use)', async () => {
+  it('serves manager images on every sport through the gateway, and checks an unknown manager against its data route', async () => {
     const hockey = stack.sandbox.fixtures.v2.sport('hockey');
-    const managerId = [...hockey.managers.keys()][0]!;
-    for (const [sport, id] of [['hockey', managerId], ['football', stack.sandbox.fixtures.worldCup.teams[1]!.coach.v2ManagerId]] as const) {
-      const response = await fetch(`${stack.sandbox.url}/v2/${sport}/api/manager/${id}/image`, { headers: { 'x-api-key': stack.apiKey } });
-      expect(response.status).toBe(200);
-      expect(response.headers.get('content-type')).toMatch(/^image\//);
+    const hockeyManager = [...hockey.managers.keys()][0]!;
+    const footballManager = stack.sandbox.fixtures.worldCup.teams[1]!.coach.v2ManagerId;
+    for (const [sport, enumValue, id] of [['hockey', 'ICE_HOCKEY', hockeyManager], ['football', 'FOOTBALL', footballManager]] as const) {
+      const result = await gql<{ v2: { manager: { image: { url: string } } } }>(
+        stack.gateway.url,
+        `query ($id: ID!) { v2(sport: ${enumValue}) { manager(id: $id) { image { url } } } }`,
+        { id: String(id) },
+      );
+      const url = result.data!.v2.manager.image.url;
+      expect(url).toBe(`/images/v2/${sport}/managers/${id}`);
+      const image = await fetch(`${stack.gateway.url}${url}`);
+      expect(image.status).toBe(200);
+      expect(image.headers.get('content-type')).toBe('image/png');
+      expect((await image.arrayBuffer()).byteLength).toBeGreaterThan(0);
     }
+    const unknown = await fetch(`${stack.gateway.url}/images/v2/hockey/managers/987654321`);
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ error: { code: 'NOT_FOUND', message: expect.stringContaining('Invalid V2 ID') } });
+    const counts = await requestCounts(stack.sandbox.url);
+    expect(counts.byRoute[`GET /v2/hockey/api/manager/${hockeyManager}/image`]).toBe(1);
+    expect(counts.byRoute[`GET /v2/football/api/manager/${footballManager}/image`]).toBe(1);
+    expect(counts.byRoute['GET /v2/hockey/api/manager/987654321/image']).toBe(1);
+    expect(counts.byRoute['GET /v2/hockey/api/managers/987654321']).toBe(1);
   });
 });

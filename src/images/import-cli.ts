@@ -93,7 +93,7 @@ async function main(): Promise<number> {
   });
   const metrics = new GatewayMetrics();
   const fetcher = new UpstreamFetcher({ config, baseUrl, v3CyclingBaseUrl: config.v3CyclingBaseUrl, ledger, metrics, logger });
-  const countedTemplates = new Set<string>([imageRoutes.v2.template, imageRoutes.v6.template, imageRoutes.v6Typed.template]);
+  const countedTemplates = new Set<string>(Object.values(imageRoutes).filter((route) => route.counted).map((route) => route.template));
   const countedRequests = async (): Promise<number> =>
     (await metrics.upstreamRequests.get()).values
       .filter((sample) => countedTemplates.has(String(sample.labels.route)))

@@ -3,7 +3,7 @@
  * points), before anything is asked upstream:
  *
  *   /images/v1/{type}/{id}[?imageVersion=N][&placeholder=keep]
- *   /images/v2/{sport}/{type}/{id}
+ *   /images/v2/{sport}/{type}/{id}        type: teams, tournaments, players, managers, referees
  *   /images/v6/{sport}/{type}/{filename}
  *   /images/v6/{sport}/{filename}
  *   /images/logo?v1=ID[&v1ImageVersion=N][&v2Sport=S&v2=ID][&v6Sport=S&v6=FILE]
@@ -115,14 +115,18 @@ export function parseImagePath(rawTarget: string): ParsedImagePath {
     };
   }
   if (version === 'v2' && rest.length === 3) {
+    const sport = matching(SPORT, rest[0] ?? '', 'V2 sport slug');
+    const type = oneOf(v2ImageTypes, rest[1] ?? '', 'V2 image type');
+    // Spec 4.5 shows referee (umpire) routes for Aussie rules only.
+    if (type === 'referees' && sport !== 'aussie-rules') throw bad('V2 referee images exist on aussie-rules only.');
     return {
       kind: 'image',
       keepPlaceholder: false,
       request: {
         version: 'v2',
         params: {
-          sport: matching(SPORT, rest[0] ?? '', 'V2 sport slug'),
-          type: oneOf(v2ImageTypes, rest[1] ?? '', 'V2 image type'),
+          sport,
+          type,
           id: Number(matching(ID, rest[2] ?? '', 'V2 ID')),
         },
       },

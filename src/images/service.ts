@@ -11,12 +11,15 @@
 import type { Logger } from 'pino';
 import { errorOfResponse, type UpstreamFetcher } from '../upstream/fetcher.js';
 import { ErrorCode, GatewayError, isGatewayError } from '../upstream/errors.js';
-import { imageRoutes } from '../upstream/routes/images.js';
+import { imageRoutes, type V2ImageParams } from '../upstream/routes/images.js';
 import type { Route } from '../upstream/routes/route.js';
 import { v2Routes } from '../upstream/routes/v2.js';
+import { v2AussieRulesRoutes } from '../upstream/routes/v2-aussie-rules.js';
 import { gatewayUrlOf, storeKeyOf, type ImageRequest, type LogoSources } from './paths.js';
 import { isPlaceholder } from './placeholder.js';
 import type { ImageEntry, ImageStore } from './store.js';
+
+const AUSSIE_RULES = 'aussie-rules';
 
 /** How long a V1 placeholder or a V2/V6 "not found" is remembered. */
 const MARKER_TTL_MS = 24 * 3600 * 1000;
@@ -53,6 +56,8 @@ function routeOf(request: ImageRequest): Route<never, unknown> {
     case 'v1':
       return imageRoutes.v1 as Route<never, unknown>;
     case 'v2':
+      if (request.params.type === 'managers') return imageRoutes.v2Manager as Route<never, unknown>;
+      if (request.params.type === 'referees') return imageRoutes.v2Referee as Route<never, unknown>;
       return imageRoutes.v2 as Route<never, unknown>;
     case 'v6':
       return (request.params.type === undefined ? imageRoutes.v6 : imageRoutes.v6Typed) as Route<never, unknown>;
@@ -139,11 +144,9 @@ export class ImageService {
     if (request.version !== 'v2') {
       return new GatewayError(ErrorCode.NotFound, 'No such image upstream.', where);
     }
-    const { sport, type, id } = request.params;
+    const { type, id } = request.params;
     try {
-      if (type === 'teams') await this.options.fetcher.fetch(v2Routes.team, { sport, id }, { deadline });
-      else if (type === 'players') await this.options.fetcher.fetch(v2Routes.player, { sport, id }, { deadline });
-      else await this.options.fetcher.fetch(v2Routes.tournament, { sport, uniqueTournamentId: id }, { deadline });
+      await this.validateV2Id(request.params, deadline);
     } catch (error) {
       if (isGatewayError(error) && error.code === ErrorCode.NotFound) {
         return new GatewayError(ErrorCode.NotFound, `Invalid V2 ID: the data route also answers 404 (${type} ${id}).`, where);
@@ -151,6 +154,26 @@ export class ImageService {
       throw error;
     }
     return new GatewayError(ErrorCode.NotFound, `The V2 entity exists but has no image (${type} ${id}).`, where);
+  }
+
+  /** Asks the data route that matches a V2 image type; it throws NOT_FOUND for an unknown ID. */
+  private async validateV2Id({ sport, type, id }: V2ImageParams, deadline: number): Promise<void> {
+    const { fetcher } = this.options;
+    switch (type) {
+      case 'teams':
+        return void (await fetcher.fetch(v2Routes.team, { sport, id }, { deadline }));
+      case 'players':
+        return void (await fetcher.fetch(v2Routes.player, { sport, id }, { deadline }));
+      case 'tournaments':
+        return void (await fetcher.fetch(v2Routes.tournament, { sport, uniqueTournamentId: id }, { deadline }));
+      case 'managers':
+        // Spec 4.5 gives Aussie rules its own singular detail route; the
+        // resolvers read the same one, so the check may come from the cache.
+        if (sport === AUSSIE_RULES) return void (await fetcher.fetch(v2AussieRulesRoutes.manager, { id }, { deadline }));
+        return void (await fetcher.fetch(v2Routes.manager, { sport, id }, { deadline }));
+      case 'referees':
+        return void (await fetcher.fetch(v2AussieRulesRoutes.referee, { id }, { deadline }));
+    }
   }
 
   /**

@@ -15,7 +15,12 @@ import type { Route } from './route.js';
 export const v1ImageTypes = ['competitors', 'athletes', 'competitions'] as const;
 export type V1ImageType = (typeof v1ImageTypes)[number];
 
-export const v2ImageTypes = ['teams', 'tournaments', 'players'] as const;
+/**
+ * Teams, tournaments and players live under `/v2/{sport}/images/{type}/{id}`
+ * (spec 4.2); managers and referees have their image under their own API
+ * route (`/api/manager/{id}/image`, `/api/referee/{id}/image`, spec 4.5, 4.8).
+ */
+export const v2ImageTypes = ['teams', 'tournaments', 'players', 'managers', 'referees'] as const;
 export type V2ImageType = (typeof v2ImageTypes)[number];
 
 /** Spec 4.2.2: the eight V6 image types. */
@@ -65,6 +70,26 @@ export const imageRoutes = {
     counted: true,
     cacheClass: 'image',
     build: (p: V2ImageParams) => ({ path: `/v2/${seg(p.sport)}/images/${seg(p.type)}/${p.id}`, query: {} }),
+    accepts: bytesOnly,
+  },
+  /** Spec 4.8: manager images work on every V2 sport. */
+  v2Manager: {
+    version: 'v2',
+    template: '/v2/{sport}/api/manager/{id}/image',
+    auth: true,
+    counted: true,
+    cacheClass: 'image',
+    build: (p: V2ImageParams) => ({ path: `/v2/${seg(p.sport)}/api/manager/${p.id}/image`, query: {} }),
+    accepts: bytesOnly,
+  },
+  /** Spec 4.5: the referee (umpire) image route is shown for Aussie rules only. */
+  v2Referee: {
+    version: 'v2',
+    template: '/v2/{sport}/api/referee/{id}/image',
+    auth: true,
+    counted: true,
+    cacheClass: 'image',
+    build: (p: V2ImageParams) => ({ path: `/v2/${seg(p.sport)}/api/referee/${p.id}/image`, query: {} }),
     accepts: bytesOnly,
   },
   v6Typed: {

@@ -1,11 +1,11 @@
 /**
- * V2 manager routes beyond the details (spec 4.5, 4.8): image and last
- * events on every sport, career on football only. Typed path builders and
+ * V2 manager routes beyond the details (spec 4.5, 4.8): last events on
+ * every sport, career on football only (the image is an image route:
+ * src/upstream/routes/images.ts). Typed path builders and
  * payload types only.
  *
  * Assumptions:
- * - image and events take the paths spec 4.5 shows for Aussie rules, on
- *   every sport: `/v2/{sport}/api/manager/{id}/image` (binary, counted) and
+ * - events take the path spec 4.5 shows for Aussie rules, on every sport:
  *   `/v2/{sport}/api/manager/{id}/events/last/{page}` (`{ events, hasNextPage }`);
  * - the football career path is not shown (spec 4.8): assumed
  *   `/v2/football/api/manager/{id}/career`, payload `{ career: [...] }`.
@@ -34,16 +34,6 @@ export interface V2ManagerCareerPayload {
 }
 
 export const v2ManagerRoutes = {
-  image: {
-    version: 'v2',
-    template: '/v2/{sport}/api/manager/{id}/image',
-    auth: true,
-    counted: true,
-    cacheClass: 'v2Manager',
-    build: (p: V2SportParam & { id: number }) => ({ path: `/v2/${p.sport}/api/manager/${p.id}/image`, query: {} }),
-    // Binary: fetched with `fetchRaw` by the image layer, never parsed as JSON.
-    accepts: (_body: unknown): _body is never => false,
-  },
   lastEvents: {
     version: 'v2',
     template: '/v2/{sport}/api/manager/{id}/events/last/{page}',
