@@ -3,7 +3,7 @@
  */
 import { Repeater } from 'graphql-yoga';
 import type { Resolvers } from '../src/generated/resolvers-types.js';
-import { lineupPollerFor, type LineupStatus } from '../src/live/lineup-poller.js';
+import type { LineupStatus } from '../src/live/lineup-poller.js';
 import { loadBaseballLineups } from '../src/model/baseball-lineups.js';
 import { integerId } from '../src/model/native-id.js';
 import { requireV2Sport } from '../src/model/v2-namespace.js';
@@ -57,8 +57,7 @@ export const baseballResolvers: Resolvers = {
     baseballLineupConfirmation: {
       subscribe: (_, { matchId }, ctx) => {
         const id = integerId(matchId, 'match id');
-        const { fetcher, logger, config } = ctx.services;
-        const poller = lineupPollerFor(fetcher, logger, config.lineupPoll);
+        const poller = ctx.services.live.lineups;
         return new Repeater<LineupStatus>(async (push, stop) => {
           const unsubscribe = poller.subscribe(id, (status, final, fatal) => {
             if (fatal !== undefined) {

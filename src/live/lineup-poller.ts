@@ -189,18 +189,3 @@ export class LineupPoller {
     for (const [matchId, watch] of this.#watches) this.#stop(matchId, watch);
   }
 }
-
-/**
- * One poller per gateway, keyed by its fetcher, made on first use: the
- * gateway's services need no new member for a feature most operations never touch.
- */
-const pollers = new WeakMap<UpstreamFetcher, LineupPoller>();
-
-export function lineupPollerFor(fetcher: UpstreamFetcher, logger: Logger, options: LineupPollerOptions): LineupPoller {
-  let poller = pollers.get(fetcher);
-  if (poller === undefined) {
-    poller = new LineupPoller(fetcher, logger, options);
-    pollers.set(fetcher, poller);
-  }
-  return poller;
-}

@@ -1,18 +1,21 @@
 /**
  * The live services one gateway shares between all its operations: the odds
- * hub (one upstream subscription per match) and, when wired, the live ticker.
+ * hub (one upstream subscription per match), the live ticker and the
+ * baseball lineup poller, all stopped together when the gateway closes.
  */
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { UpstreamFetcher } from '../upstream/fetcher.js';
 import type { QuotaLedger } from '../upstream/quota.js';
 import { OddsHub } from './hub.js';
+import { LineupPoller } from './lineup-poller.js';
 import { oddsSocketUrl, wsBaseFromHttp } from './protocol.js';
 import { LiveTicker } from './ticker.js';
 
 export interface LiveServices {
   readonly odds: OddsHub;
   readonly ticker: LiveTicker;
+  readonly lineups: LineupPoller;
   close(): Promise<void>;
 }
 
@@ -44,10 +47,13 @@ export function createLiveServices({ config, baseUrl, logger, fetcher, ledger }:
     cacheTtlMs: config.cacheTtls.worldCup * 1000,
     operationMs: config.timeouts.operationMs,
   });
+  const lineups = new LineupPoller(fetcher, logger.child({ component: 'lineup-poller' }), config.lineupPoll);
   return {
     odds,
     ticker,
+    lineups,
     close: async () => {
+      lineups.close();
       ticker.close();
       odds.close();
     },
