@@ -165,6 +165,11 @@ function replay(start: Market[], changes: Change[]): Market[] {
 
 const sortMarkets = (markets: Market[]): Market[] => [...markets].sort((a, b) => a.marketId.localeCompare(b.marketId));
 
+/** No change lost, invented or repeated: the first snapshot plus every change is the latest snapshot. */
+function expectReplayReachesLatest(first: Snapshot, changes: { stream: Stream<Change> }, snaps: { stream: Stream<Snapshot> }): void {
+  expect(sortMarkets(replay(first.markets, changes.stream.values))).toEqual(sortMarkets(snaps.stream.values.at(-1)!.markets));
+}
+
 describe('live odds subscriptions', () => {
   let stack: TestStack;
   let wsUrl: string;
@@ -173,6 +178,14 @@ describe('live odds subscriptions', () => {
     const client = createClient({ url: wsUrl, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
     clients.push(client);
     return client;
+  };
+  /** One client watching a match's snapshots and changes, once the first snapshot is in. */
+  const watchFeed = async (match: string) => {
+    const client = newClient();
+    const snaps = subscribe<Snapshot>(client, SNAPSHOTS, match, 'oddsSnapshots');
+    const changes = subscribe<Change>(client, CHANGES, match, 'oddsChanges');
+    await snaps.stream.until((v) => v.length > 0);
+    return { snaps, changes, first: snaps.stream.values[0]! };
   };
 
   beforeAll(async () => {
@@ -229,11 +242,7 @@ describe('live odds subscriptions', () => {
 
   it('a dropped upstream socket: subscribers stay, see stale then fresh, and the change made during the gap exactly once', async () => {
     const match = 'drop';
-    const client = newClient();
-    const snaps = subscribe<Snapshot>(client, SNAPSHOTS, match, 'oddsSnapshots');
-    const changes = subscribe<Change>(client, CHANGES, match, 'oddsChanges');
-    await snaps.stream.until((v) => v.length > 0);
-    const first = snaps.stream.values[0]!;
+    const { snaps, changes, first } = await watchFeed(match);
     const before = priceOf(first, 'match-result', 'Home')!;
 
     await oddsControl.drop(stack.sandbox.url, match, 300);
@@ -246,7 +255,7 @@ describe('live odds subscriptions', () => {
       expect.objectContaining({ kind: 'PRICE_MOVED', marketId: 'match-result', outcome: 'Home', previousPrice: before, price: before + 1, afterReconnect: true }),
     ]);
     expect(snaps.stream.completed || changes.stream.completed).toBe(false);
-    expect(sortMarkets(replay(first.markets, changes.stream.values))).toEqual(sortMarkets(snaps.stream.values.at(-1)!.markets));
+    expectReplayReachesLatest(first, changes, snaps);
     const stats = await oddsControl.stats(stack.sandbox.url);
     expect(stats.subscriptions[`match:${match}:odds`]).toBe(1);
     expect(stats.subscribesByChannel[`match:${match}:odds`]).toBeGreaterThanOrEqual(2);
@@ -257,11 +266,7 @@ describe('live odds subscriptions', () => {
   it('a silent upstream socket past the watchdog is replaced; the change made in the silence arrives once', async () => {
     const match = 'silent';
     const channel = `match:${match}:odds`;
-    const client = newClient();
-    const snaps = subscribe<Snapshot>(client, SNAPSHOTS, match, 'oddsSnapshots');
-    const changes = subscribe<Change>(client, CHANGES, match, 'oddsChanges');
-    await snaps.stream.until((v) => v.length > 0);
-    const first = snaps.stream.values[0]!;
+    const { snaps, changes, first } = await watchFeed(match);
     // The fast cadence speaks at least every 200 ms: a 600 ms watchdog never fires on a healthy socket.
     await sleep(WATCHDOG_MS + 200);
     expect((await oddsControl.stats(stack.sandbox.url)).subscribesByChannel[channel]).toBe(1);
@@ -276,7 +281,7 @@ describe('live odds subscriptions', () => {
     await sleep(300);
 
     expect(changes.stream.values).toEqual([expect.objectContaining({ kind: 'SUSPENDED', marketId: 'next-goal', afterReconnect: true })]);
-    expect(sortMarkets(replay(first.markets, changes.stream.values))).toEqual(sortMarkets(snaps.stream.values.at(-1)!.markets));
+    expectReplayReachesLatest(first, changes, snaps);
     const stats = await oddsControl.stats(stack.sandbox.url);
     expect(stats.subscriptions[channel]).toBe(1);
     expect(stats.subscribesByChannel[channel]).toBe(2);
@@ -288,11 +293,7 @@ describe('live odds subscriptions', () => {
   it('a malformed frame makes the gateway resubscribe on the same socket; nothing is lost, invented or repeated', async () => {
     const match = 'malformed';
     const channel = `match:${match}:odds`;
-    const client = newClient();
-    const snaps = subscribe<Snapshot>(client, SNAPSHOTS, match, 'oddsSnapshots');
-    const changes = subscribe<Change>(client, CHANGES, match, 'oddsChanges');
-    await snaps.stream.until((v) => v.length > 0);
-    const first = snaps.stream.values[0]!;
+    const { snaps, changes, first } = await watchFeed(match);
     const before = priceOf(first, 'both-teams-score', 'Yes')!;
     await sleep(LINGER_MS + 200); // earlier tests' feeds have closed: the count below is this feed's alone
     const connectionsBefore = (await oddsControl.stats(stack.sandbox.url)).connections;
@@ -306,7 +307,7 @@ describe('live odds subscriptions', () => {
     expect(changes.stream.values).toEqual([
       expect.objectContaining({ kind: 'PRICE_MOVED', marketId: 'both-teams-score', outcome: 'Yes', previousPrice: before, price: before + 0.5 }),
     ]);
-    expect(sortMarkets(replay(first.markets, changes.stream.values))).toEqual(sortMarkets(snaps.stream.values.at(-1)!.markets));
+    expectReplayReachesLatest(first, changes, snaps);
     const stats = await oddsControl.stats(stack.sandbox.url);
     expect(stats.connections).toBe(connectionsBefore);
     expect(stats.subscriptions[channel]).toBe(1);
@@ -317,11 +318,7 @@ describe('live odds subscriptions', () => {
 
   it('derives opened, suspended, reopened, closed and price moves from consecutive snapshots', async () => {
     const match = 'lifecycle';
-    const client = newClient();
-    const snaps = subscribe<Snapshot>(client, SNAPSHOTS, match, 'oddsSnapshots');
-    const changes = subscribe<Change>(client, CHANGES, match, 'oddsChanges');
-    await snaps.stream.until((v) => v.length > 0);
-    const first = snaps.stream.values[0]!;
+    const { snaps, changes, first } = await watchFeed(match);
     const url = stack.sandbox.url;
     const kinds = (): string[] => changes.stream.values.map((c) => `${c.kind} ${c.marketId}`);
 
@@ -350,7 +347,7 @@ describe('live odds subscriptions', () => {
     ]);
     // A match event moves every price of every open market (4 markets, 10 outcomes).
     expect(kinds().slice(5)).toHaveLength(10);
-    expect(sortMarkets(replay(first.markets, changes.stream.values))).toEqual(sortMarkets(snaps.stream.values.at(-1)!.markets));
+    expectReplayReachesLatest(first, changes, snaps);
     snaps.stop();
     changes.stop();
   });

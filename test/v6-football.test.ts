@@ -7,20 +7,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { V6TeamStatsEntry } from '../src/upstream/routes/v6-football.js';
 import { gql, requestCounts, resetCounts } from './support/client.js';
 import { startStack, type TestStack } from './support/servers.js';
+import type { V6StatValue } from '../src/model/v6-team-stats.js';
 
 const MAPPING = 'GET /v6/football/reference/team-stats';
 const teamStatsRoute = (id: string) => `GET /v6/football/api/v1/match/${id}/team-stats`;
 
-interface Stat {
-  statId: number;
-  name: string | null;
-  unit: string | null;
-  value: number | null;
-  rawValue: string | null;
-  provided: boolean;
-  confirmed: boolean;
-  foldedFrom: number | null;
-}
+type Stat = V6StatValue;
 interface PeriodStats {
   period: string;
   provided: boolean;
