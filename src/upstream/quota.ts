@@ -93,13 +93,7 @@ export class QuotaLedger {
 
   snapshot(): QuotaSnapshot {
     this.rollOver();
-    return {
-      plan: this.plan,
-      limit: this.limit,
-      used: this.used,
-      remaining: Math.max(0, this.limit - this.used),
-      resetsAt: this.resetsAt,
-    };
+    return this.snapshotWithoutRollOver();
   }
 
   /** Units neither spent nor held by requests in flight. */
