@@ -46,8 +46,9 @@ export const hockeyV2Resolvers: Resolvers = {
     closestGame: async ({ id }, _, ctx) => {
       const payload = await ctx.upstream.load(v2HockeyRoutes.nearEvents, { id });
       return {
-        previous: payload.previousEvent === undefined ? null : v2EventModel(SLUG, payload.previousEvent),
-        next: payload.nextEvent === undefined ? null : v2EventModel(SLUG, payload.nextEvent),
+        // Absent or null: no such game (the route's shape check lets null through as "none").
+        previous: payload.previousEvent === undefined || payload.previousEvent === null ? null : v2EventModel(SLUG, payload.previousEvent),
+        next: payload.nextEvent === undefined || payload.nextEvent === null ? null : v2EventModel(SLUG, payload.nextEvent),
       };
     },
     competitions: async ({ id }, _, ctx) => {

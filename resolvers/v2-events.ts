@@ -15,8 +15,9 @@ import type { V2Event } from '../src/upstream/routes/v2.js';
 type Score = V2Event['homeScore'];
 
 const periods = (score: Score): number[] | null => {
-  if (score === undefined) return null;
-  return [score.period1, score.period2, score.period3].filter((p): p is number => p !== undefined);
+  // The upstream may send null for a score or period it does not have: both read as absent.
+  if (score === undefined || score === null) return null;
+  return [score.period1, score.period2, score.period3].filter((p): p is number => typeof p === 'number');
 };
 
 export async function loadV2Event(ctx: GatewayContext, slug: string, id: number): Promise<V2EventModel> {

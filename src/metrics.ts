@@ -65,6 +65,24 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
+  /**
+   * Each upstream dispatcher registers how many sockets it holds open
+   * (client.ts); the gauge sums them when scraped, so it can never drift
+   * from what undici really holds (the soak checks it stays flat).
+   */
+  readonly upstreamSocketSources = new Set<() => number>();
+
+  readonly upstreamOpenSockets = new Gauge({
+    name: 'sports_graph_upstream_open_sockets',
+    help: 'Connections open to the upstream in the HTTP keep-alive pools (the odds WebSocket is not included).',
+    registers: [this.registry],
+    collect: () => {
+      let open = 0;
+      for (const source of this.upstreamSocketSources) open += source();
+      this.upstreamOpenSockets.set(open);
+    },
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'sports_graph_' });
   }

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { oddsControl } from '../src/sandbox/ws/control-client.js';
 import { startStack, type TestStack } from './support/servers.js';
+import { Stream, subscribe as subscribeWith } from './support/odds-stream.js';
 
 interface Market {
   marketId: string;
@@ -40,52 +41,9 @@ const CHANGES = `subscription ($m: ID!) { oddsChanges(matchId: $m) {
 const WATCHDOG_MS = 600;
 const LINGER_MS = 200;
 
-/** A live subscription's values, with a way to wait for one. */
-class Stream<T> {
-  readonly values: T[] = [];
-  completed = false;
-  error: unknown;
-  readonly #waiters = new Set<() => void>();
-
-  push(value: T): void {
-    this.values.push(value);
-    for (const wake of this.#waiters) wake();
-  }
-
-  async until(predicate: (values: T[]) => boolean, timeoutMs = 5_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!predicate(this.values)) {
-      if (Date.now() > deadline) throw new Error(`timed out; got ${JSON.stringify(this.values).slice(0, 2_000)}`);
-      await new Promise<void>((resolve) => {
-        const wake = (): void => {
-          this.#waiters.delete(wake);
-          resolve();
-        };
-        this.#waiters.add(wake);
-        setTimeout(wake, 50);
-      });
-    }
-  }
-}
-
+/** graphql-ws subscription to one match's feed (variable `m`). */
 function subscribe<T>(client: Client, query: string, matchId: string, field: string): { stream: Stream<T>; stop: () => void } {
-  const stream = new Stream<T>();
-  const stop = client.subscribe<Record<string, T>>(
-    { query, variables: { m: matchId } },
-    {
-      next: (result) => {
-        if (result.errors !== undefined) stream.error = result.errors;
-        else stream.push(result.data![field]!);
-      },
-      error: (error) => {
-        stream.error = error;
-      },
-      complete: () => {
-        stream.completed = true;
-      },
-    },
-  );
-  return { stream, stop };
+  return subscribeWith<T>(client, query, { m: matchId }, field);
 }
 
 /**

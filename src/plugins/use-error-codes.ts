@@ -21,14 +21,15 @@ function codeFor(error: GraphQLError): string {
 }
 
 export function withCode(error: GraphQLError, code: string = codeFor(error)): GraphQLError {
-  if (typeof error.extensions['code'] === 'string') return error;
+  // graphql-jit (use-jit.ts) reports a null in a non-null field with its own GraphQLError, which has no `extensions`.
+  if (typeof error.extensions?.['code'] === 'string') return error;
   return new GraphQLError(error.message, {
     nodes: error.nodes ?? null,
     source: error.source ?? null,
     positions: error.positions ?? null,
     path: error.path ?? null,
     originalError: error.originalError ?? null,
-    extensions: { ...error.extensions, code },
+    extensions: { ...(error.extensions ?? {}), code },
   });
 }
 

@@ -15,8 +15,12 @@ import { HttpError } from './router.js';
  * - `huge`: 200 with a valid JSON body of about 50 MB.
  * - `drop-idle`: the real answer with `connection: close`, then the socket closes.
  * - `delay`: only `latencyMs`, then the normal pipeline (key, allowance, answer).
+ * - `close-reused`: a request that arrives on a reused keep-alive connection
+ *   has its socket destroyed with no answer at all, as when the upstream
+ *   closed an idle keep-alive socket just as the client sent on it. A request
+ *   on a fresh connection is not matched by it (nor uses one of `times`).
  */
-export const faultKinds = ['status', 'reset', 'hang', 'trickle', 'malformed', 'huge', 'drop-idle', 'delay'] as const;
+export const faultKinds = ['status', 'reset', 'hang', 'trickle', 'malformed', 'huge', 'drop-idle', 'delay', 'close-reused'] as const;
 
 export type FaultKind = (typeof faultKinds)[number];
 
@@ -32,7 +36,21 @@ export interface FaultSpec {
   readonly latencyMs?: number;
   /** How many matching requests the fault applies to; absent means until cleared. */
   readonly times?: number;
+  /**
+   * For a JSON `body`: the array at `path` (keys and indexes from the body's
+   * root) is grown to `length` entries by repeating its own entries, so a
+   * huge array needs no huge control request (control bodies stop at 64 KiB).
+   */
+  readonly grow?: GrowSpec;
 }
+
+export interface GrowSpec {
+  readonly path: ReadonlyArray<string | number>;
+  readonly length: number;
+}
+
+/** Past this a grown body would only test the gateway's body-size limit. */
+const MAX_GROW_LENGTH = 1_000_000;
 
 export interface Fault extends FaultSpec {
   readonly id: string;
@@ -50,7 +68,8 @@ export function parseFaultSpec(input: unknown): FaultSpec {
     throw new HttpError(400, 'Fault must be a JSON object');
   }
   const raw = input as Record<string, unknown>;
-  const { route, kind = 'status', status, body, headers, latencyMs, times } = raw;
+  const { route, kind = 'status', status, headers, latencyMs, times, grow } = raw;
+  const body = grow === undefined ? raw['body'] : grownBody(raw['body'], grow);
   if (typeof route !== 'string' || (route !== ANY_ROUTE && !routePattern.test(route))) {
     throw new HttpError(400, 'route must be "*" or "METHOD /path", e.g. "GET /v1/hockey/standings"');
   }
@@ -93,11 +112,12 @@ export class FaultStore {
 
   /**
    * The fault for one request, used up by one. A rule for the exact route
-   * wins over `*`; among equals the oldest wins.
+   * wins over `*`; among equals the oldest wins. `applies` skips rules that
+   * do not fit this request (`close-reused` on a fresh connection).
    */
-  take(routeKey: string): Fault | undefined {
-    let index = this.#faults.findIndex((f) => f.route === routeKey);
-    if (index < 0) index = this.#faults.findIndex((f) => f.route === ANY_ROUTE);
+  take(routeKey: string, applies: (fault: Fault) => boolean = () => true): Fault | undefined {
+    let index = this.#faults.findIndex((f) => f.route === routeKey && applies(f));
+    if (index < 0) index = this.#faults.findIndex((f) => f.route === ANY_ROUTE && applies(f));
     const fault = this.#faults[index];
     if (fault === undefined) return undefined;
     if (fault.remaining !== null) {
@@ -124,6 +144,33 @@ export class FaultStore {
   list(): readonly Fault[] {
     return [...this.#faults];
   }
+}
+
+/** The body with the array at `grow.path` repeated up to `grow.length` entries (a copy; the input is untouched). */
+function grownBody(body: unknown, grow: unknown): unknown {
+  if (typeof grow !== 'object' || grow === null) throw new HttpError(400, 'grow must be { path, length }');
+  const { path, length } = grow as Record<string, unknown>;
+  if (!Array.isArray(path) || !path.every((key) => typeof key === 'string' || Number.isInteger(key))) {
+    throw new HttpError(400, 'grow.path must be an array of keys and indexes');
+  }
+  if (!(Number.isInteger(length) && (length as number) >= 0 && (length as number) <= MAX_GROW_LENGTH)) {
+    throw new HttpError(400, `grow.length must be an integer from 0 to ${MAX_GROW_LENGTH}`);
+  }
+  const copy: unknown = structuredClone(body);
+  let parent: unknown = undefined;
+  let key: string | number | undefined;
+  let target: unknown = copy;
+  for (const step of path as Array<string | number>) {
+    if (typeof target !== 'object' || target === null) throw new HttpError(400, 'grow.path does not lead to an array in body');
+    parent = target;
+    key = step;
+    target = (target as Record<string | number, unknown>)[step];
+  }
+  if (!Array.isArray(target) || target.length === 0) throw new HttpError(400, 'grow.path must lead to a non-empty array in body');
+  const grown = Array.from({ length: length as number }, (_, i) => target[i % target.length] as unknown);
+  if (parent === undefined || key === undefined) return grown;
+  (parent as Record<string | number, unknown>)[key] = grown;
+  return copy;
 }
 
 /** Checked here so that a bad header is a 400 now, not a crash when the fault fires. */

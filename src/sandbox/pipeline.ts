@@ -7,6 +7,7 @@
  *   -> unknown route? 404 -> key -> allowance -> handler -> rate-limit headers
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { upstreamAssumptions } from '../upstream/assumptions.js';
 import { handleControl, isControlPath, type ControlState } from './control.js';
@@ -25,6 +26,9 @@ export interface PipelineDeps {
   /** Aborted when the sandbox closes: waits end, streams stop. */
   readonly closing: AbortSignal;
 }
+
+/** Connections that have carried an upstream request before: `close-reused` acts only on those. */
+const usedSockets = new WeakSet<Socket>();
 
 export function createRequestHandler(deps: PipelineDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   return async (req, res) => {
@@ -68,8 +72,15 @@ async function serveUpstream(
     query: rawQuery,
     key: classifyKey(req, deps.apiKey),
   });
-  const fault = control.faults.take(routeKey);
+  const reused = usedSockets.has(req.socket);
+  usedSockets.add(req.socket);
+  const fault = control.faults.take(routeKey, (f) => f.kind !== 'close-reused' || reused);
   if (!(await pause(deps.latencyMs + (fault?.latencyMs ?? 0), closing))) return;
+  if (fault?.kind === 'close-reused') {
+    // No status, no byte: to the client the request met a socket already closed.
+    req.socket.destroy();
+    return;
+  }
 
   const now = control.clock();
   const match = router.match(method, pathname);

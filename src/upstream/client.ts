@@ -78,19 +78,36 @@ function describeNetworkError(error: unknown, deadlinePassed: boolean): { messag
   return { message: 'The upstream connection failed.', sent: true };
 }
 
+/** The socket was closed or reset under a request before its response headers came. */
+function closedBeforeAnswer(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE';
+}
+
 export interface DispatcherOptions {
   connectTimeoutMs: number;
   headersTimeoutMs: number;
   bodyTimeoutMs: number;
   connections: number;
   maxBodyBytes: number;
+  /** When given, the pools' open sockets show in `sports_graph_upstream_open_sockets`. */
+  metrics?: Pick<GatewayMetrics, 'upstreamSocketSources'>;
 }
 
 /** The innermost step: undici, one keep-alive Pool per origin. */
 export class Dispatcher {
   private readonly pools = new Map<string, Pool>();
 
-  constructor(private readonly options: DispatcherOptions) {}
+  constructor(private readonly options: DispatcherOptions) {
+    options.metrics?.upstreamSocketSources.add(this.openSockets);
+  }
+
+  /** Sockets connected in every pool (undici's `Pool.stats.connected`). */
+  readonly openSockets = (): number => {
+    let open = 0;
+    for (const pool of this.pools.values()) open += pool.stats.connected;
+    return open;
+  };
 
   readonly send: Send = async (call) => {
     const remaining = call.deadline - Date.now();
@@ -98,8 +115,8 @@ export class Dispatcher {
     if (remaining <= 0) throw new UpstreamNetworkError('The operation deadline passed before the request was sent.', false, context);
     const signal = AbortSignal.timeout(remaining);
     const search = queryString(call.request.query);
-    try {
-      const response = await this.pool(call.origin).request({
+    const request = (): ReturnType<Pool['request']> =>
+      this.pool(call.origin).request({
         method: 'GET',
         path: call.request.path + search,
         headers: { accept: 'application/json, image/*', ...call.headers },
@@ -107,6 +124,17 @@ export class Dispatcher {
         headersTimeout: this.options.headersTimeoutMs,
         bodyTimeout: this.options.bodyTimeoutMs,
       });
+    try {
+      let response: Awaited<ReturnType<Pool['request']>>;
+      try {
+        response = await request();
+      } catch (error) {
+        // An upstream closes idle keep-alive sockets on its own schedule; a
+        // GET that met one closed before any answer byte is sent again, once,
+        // on another connection. A cut after the headers is not retried.
+        if (signal.aborted || !closedBeforeAnswer(error)) throw error;
+        response = await request();
+      }
       const chunks: Buffer[] = [];
       let size = 0;
       for await (const chunk of response.body) {
@@ -151,6 +179,7 @@ export class Dispatcher {
   }
 
   async close(): Promise<void> {
+    this.options.metrics?.upstreamSocketSources.delete(this.openSockets);
     await Promise.all([...this.pools.values()].map((pool) => pool.destroy()));
     this.pools.clear();
   }

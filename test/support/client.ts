@@ -42,12 +42,14 @@ export async function resetCounts(sandboxUrl: string): Promise<void> {
 
 export interface Fault {
   route: string;
-  kind?: 'status' | 'reset' | 'hang' | 'trickle' | 'malformed' | 'huge' | 'drop-idle';
+  kind?: 'status' | 'reset' | 'hang' | 'trickle' | 'malformed' | 'huge' | 'drop-idle' | 'delay' | 'close-reused';
   status?: number;
   body?: unknown;
   headers?: Record<string, string>;
   latencyMs?: number;
   times?: number;
+  /** Grow the array at `path` in `body` to `length` entries (sandbox faults.ts). */
+  grow?: { path: Array<string | number>; length: number };
 }
 
 export async function injectFault(sandboxUrl: string, fault: Fault): Promise<void> {

@@ -1,7 +1,8 @@
 /**
  * Version-less reference routes (spec 4.9): no key, no quota.
  */
-import { isObject, type Route } from './route.js';
+import type { Route } from './route.js';
+import { arrayOf, obj, opt, shape, str } from './shape.js';
 
 /**
  * `/reference/sports` payload: not shown in the spec beyond "every sport slug
@@ -33,7 +34,13 @@ export const referenceRoutes = {
     counted: false,
     cacheClass: 'reference',
     build: () => ({ path: '/reference/sports', query: {} }),
-    accepts: (body: unknown): body is SportsReferencePayload =>
-      isObject(body) && Array.isArray(body['sports']),
+    // Every slug is read (sports, v2/v3/v4 namespaces): checked whole, see shape.ts.
+    accepts: shape<SportsReferencePayload>(
+      obj({
+        sports: arrayOf(
+          obj({ sport: str, name: str, slugs: obj({ v1: opt(str), v2: opt(str), v3: opt(str), v4: opt(str), v6: opt(str) }) }),
+        ),
+      }),
+    ),
   },
 } as const satisfies Record<string, Route<never, unknown>>;

@@ -13,6 +13,7 @@
  * `V1WorldCupMatchesPayload` (live ticker): keep it stable.
  */
 import { isObject, type Route } from './route.js';
+import { arrayOf, bool, date, int, num, obj, opt, str, type Check } from './shape.js';
 
 /** Spec 2.15: V1 competition ID of the World Cup. */
 export const WORLD_CUP_V1_COMPETITION_ID = 5930;
@@ -247,18 +248,49 @@ function competitionRoute<T>(sub: string, accepts: (body: unknown) => body is T)
   } as const satisfies Route<{ competitionId: number }, T>;
 }
 
-const isMatches = (body: unknown): body is V1WorldCupMatchesPayload => hasArray(body, 'matches');
-const isStandings = (body: unknown): body is V1WorldCupStandingsPayload => hasArray(body, 'standings');
-const isGroups = (body: unknown): body is V1WorldCupGroupsPayload => hasArray(body, 'groups');
-const isCompetitors = (body: unknown): body is V1CompetitorsPayload => hasArray(body, 'competitors');
+/** What the resolvers read of each payload (the interfaces above), checked once: see shape.ts. */
+const competitor = obj({ id: int, name: str, shortName: opt(str), imageVersion: opt(int), placeholder: opt(bool) });
+const matchCompetitor: Check = (value) => competitor(value) && opt(num)((value as { score?: unknown }).score);
+const match = obj({
+  id: int,
+  startTime: date,
+  statusGroup: int,
+  statusText: opt(str),
+  gameTime: opt(num),
+  roundNum: int,
+  roundName: str,
+  groupNum: opt(int),
+  groupName: opt(str),
+  homeCompetitor: matchCompetitor,
+  awayCompetitor: matchCompetitor,
+  venue: opt(obj({ id: int, name: str })),
+});
+const standingsRow = obj({ position: int, competitor, played: int, wins: int, draws: int, losses: int, goalsFor: int, goalsAgainst: int, points: int });
+const isMatches = (body: unknown): body is V1WorldCupMatchesPayload => obj({ matches: arrayOf(match) })(body);
+const isStandings = (body: unknown): body is V1WorldCupStandingsPayload =>
+  obj({ standings: arrayOf(obj({ groupNum: int, name: str, rows: arrayOf(standingsRow) })) })(body);
+const isGroups = (body: unknown): body is V1WorldCupGroupsPayload =>
+  obj({ groups: arrayOf(obj({ groupNum: int, name: str, competitors: arrayOf(competitor) })) })(body);
+const bracketSlot = obj({ roundNum: int, roundName: str, slot: int, gameId: int, home: competitor, away: competitor, winnerId: opt(int) });
+/** Each part may be missing (spec 4.6: partial data when a sub-query is briefly unavailable), never malformed. */
+const isHub = (body: unknown): body is V1WorldCupHubPayload =>
+  obj({
+    games: opt(arrayOf(match)),
+    standings: opt(arrayOf(obj({ groupNum: int, name: str, rows: arrayOf(standingsRow) }))),
+    brackets: opt(arrayOf(bracketSlot)),
+    unavailable: opt(arrayOf(str)),
+  })(body);
+const isPolls = (body: unknown): body is V1WorldCupOddsPayload =>
+  obj({ polls: arrayOf(obj({ gameId: int, totalVotes: num, options: arrayOf(obj({ option: str, votes: num, percentage: num })) })) })(body);
+const isCompetitors = (body: unknown): body is V1CompetitorsPayload => obj({ competitors: arrayOf(competitor) })(body);
 
 export const v1WorldCupRoutes = {
-  hub: worldCupRoute('/api/v1/world-cup', '/api/v1/world-cup', (body): body is V1WorldCupHubPayload => isObject(body)),
+  hub: worldCupRoute('/api/v1/world-cup', '/api/v1/world-cup', isHub),
   matches: worldCupRoute('/api/v1/world-cup/matches', '/api/v1/world-cup/matches', isMatches),
   standings: worldCupRoute('/api/v1/world-cup/standings', '/api/v1/world-cup/standings', isStandings),
   /** Assumption: the groups shortcut's path. */
   groups: worldCupRoute('/api/v1/world-cup/groups', '/api/v1/world-cup/groups', isGroups),
-  odds: worldCupRoute('/api/v1/world-cup/odds', '/api/v1/world-cup/odds', (body): body is V1WorldCupOddsPayload => hasArray(body, 'polls')),
+  odds: worldCupRoute('/api/v1/world-cup/odds', '/api/v1/world-cup/odds', isPolls),
   worldCupGame: {
     version: 'v1',
     template: '/api/v1/world-cup/game/{id}',

@@ -5,6 +5,7 @@
  * to the route that uses it, and the sandbox serves the same shape.
  */
 import { isObject, type Route } from './route.js';
+import { arrayOf, bool, date, int, num, obj, opt, shape, str } from './shape.js';
 
 /** Spec 2.1. */
 export interface V1StandingsCompetitor {
@@ -120,6 +121,61 @@ export interface SearchPayload {
 const hasArray = (body: unknown, key: string): boolean =>
   isObject(body) && Array.isArray(body[key]);
 
+/** What the resolvers read of each payload (the interfaces above), checked once: see shape.ts. */
+const standingsShape = obj({
+  standings: arrayOf(
+    obj({
+      competitor: obj({ id: int, name: str, score: opt(num), imageUrl: opt(str), imageVersion: opt(int) }),
+      position: int,
+      points: num,
+      played: int,
+      wins: int,
+      losses: int,
+      overtimeLosses: opt(int),
+      goalsFor: opt(int),
+      goalsAgainst: opt(int),
+    }),
+  ),
+  competitionId: opt(int),
+  seasonNum: opt(int),
+});
+const linesShape = obj({
+  lines: obj({
+    gameId: int,
+    markets: obj({
+      moneyline: opt(obj({ home: num, away: num, draw: num })),
+      puckLine: opt(obj({ line: num, home: num, away: num })),
+      totalGoals: opt(obj({ line: num, over: num, under: num })),
+    }),
+  }),
+});
+const newsShape = obj({
+  data: obj({
+    news: arrayOf(obj({ id: int, publishDate: date, sourceId: int, title: str, image: opt(str), url: str, isMagazine: opt(bool) })),
+    newsSources: arrayOf(obj({ id: int, name: str, imageVersion: opt(int) })),
+  }),
+});
+const athletesShape = obj({
+  athletes: arrayOf(
+    obj({
+      id: int,
+      name: str,
+      position: opt(str),
+      jerseyNumber: opt(int),
+      birthDate: opt(str),
+      nationality: opt(str),
+      heightCm: opt(num),
+      weightKg: opt(num),
+      shoots: opt(str),
+      imageVersion: opt(int),
+      bio: opt(str),
+      team: opt(obj({ id: int, name: str, imageVersion: opt(int) })),
+      statistics: opt(arrayOf(obj({ name: str, value: num }))),
+      currentSeason: opt(obj({ season: int, gamesPlayed: int, goals: int, assists: int, points: int, plusMinus: int, penaltyMinutes: int })),
+    }),
+  ),
+});
+
 export const v1Routes = {
   standings: {
     version: 'v1',
@@ -131,7 +187,7 @@ export const v1Routes = {
       path: '/v1/hockey/standings',
       query: { competitions: p.competition, seasonNum: p.seasonNum },
     }),
-    accepts: (body: unknown): body is V1StandingsPayload => hasArray(body, 'standings'),
+    accepts: shape<V1StandingsPayload>(standingsShape),
   },
   lines: {
     version: 'v1',
@@ -140,8 +196,7 @@ export const v1Routes = {
     counted: true,
     cacheClass: 'lines',
     build: (p: { gameId: number }) => ({ path: '/v1/hockey/bets/lines', query: { gameId: p.gameId } }),
-    accepts: (body: unknown): body is V1LinesPayload =>
-      isObject(body) && isObject(body['lines']) && isObject(body['lines']['markets']),
+    accepts: shape<V1LinesPayload>(linesShape),
   },
   news: {
     version: 'v1',
@@ -154,11 +209,7 @@ export const v1Routes = {
       // Assumption: the game filter's name is not shown in the spec; `gameId` as on the lines route.
       query: { competitionId: p.competitionId, limit: p.limit, gameId: p.gameId },
     }),
-    accepts: (body: unknown): body is V1NewsPayload =>
-      isObject(body) &&
-      isObject(body['data']) &&
-      Array.isArray(body['data']['news']) &&
-      Array.isArray(body['data']['newsSources']),
+    accepts: shape<V1NewsPayload>(newsShape),
   },
   athletes: {
     version: 'v1',
@@ -170,7 +221,7 @@ export const v1Routes = {
       path: '/v1/hockey/athletes',
       query: { athletes: p.athleteId, fullDetails: true },
     }),
-    accepts: (body: unknown): body is V1AthletesPayload => hasArray(body, 'athletes'),
+    accepts: shape<V1AthletesPayload>(athletesShape),
   },
   search: {
     version: 'v1',

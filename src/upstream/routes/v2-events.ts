@@ -9,6 +9,7 @@
  */
 import { isObject, type Route } from './route.js';
 import type { V2Event, V2SportParam } from './v2.js';
+import { v2Event, v2Events } from './v2-shapes.js';
 
 export interface V2EventsPage {
   events: V2Event[];
@@ -20,11 +21,11 @@ export interface V2EventPayload {
 }
 
 export function isEventsPage(body: unknown): body is V2EventsPage {
-  return isObject(body) && Array.isArray(body['events']) && typeof body['hasNextPage'] === 'boolean';
+  return isObject(body) && v2Events(body['events']) && typeof body['hasNextPage'] === 'boolean';
 }
 
 export function isEventList(body: unknown): body is { events: V2Event[] } {
-  return isObject(body) && Array.isArray(body['events']);
+  return isObject(body) && v2Events(body['events']);
 }
 
 export const v2EventRoutes = {
@@ -36,7 +37,7 @@ export const v2EventRoutes = {
     counted: true,
     cacheClass: 'v2Events',
     build: (p: V2SportParam & { id: number }) => ({ path: `/v2/${p.sport}/api/match/${p.id}`, query: {} }),
-    accepts: (body: unknown): body is V2EventPayload => isObject(body) && isObject(body['event']),
+    accepts: (body: unknown): body is V2EventPayload => isObject(body) && v2Event(body['event']),
   },
   /** Spec 4.7 shows `/events/next/:page`; `/events/last/:page` is assumed as its finished-events counterpart. */
   seasonEvents: {

@@ -8,8 +8,10 @@
  * below, in V2 terminology (events, homeTeam/awayTeam, tournament,
  * startTimestamp; spec 2.14), served alike by the sandbox.
  */
-import { isObject, type Route } from './route.js';
+import type { Route } from './route.js';
 import type { V2Event, V2Ref, V2Team, V2UniqueTournament } from './v2.js';
+import { arrayOf, bool, epochSeconds, int, num, obj, opt, str } from './shape.js';
+import { v2Events, v2Ref, v2Team, v2UniqueTournament } from './v2-shapes.js';
 
 const BASE = '/v2/football';
 
@@ -177,8 +179,54 @@ export interface V2LineupsPayload {
   data: { confirmed: boolean; home: V2LineupSide; away: V2LineupSide };
 }
 
-const hasArray = (key: string) => (body: unknown): boolean => isObject(body) && Array.isArray(body[key]);
-const hasObject = (key: string) => (body: unknown): boolean => isObject(body) && isObject(body[key]);
+
+/** What the resolvers read of each payload (the interfaces above), checked once: see shape.ts. */
+/** `V2Season.year` is non-null in the schema. */
+const v2Season = obj({ id: int, name: str, year: str });
+const category = obj({ id: int, name: str, slug: opt(str), alpha2: opt(str), amateur: opt(bool) });
+const catalogueTournament = obj({ id: int, name: str, slug: opt(str), category, tier: opt(int) });
+const round = obj({ round: int, name: str, slug: str, events: int });
+const standingsRow = obj({ position: int, team: v2Ref, matches: int, wins: int, draws: int, losses: int, scoresFor: int, scoresAgainst: int, points: num });
+const bracketBlock = obj({
+  order: int,
+  eventId: int,
+  startTimestamp: epochSeconds,
+  homeTeam: v2Ref,
+  awayTeam: v2Ref,
+  homeSlot: str,
+  awaySlot: str,
+  finished: bool,
+  winnerTeamId: opt(int),
+});
+const lineupSide = obj({
+  formation: opt(str),
+  players: arrayOf(obj({ player: v2Ref, shirtNumber: opt(int), position: opt(str), substitute: opt(bool) })),
+  manager: opt(v2Ref),
+});
+const shapes = {
+  worldCup: obj({ uniqueTournament: v2UniqueTournament, season: v2Season }),
+  worldCupInfo: obj({
+    info: obj({
+      season: v2Season,
+      hostCountries: arrayOf(obj({ name: str, alpha2: str })),
+      numberOfTeams: int,
+      numberOfGroups: int,
+      numberOfMatches: int,
+      format: opt(str),
+      startDate: opt(str),
+      endDate: opt(str),
+    }),
+  }),
+  teams: obj({ teams: arrayOf(v2Team) }),
+  groups: obj({ groups: arrayOf(obj({ id: int, name: str, rows: arrayOf(standingsRow) })) }),
+  events: obj({ events: v2Events }),
+  rounds: obj({ currentRound: opt(round), rounds: arrayOf(round) }),
+  knockout: obj({ knockout: obj({ rounds: arrayOf(obj({ round: int, name: str, blocks: arrayOf(bracketBlock) })) }) }),
+  seasons: obj({ seasons: arrayOf(v2Season) }),
+  tournaments: obj({ tournaments: arrayOf(catalogueTournament) }),
+  countries: obj({ countries: arrayOf(obj({ name: str, slug: opt(str), alpha2: opt(str), categoryId: opt(int) })) }),
+  lineups: obj({ data: obj({ confirmed: bool, home: lineupSide, away: lineupSide }) }),
+};
 
 type NoParams = Record<string, never>;
 
@@ -195,10 +243,10 @@ function fixed<T>(path: string, cacheClass: 'v2WorldCup' | 'v2Catalogue' | 'v2Li
 }
 
 export const v2FootballRoutes = {
-  worldCup: fixed<V2WorldCupPayload>('/api/world-cup-2026', 'v2WorldCup', hasObject('uniqueTournament')),
-  worldCupInfo: fixed<V2WorldCupInfoPayload>('/api/world-cup-2026/info', 'v2WorldCup', hasObject('info')),
-  worldCupTeams: fixed<V2TeamsPayload>('/api/world-cup-2026/teams', 'v2WorldCup', hasArray('teams')),
-  worldCupGroups: fixed<V2GroupsPayload>('/api/world-cup-2026/groups', 'v2WorldCup', hasArray('groups')),
+  worldCup: fixed<V2WorldCupPayload>('/api/world-cup-2026', 'v2WorldCup', shapes.worldCup),
+  worldCupInfo: fixed<V2WorldCupInfoPayload>('/api/world-cup-2026/info', 'v2WorldCup', shapes.worldCupInfo),
+  worldCupTeams: fixed<V2TeamsPayload>('/api/world-cup-2026/teams', 'v2WorldCup', shapes.teams),
+  worldCupGroups: fixed<V2GroupsPayload>('/api/world-cup-2026/groups', 'v2WorldCup', shapes.groups),
   worldCupMatches: {
     version: 'v2',
     template: `${BASE}/api/world-cup-2026/matches`,
@@ -206,7 +254,7 @@ export const v2FootballRoutes = {
     counted: true,
     cacheClass: 'v2WorldCup',
     build: (p: { page: number }) => ({ path: `${BASE}/api/world-cup-2026/matches`, query: { page: p.page } }),
-    accepts: (body: unknown): body is V2WorldCupMatchesPage => hasArray('events')(body) && typeof (body as { hasNextPage?: unknown }).hasNextPage === 'boolean',
+    accepts: (body: unknown): body is V2WorldCupMatchesPage => shapes.events(body) && typeof (body as { hasNextPage?: unknown }).hasNextPage === 'boolean',
   },
   worldCupRound: {
     version: 'v2',
@@ -215,10 +263,10 @@ export const v2FootballRoutes = {
     counted: true,
     cacheClass: 'v2WorldCup',
     build: (p: { round: number }) => ({ path: `${BASE}/api/world-cup-2026/matches/round/${p.round}`, query: {} }),
-    accepts: (body: unknown): body is V2RoundEventsPayload => hasArray('events')(body),
+    accepts: (body: unknown): body is V2RoundEventsPayload => shapes.events(body),
   },
-  worldCupRounds: fixed<V2RoundsPayload>('/api/world-cup-2026/rounds', 'v2WorldCup', hasArray('rounds')),
-  worldCupKnockout: fixed<V2KnockoutPayload>('/api/world-cup-2026/knockout', 'v2WorldCup', hasObject('knockout')),
+  worldCupRounds: fixed<V2RoundsPayload>('/api/world-cup-2026/rounds', 'v2WorldCup', shapes.rounds),
+  worldCupKnockout: fixed<V2KnockoutPayload>('/api/world-cup-2026/knockout', 'v2WorldCup', shapes.knockout),
   seasonTeams: {
     version: 'v2',
     template: `${BASE}/api/tournament/{tournamentId}/season/{seasonId}/teams`,
@@ -229,10 +277,10 @@ export const v2FootballRoutes = {
       path: `${BASE}/api/tournament/${p.tournamentId}/season/${p.seasonId}/teams`,
       query: {},
     }),
-    accepts: (body: unknown): body is V2TeamsPayload => hasArray('teams')(body),
+    accepts: (body: unknown): body is V2TeamsPayload => shapes.teams(body),
   },
   /** Fetched once per TTL and filtered / paginated in the gateway (~6,400 entries). */
-  catalogue: fixed<V2CataloguePayload>('/api/tournaments', 'v2Catalogue', hasArray('tournaments')),
+  catalogue: fixed<V2CataloguePayload>('/api/tournaments', 'v2Catalogue', shapes.tournaments),
   seasons: {
     version: 'v2',
     template: `${BASE}/api/tournaments/{id}/seasons`,
@@ -240,10 +288,10 @@ export const v2FootballRoutes = {
     counted: true,
     cacheClass: 'v2Catalogue',
     build: (p: { id: number }) => ({ path: `${BASE}/api/tournaments/${p.id}/seasons`, query: {} }),
-    accepts: (body: unknown): body is V2SeasonsPayload => hasArray('seasons')(body),
+    accepts: (body: unknown): body is V2SeasonsPayload => shapes.seasons(body),
   },
-  countries: fixed<V2CountriesPayload>('/api/countries', 'v2Catalogue', hasArray('countries')),
-  allCountries: fixed<V2CountriesPayload>('/api/countries/all', 'v2Catalogue', hasArray('countries')),
+  countries: fixed<V2CountriesPayload>('/api/countries', 'v2Catalogue', shapes.countries),
+  allCountries: fixed<V2CountriesPayload>('/api/countries/all', 'v2Catalogue', shapes.countries),
   categoryTournaments: {
     version: 'v2',
     template: `${BASE}/api/categories/{categoryId}/tournaments`,
@@ -251,7 +299,7 @@ export const v2FootballRoutes = {
     counted: true,
     cacheClass: 'v2Catalogue',
     build: (p: { categoryId: number }) => ({ path: `${BASE}/api/categories/${p.categoryId}/tournaments`, query: {} }),
-    accepts: (body: unknown): body is V2CategoryTournamentsPayload => hasArray('tournaments')(body) && hasObject('category')(body),
+    accepts: (body: unknown): body is V2CategoryTournamentsPayload => shapes.tournaments(body) && category((body as { category?: unknown }).category),
   },
   leagues: {
     version: 'v2',
@@ -260,9 +308,9 @@ export const v2FootballRoutes = {
     counted: true,
     cacheClass: 'v2Catalogue',
     build: (p: { country: string }) => ({ path: `${BASE}/api/leagues`, query: { country: p.country } }),
-    accepts: (body: unknown): body is V2LeaguesPayload => hasArray('leagues')(body),
+    accepts: (body: unknown): body is V2LeaguesPayload => obj({ leagues: arrayOf(catalogueTournament) })(body),
   },
-  liveTournaments: fixed<V2TournamentListPayload>('/api/live-tournaments', 'v2Live', hasArray('tournaments')),
+  liveTournaments: fixed<V2TournamentListPayload>('/api/live-tournaments', 'v2Live', shapes.tournaments),
   scheduledTournaments: {
     version: 'v2',
     template: `${BASE}/api/scheduled-tournaments/{date}`,
@@ -270,7 +318,7 @@ export const v2FootballRoutes = {
     counted: true,
     cacheClass: 'v2Live',
     build: (p: { date: string }) => ({ path: `${BASE}/api/scheduled-tournaments/${p.date}`, query: {} }),
-    accepts: (body: unknown): body is V2TournamentListPayload => hasArray('tournaments')(body),
+    accepts: (body: unknown): body is V2TournamentListPayload => shapes.tournaments(body),
   },
   lineups: {
     version: 'v2',
@@ -279,7 +327,7 @@ export const v2FootballRoutes = {
     counted: true,
     cacheClass: 'v2Live',
     build: (p: { matchId: number }) => ({ path: `${BASE}/api/match/${p.matchId}/lineups`, query: {} }),
-    accepts: (body: unknown): body is V2LineupsPayload => hasObject('data')(body),
+    accepts: (body: unknown): body is V2LineupsPayload => shapes.lineups(body),
   },
 } as const;
 

@@ -11,7 +11,9 @@
  *   /v2/motorsport/api/stage/{id}/substages                { stages: MotorsportStage[] }
  *   /v2/motorsport/api/season/{sid}/standings/constructors { standings: ConstructorStanding[] }
  */
-import { isObject, type Route } from './route.js';
+import type { Route } from './route.js';
+import { arrayOf, epochSeconds, int, num, obj, opt, str } from './shape.js';
+import { v2Ref } from './v2-shapes.js';
 import type { V2Ref } from './v2.js';
 
 export interface MotorsportStage {
@@ -36,7 +38,19 @@ export interface ConstructorStanding {
 }
 
 const base = '/v2/motorsport/api';
-const stages = (b: unknown): b is { stages: MotorsportStage[] } => isObject(b) && Array.isArray(b['stages']);
+/** What the resolvers read of each payload (the interfaces above), checked once: see shape.ts. */
+const stage = obj({
+  id: int,
+  name: str,
+  type: str,
+  startTimestamp: epochSeconds,
+  status: obj({ type: str }),
+  country: opt(obj({ name: str })),
+  circuit: opt(str),
+  winner: opt(v2Ref),
+  season: opt(obj({ id: int, name: str })),
+});
+const stages = (b: unknown): b is { stages: MotorsportStage[] } => obj({ stages: arrayOf(stage) })(b);
 
 export const v2MotorsportRoutes = {
   seasonStages: {
@@ -55,7 +69,7 @@ export const v2MotorsportRoutes = {
     counted: true,
     cacheClass: 'v2Season',
     build: (p: { id: number }) => ({ path: `${base}/stage/${p.id}`, query: {} }),
-    accepts: (b: unknown): b is { stage: MotorsportStage } => isObject(b) && isObject(b['stage']),
+    accepts: (b: unknown): b is { stage: MotorsportStage } => obj({ stage })(b),
   },
   substages: {
     version: 'v2',
@@ -73,6 +87,7 @@ export const v2MotorsportRoutes = {
     counted: true,
     cacheClass: 'v2Season',
     build: (p: { seasonId: number }) => ({ path: `${base}/season/${p.seasonId}/standings/constructors`, query: {} }),
-    accepts: (b: unknown): b is { standings: ConstructorStanding[] } => isObject(b) && Array.isArray(b['standings']),
+    accepts: (b: unknown): b is { standings: ConstructorStanding[] } =>
+      obj({ standings: arrayOf(obj({ position: int, team: v2Ref, points: num, wins: int })) })(b),
   },
 } as const satisfies Record<string, Route<never, unknown>>;

@@ -9,7 +9,9 @@
  * Assumption: the shapes below, served alike by the sandbox. Domain route
  * modules (v2-football.ts, v2-hockey.ts...) add their own routes beside.
  */
-import { isObject, type Route } from './route.js';
+import type { Route } from './route.js';
+import { obj } from './shape.js';
+import { v2Manager, v2Player, v2Team, v2UniqueTournament } from './v2-shapes.js';
 
 export interface V2Ref {
   id: number;
@@ -95,8 +97,6 @@ export interface V2ManagerPayload {
   manager: V2Manager;
 }
 
-const has = (key: string) => (body: unknown): boolean => isObject(body) && isObject(body[key]);
-
 export interface V2SportParam {
   /** The sport slug as V2 spells it (`hockey`, `waterpolo`, `aussie-rules`). */
   sport: string;
@@ -110,7 +110,7 @@ export const v2Routes = {
     counted: true,
     cacheClass: 'v2Entity',
     build: (p: V2SportParam & { id: number }) => ({ path: `/v2/${p.sport}/api/teams/${p.id}`, query: {} }),
-    accepts: (body: unknown): body is V2TeamPayload => has('team')(body),
+    accepts: (body: unknown): body is V2TeamPayload => obj({ team: v2Team })(body),
   },
   player: {
     version: 'v2',
@@ -119,7 +119,7 @@ export const v2Routes = {
     counted: true,
     cacheClass: 'v2Entity',
     build: (p: V2SportParam & { id: number }) => ({ path: `/v2/${p.sport}/api/players/${p.id}`, query: {} }),
-    accepts: (body: unknown): body is V2PlayerPayload => has('player')(body),
+    accepts: (body: unknown): body is V2PlayerPayload => obj({ player: v2Player })(body),
   },
   tournament: {
     version: 'v2',
@@ -132,7 +132,7 @@ export const v2Routes = {
       path: `/v2/${p.sport}/api/tournaments/${p.uniqueTournamentId}`,
       query: {},
     }),
-    accepts: (body: unknown): body is V2TournamentPayload => has('uniqueTournament')(body),
+    accepts: (body: unknown): body is V2TournamentPayload => obj({ uniqueTournament: v2UniqueTournament })(body),
   },
   manager: {
     version: 'v2',
@@ -141,6 +141,6 @@ export const v2Routes = {
     counted: true,
     cacheClass: 'v2Entity',
     build: (p: V2SportParam & { id: number }) => ({ path: `/v2/${p.sport}/api/managers/${p.id}`, query: {} }),
-    accepts: (body: unknown): body is V2ManagerPayload => has('manager')(body),
+    accepts: (body: unknown): body is V2ManagerPayload => obj({ manager: v2Manager })(body),
   },
 } as const satisfies Record<string, Route<never, unknown>>;

@@ -11,7 +11,8 @@
  * `{ match }`; `/v3/search?q=` is `{ results: [{ type, id, name, sport }] }`.
  * V3 IDs are integers of their own.
  */
-import { isObject, type Route } from './route.js';
+import type { Route } from './route.js';
+import { any, arrayOf, date, int, num, obj, opt, str, type Check } from './shape.js';
 
 export type V3WindowName = 'today' | 'live' | 'yesterday' | 'tomorrow';
 
@@ -50,7 +51,15 @@ export interface V3SearchPayload {
   results: Array<{ type: string; id: number; name: string; sport: string }>;
 }
 
-const isWindow = (b: unknown): b is V3WindowPayload => isObject(b) && Array.isArray(b['leagues']);
+/** What the resolvers read of each payload (the interfaces above), checked once: see shape.ts. */
+const team = obj({ id: int, name: str, shortName: opt(str) });
+const eventOf = (away: Check) =>
+  obj({ id: int, startTime: date, status: str, homeTeam: team, awayTeam: away, score: opt(obj({ home: num, away: num })) });
+const windowOf = (event: Check) => obj({ leagues: arrayOf(obj({ id: int, name: str, country: opt(str), events: arrayOf(event) })) });
+const isWindow = (b: unknown): b is V3WindowPayload => windowOf(eventOf(team))(b);
+/** Spec 2.12: `awayTeam` and `score` are unused in the cycling feed, so they are not required of it. */
+const isCyclingWindow = (b: unknown): b is V3WindowPayload =>
+  windowOf(obj({ id: int, startTime: opt(date), homeTeam: team, awayTeam: any }))(b);
 
 export const v3Routes = {
   window: {
@@ -69,7 +78,7 @@ export const v3Routes = {
     counted: true,
     cacheClass: 'reference',
     build: () => ({ path: '/v3/sports', query: {} }),
-    accepts: (b: unknown): b is { sports: Array<{ slug: string; name: string }> } => isObject(b) && Array.isArray(b['sports']),
+    accepts: (b: unknown): b is { sports: Array<{ slug: string; name: string }> } => obj({ sports: arrayOf(obj({ slug: str, name: str })) })(b),
   },
   match: {
     version: 'v3',
@@ -78,7 +87,8 @@ export const v3Routes = {
     counted: true,
     cacheClass: 'v3Window',
     build: (p: { id: number }) => ({ path: `/v3/match/${p.id}`, query: {} }),
-    accepts: (b: unknown): b is V3MatchPayload => isObject(b) && isObject(b['match']),
+    accepts: (b: unknown): b is V3MatchPayload =>
+      obj({ match: (m: unknown) => eventOf(team)(m) && obj({ sport: str, league: obj({ id: int, name: str }) })(m) })(b),
   },
   search: {
     version: 'v3',
@@ -87,7 +97,7 @@ export const v3Routes = {
     counted: true,
     cacheClass: 'search',
     build: (p: { query: string }) => ({ path: '/v3/search', query: { q: p.query } }),
-    accepts: (b: unknown): b is V3SearchPayload => isObject(b) && Array.isArray(b['results']),
+    accepts: (b: unknown): b is V3SearchPayload => obj({ results: arrayOf(obj({ type: str, id: int, name: str, sport: str })) })(b),
   },
   cycling: {
     version: 'v3',
@@ -97,6 +107,6 @@ export const v3Routes = {
     counted: true,
     cacheClass: 'v3Window',
     build: (p: { window: V3WindowName }) => ({ path: `/api/v1/cycling/${p.window}`, query: {} }),
-    accepts: isWindow,
+    accepts: isCyclingWindow,
   },
 } as const satisfies Record<string, Route<never, unknown>>;

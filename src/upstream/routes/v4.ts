@@ -8,7 +8,8 @@
  * `{ eventId, sport, bookmakers: [{ key, name, lastUpdate (epoch ms),
  *    markets: [{ key, outcomes: [{ name, price, point? }] }] }] }`.
  */
-import { isObject, type Route } from './route.js';
+import type { Route } from './route.js';
+import { arrayOf, bool, epochMs, int, num, obj, opt, str } from './shape.js';
 
 export interface V4Outcome {
   name: string;
@@ -39,6 +40,22 @@ export interface V4OddsPayload {
   bookmakers: V4Bookmaker[];
 }
 
+/** What the resolvers read of the payload (the interfaces above), checked once: see shape.ts. */
+const oddsShape = obj({
+  eventId: int,
+  sport: opt(str),
+  homeTeam: opt(str),
+  awayTeam: opt(str),
+  bookmakers: arrayOf(
+    obj({
+      key: str,
+      name: str,
+      lastUpdate: epochMs,
+      markets: arrayOf(obj({ key: str, suspended: opt(bool), outcomes: arrayOf(obj({ name: str, price: num, point: opt(num) })) })),
+    }),
+  ),
+});
+
 export const v4Routes = {
   odds: {
     version: 'v4',
@@ -47,6 +64,6 @@ export const v4Routes = {
     counted: true,
     cacheClass: 'v4Odds',
     build: (p: { sport: string; eventId: number }) => ({ path: `/v4/${p.sport}/odds`, query: { eventId: p.eventId } }),
-    accepts: (b: unknown): b is V4OddsPayload => isObject(b) && Array.isArray(b['bookmakers']),
+    accepts: (b: unknown): b is V4OddsPayload => oddsShape(b),
   },
 } as const satisfies Record<string, Route<never, unknown>>;

@@ -7,7 +7,8 @@
  * applies to baseball too, and the payloads below (served alike by the
  * sandbox). V6 IDs are opaque strings; logos are bare file names (spec 2.5).
  */
-import { isObject, type Route } from './route.js';
+import type { Route } from './route.js';
+import { arrayOf, bool, date, int, num, obj, oneOf, opt, recordOf, shape, str } from './shape.js';
 
 export interface V6BaseballTeam {
   id: string;
@@ -49,10 +50,26 @@ const match = <T>(suffix: string, accepts: (body: unknown) => body is T): Route<
   accepts,
 });
 
+/** What the resolvers read of each payload (the interfaces above), checked once: see shape.ts. */
+const side = obj({ id: str, name: str, logo: opt(str), runs: opt(int), hits: opt(int), errors: opt(int) });
+const matchShape = obj({
+  match: obj({
+    id: str,
+    startTime: date,
+    status: oneOf(...['scheduled', 'live', 'finished'].map((s) => (v: unknown) => v === s)),
+    inning: opt(int),
+    home: side,
+    away: side,
+    league: obj({ id: str, name: str }),
+  }),
+});
+const teamStatsShape = obj({ home: recordOf(num), away: recordOf(num) });
+const oddsShape = obj({ markets: arrayOf(obj({ name: str, suspended: opt(bool), outcomes: arrayOf(obj({ name: str, odds: num, line: opt(num) })) })) });
+
 export const v6BaseballRoutes = {
-  match: match('', (b): b is { match: V6BaseballMatch } => isObject(b) && isObject(b['match'])),
-  teamStats: match('/team-stats', (b): b is V6BaseballTeamStatsPayload => isObject(b) && isObject(b['home']) && isObject(b['away'])),
-  odds: match('/odds', (b): b is V6BaseballOddsPayload => isObject(b) && Array.isArray(b['markets'])),
+  match: match('', shape<{ match: V6BaseballMatch }>(matchShape)),
+  teamStats: match('/team-stats', shape<V6BaseballTeamStatsPayload>(teamStatsShape)),
+  odds: match('/odds', shape<V6BaseballOddsPayload>(oddsShape)),
 } as const satisfies Record<string, Route<never, unknown>>;
 
 /** The sub-resources that answer 501 (spec 4.9, 7). */

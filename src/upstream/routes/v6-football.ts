@@ -14,7 +14,8 @@
  *   `mappingVersion` names the mapping the values were written against:
  *   the upstream's signal that the pinned mapping is out of date.
  */
-import { isObject, type Route } from './route.js';
+import type { Route } from './route.js';
+import { arrayOf, bool, int, obj, oneOf, opt, recordOf, shape, str } from './shape.js';
 
 /** Spec 2.10. IDs are append-only; existing meanings never change. */
 export interface V6StatMappingPayload {
@@ -54,6 +55,26 @@ export interface V6MappingParams {
   generation: number;
 }
 
+/** What the resolvers read of each payload (the interfaces above), checked once: see shape.ts. */
+const statMappingShape = obj({
+  version: oneOf(str, int),
+  stats: recordOf(obj({ name: str, unit: opt(str), confirmed: bool })),
+});
+const periodBlock = opt(obj({ period: opt(int), stats: recordOf(str) }));
+const teamStatsShape = obj({
+  matchId: str,
+  teams: arrayOf(
+    obj({
+      teamId: str,
+      name: opt(str),
+      side: opt(oneOf((v) => v === 'home', (v) => v === 'away')),
+      logo: opt(str),
+      matchStats: obj({ 0: periodBlock, 1: periodBlock, 2: periodBlock }),
+    }),
+  ),
+  mappingVersion: opt(oneOf(str, int)),
+});
+
 export const v6FootballRoutes = {
   statMapping: {
     version: 'v6',
@@ -64,8 +85,7 @@ export const v6FootballRoutes = {
     build: (_p: V6MappingParams) => ({ path: '/v6/football/reference/team-stats', query: {} }),
     // Same request, a new cache entry per generation: see src/model/v6-mapping-pin.ts.
     cacheVariant: (p: V6MappingParams) => `generation-${p.generation}`,
-    accepts: (body: unknown): body is V6StatMappingPayload =>
-      isObject(body) && (typeof body['version'] === 'string' || typeof body['version'] === 'number') && isObject(body['stats']),
+    accepts: shape<V6StatMappingPayload>(statMappingShape),
   },
   teamStats: {
     version: 'v6',
@@ -74,6 +94,6 @@ export const v6FootballRoutes = {
     counted: true,
     cacheClass: 'v6TeamStats',
     build: (p: { matchId: string }) => ({ path: `/v6/football/api/v1/match/${encodeURIComponent(p.matchId)}/team-stats`, query: {} }),
-    accepts: (body: unknown): body is V6TeamStatsPayload => isObject(body) && Array.isArray(body['teams']),
+    accepts: shape<V6TeamStatsPayload>(teamStatsShape),
   },
 } as const satisfies Record<string, Route<never, unknown>>;

@@ -1,0 +1,162 @@
+/**
+ * Issue 8, item 5 (payloads): the upstream's JSON is not trusted. Real
+ * fixture payloads of routes across V1, V2, V3, V4 and V6 are mutated by
+ * fast-check (fields removed, nulls, wrong types, the whole body replaced, an
+ * array grown to thousands of entries) and served by the sandbox in place of
+ * the real answer (a `status` 200 fault with that body). A wide query over
+ * each route must still answer below 500 with every error coded, and no
+ * resolver may throw a raw exception (INTERNAL_SERVER_ERROR).
+ *
+ * CI: fixed seed and bounded runs (FUZZ_SEED / FUZZ_RUNS override them).
+ */
+import fc from 'fast-check';
+import { buildClientSchema, getIntrospectionQuery, type IntrospectionQuery } from 'graphql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hockeyV1Ids } from '../src/sandbox/fixtures/hockey-v1.js';
+import { hockeyV2Ids } from '../src/sandbox/fixtures/hockey-v2.js';
+import { motorsportIds } from '../src/sandbox/fixtures/motorsport.js';
+import { clearFaults, gql, injectFault, resetCounts } from './support/client.js';
+import { fullSelection } from './support/full-selection.js';
+import { expectCodedResponse, trackUnhandledRejections } from './support/fuzz.js';
+import { mutationArbitrary } from './support/payload-mutation.js';
+import { startStack, type TestStack } from './support/servers.js';
+
+const SEED = Number(process.env['FUZZ_SEED'] ?? 8_052_026);
+const RUNS = Number(process.env['FUZZ_RUNS'] ?? 120);
+/** Fault bodies go through a control request, which the sandbox caps at 64 KiB. */
+const MAX_PAYLOAD_BYTES = 60 * 1024;
+
+interface Representative {
+  readonly name: string;
+  /** Builds the operation once the schema and the fixtures are known. */
+  readonly query: (select: (type: string, depth?: number) => string, stack: TestStack) => string;
+}
+
+/** One wide operation per area, each reading every field its routes feed. */
+const representatives: readonly Representative[] = [
+  {
+    name: 'v1 hockey',
+    query: (s) => `{ v1 { hockey {
+      standings(competition: "${hockeyV1Ids.topLeague.standingsId}") ${s('V1HockeyStandings')}
+      lines(gameId: "${hockeyV1Ids.firstGameId}") ${s('V1HockeyLines')}
+      news(limit: 5) ${s('V1HockeyNews')}
+      athlete(id: "${hockeyV1Ids.firstAthleteId}") ${s('V1HockeyAthlete')} } } }`,
+  },
+  { name: 'v1 world cup', query: (s) => `{ v1 { worldCup ${s('V1WorldCup', 2)} } }` },
+  {
+    name: 'v2 hockey team',
+    query: (s) => `{ v2(sport: ICE_HOCKEY) { hockey { team(id: "${hockeyV2Ids.firstTeam + 2}") ${s('HockeyV2Team', 2)} } } }`,
+  },
+  { name: 'v2 football world cup', query: (s) => `{ v2(sport: FOOTBALL) { football { worldCup2026 ${s('V2WorldCup2026', 2)} } } }` },
+  {
+    name: 'v2 motorsport',
+    query: (s) => `{ v2(sport: MOTORSPORT) { motorsport { stage(id: "${motorsportIds.firstStage}") ${s('MotorsportStage')} } } }`,
+  },
+  { name: 'v3 windows and cycling', query: (s) => `{ v3 { window(sport: WATER_POLO, window: TODAY) ${s('V3DayWindow')} cycling(window: TODAY) ${s('V3CyclingFeed')} } }` },
+  {
+    name: 'v4 odds',
+    query: (s, stack) => `{ v4 { odds(sport: ICE_HOCKEY, eventId: "${stack.sandbox.fixtures.otherSports.v4.events.get('ice-hockey')?.[0] ?? ''}") ${s('V4EventOdds')} } }`,
+  },
+  {
+    name: 'v6 football team stats',
+    query: (s, stack) => {
+      const matchId = [...stack.sandbox.fixtures.football.v6.statsByMatchId.values()].find((m) => m.match.state === 'finished')?.matchId ?? '';
+      return `{ v6 { football { teamStats(matchId: "${matchId}") ${s('V6MatchTeamStats')} } } }`;
+    },
+  },
+  {
+    name: 'v6 baseball match',
+    query: (s, stack) => `{ v6 { baseball { match(id: "${stack.sandbox.fixtures.otherSports.baseballV6.matches[0]?.id ?? ''}") ${s('V6BaseballMatch')} } } }`,
+  },
+];
+
+interface Target {
+  readonly representative: string;
+  readonly query: string;
+  /** `GET /path`, as the sandbox matches faults. */
+  readonly route: string;
+  readonly payload: unknown;
+}
+
+interface LogEntry {
+  method: string;
+  path: string;
+  query: string;
+}
+
+describe('fuzzed upstream payloads', () => {
+  let stack: TestStack;
+  const targets: Target[] = [];
+  const rejections = trackUnhandledRejections();
+
+  beforeAll(async () => {
+    stack = await startStack({
+      env: { OPERATION_TIMEOUT_MS: '5000', GATEWAY_MAX_OPERATION_COST: '1000000' },
+    });
+    const introspection = await gql<IntrospectionQuery>(stack.gateway.url, getIntrospectionQuery());
+    const schema = buildClientSchema(introspection.data!);
+    const select = (type: string, depth = 3): string => fullSelection(schema, type, depth);
+    const seen = new Set<string>();
+    for (const representative of representatives) {
+      const query = representative.query(select, stack);
+      await resetCounts(stack.sandbox.url);
+      stack.gateway.services.fetcher.cache.clear();
+      const baseline = await gql(stack.gateway.url, query);
+      // The unmutated payloads must read cleanly, or the fuzz would only test the error path
+      // (routes the spec documents as 404/501 may still answer NOT_FOUND / NOT_SUPPORTED).
+      const unexpected = (baseline.errors ?? []).filter((e) => !['NOT_FOUND', 'NOT_SUPPORTED'].includes(String(e.extensions?.['code'])));
+      expect(unexpected, `${representative.name}: ${baseline.text.slice(0, 500)}`).toEqual([]);
+      expect(baseline.data).toBeTruthy();
+      const log = (await (await fetch(`${stack.sandbox.url}/__sandbox/requests/log`)).json()) as LogEntry[];
+      for (const entry of log) {
+        const response = await fetch(`${stack.sandbox.url}${entry.path}${entry.query === '' ? '' : `?${entry.query}`}`, {
+          headers: { 'x-api-key': stack.apiKey },
+        });
+        const text = await response.text();
+        if (!(response.headers.get('content-type') ?? '').includes('json') || text.length > MAX_PAYLOAD_BYTES) continue;
+        // One target per route shape (`/game/{id}` once, not once per game), so every route gets its share of runs.
+        const shapeKey = `${representative.name} ${entry.path.replace(/\d+/g, 'N')}`;
+        if (seen.has(shapeKey)) continue;
+        seen.add(shapeKey);
+        targets.push({ representative: representative.name, query, route: `${entry.method} ${entry.path}`, payload: JSON.parse(text) });
+      }
+    }
+    rejections.start();
+  });
+  afterAll(async () => {
+    rejections.stop();
+    await stack.close();
+  });
+
+  // Typically ~12 s; the margin is for a loaded 2-core CI box.
+  it(`reads every mutated payload without a raw exception (seed ${SEED}, ${RUNS} runs)`, { timeout: 60_000 }, async () => {
+    // Every area has at least one route under test.
+    expect(new Set(targets.map((t) => t.representative))).toEqual(new Set(representatives.map((r) => r.name)));
+    const cases = fc.constantFrom(...targets).chain((target) => mutationArbitrary(target.payload).map((mutated) => ({ target, mutated })));
+
+    await fc.assert(
+      fc.asyncProperty(cases, async ({ target, mutated }) => {
+        await clearFaults(stack.sandbox.url);
+        stack.gateway.services.fetcher.cache.clear();
+        await injectFault(stack.sandbox.url, {
+          route: target.route,
+          kind: 'status',
+          status: 200,
+          body: mutated.body,
+          ...(mutated.grow === undefined ? {} : { grow: mutated.grow }),
+        });
+        const response = await fetch(`${stack.gateway.url}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
+          body: JSON.stringify({ query: target.query }),
+        });
+        await expectCodedResponse(response, { route: target.route, mutations: mutated.mutations, grow: mutated.grow });
+      }),
+      { seed: SEED, numRuns: RUNS, endOnFailure: true },
+    );
+    await clearFaults(stack.sandbox.url);
+
+    expect((await fetch(`${stack.gateway.url}/healthz`)).status).toBe(200);
+    expect(rejections.seen()).toEqual([]);
+  });
+});
