@@ -29,6 +29,8 @@ export interface OperationContext {
   readonly upstream: UpstreamLoader;
   /** Epoch ms by which the operation must be answered. */
   readonly deadline: number;
+  /** The client key's name, when keys are configured (src/plugins/use-client-keys.ts). */
+  readonly clientName?: string;
 }
 
 export type GatewayContext = YogaInitialContext & OperationContext;

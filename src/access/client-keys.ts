@@ -1,8 +1,9 @@
 /**
  * Gateway client keys: who may spend the upstream allowance through this
- * gateway. Configured in `GATEWAY_CLIENT_KEYS` (`name:key,name:key`) or a
- * JSON file named by `GATEWAY_CLIENT_KEYS_FILE` (`[{"name","key"}]`); off
- * when neither is set. Keys are compared in constant time and never logged.
+ * gateway. Configured in `GATEWAY_CLIENT_KEYS` (`name:key,name:key`, or
+ * `name:key:budget` for a daily budget of counted upstream requests) or a
+ * JSON file named by `GATEWAY_CLIENT_KEYS_FILE` (`[{"name","key","budget"?}]`);
+ * off when neither is set. Keys are compared in constant time and never logged.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -10,6 +11,8 @@ import { readFileSync } from 'node:fs';
 export interface ClientKey {
   readonly name: string;
   readonly key: string;
+  /** Counted upstream requests this client may spend per UTC day (client-budgets.ts); none = no own budget. */
+  readonly budget?: number;
 }
 
 export type KeyCheck = { ok: true; client: string } | { ok: false; status: 401 | 403 };
@@ -48,8 +51,12 @@ export function parseClientKeys(env: Readonly<Record<string, string | undefined>
     for (const pair of (env['GATEWAY_CLIENT_KEYS'] ?? '').split(',')) {
       const at = pair.indexOf(':');
       if (pair.trim() === '') continue;
-      if (at <= 0 || at === pair.length - 1) throw new Error('GATEWAY_CLIENT_KEYS entries must be name:key');
-      keys.push({ name: pair.slice(0, at).trim(), key: pair.slice(at + 1).trim() });
+      if (at <= 0 || at === pair.length - 1) throw new Error('GATEWAY_CLIENT_KEYS entries must be name:key or name:key:budget');
+      const rest = pair.slice(at + 1).trim();
+      // A trailing `:digits` is the budget; a key itself may hold other colons.
+      const budgeted = /^(.+):(\d+)$/.exec(rest);
+      const name = pair.slice(0, at).trim();
+      keys.push(budgeted === null ? { name, key: rest } : { name, key: budgeted[1] ?? '', budget: Number(budgeted[2]) });
     }
     const file = env['GATEWAY_CLIENT_KEYS_FILE'];
     if (file !== undefined && file !== '') {
@@ -59,7 +66,10 @@ export function parseClientKeys(env: Readonly<Record<string, string | undefined>
         if (typeof entry.name !== 'string' || typeof entry.key !== 'string' || entry.key === '') {
           throw new Error('GATEWAY_CLIENT_KEYS_FILE entries need a string name and a non-empty key');
         }
-        keys.push({ name: entry.name, key: entry.key });
+        if (entry.budget !== undefined && !(Number.isInteger(entry.budget) && entry.budget >= 0)) {
+          throw new Error('GATEWAY_CLIENT_KEYS_FILE budget must be a whole number of requests >= 0');
+        }
+        keys.push(entry.budget === undefined ? { name: entry.name, key: entry.key } : { name: entry.name, key: entry.key, budget: entry.budget });
       }
     }
     return keys;

@@ -1,13 +1,17 @@
 /**
  * Puts what the upstream did for an operation into its `extensions`:
- * - `cost`: upstream requests this operation started, resources the cache
- *   (or another operation's request in flight) answered, and the allowance
- *   left afterwards;
+ * - `cost`: the estimate made before execution (`estimated`, counted
+ *   upstream requests at most: src/plugins/use-cost-limit.ts), upstream
+ *   requests this operation started, resources the cache (or another
+ *   operation's request in flight) answered, the allowance left afterwards
+ *   and, for a client with a daily budget, the budget left once charged with
+ *   the counted requests really made;
  * - `stale`: every answer that came from the cache past its TTL, with its
  *   age and the failure it stands in for, so a client can tell.
  */
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../context.js';
+import { operationCosts } from '../cost/operation-costs.js';
 
 export function useUpstreamTrace(): Plugin<GatewayContext> {
   return {
@@ -17,11 +21,16 @@ export function useUpstreamTrace(): Plugin<GatewayContext> {
       if (trace === undefined) return undefined;
       return {
         onExecuteDone({ result, setResult }) {
+          const planned = operationCosts.get(context);
+          operationCosts.delete(context);
+          const budgetRemaining = planned?.hold?.settle(trace.countedRequests);
           if (Symbol.asyncIterator in result) return;
           const cost = {
+            ...(planned === undefined ? {} : { estimated: planned.estimated }),
             upstreamRequests: trace.upstreamRequests,
             cacheHits: trace.cacheHits,
             allowanceRemaining: context.services.ledger.snapshot().remaining,
+            ...(budgetRemaining === undefined ? {} : { budgetRemaining }),
           };
           setResult({
             ...result,

@@ -1,0 +1,36 @@
+/**
+ * The client key an operation came with, from whichever transport carried
+ * it: graphql-ws `connectionParams` or the upgrade request's headers (the
+ * same order as the 4403 check in server.ts), or the HTTP request's headers.
+ */
+import { presentedKey } from './client-keys.js';
+
+type Headers = { get(name: string): string | null };
+type NodeHeaders = Readonly<Record<string, string | string[] | undefined>>;
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+
+export function presentedKeyInContext(context: Readonly<Record<string, unknown>>): string | undefined {
+  const params = context['connectionParams'];
+  if (isRecord(params)) {
+    const fromParams = presentedKey((name) => {
+      const value = params[name];
+      return typeof value === 'string' ? value : undefined;
+    });
+    if (fromParams !== undefined) return fromParams;
+  }
+  const req = context['req'];
+  if (isRecord(req) && isRecord(req['headers']) && params !== undefined) {
+    const headers = req['headers'] as NodeHeaders;
+    return presentedKey((name) => {
+      const value = headers[name];
+      return Array.isArray(value) ? value[0] : value;
+    });
+  }
+  const request = context['request'];
+  if (isRecord(request) && isRecord(request['headers']) && typeof (request['headers'] as Partial<Headers>).get === 'function') {
+    const headers = request['headers'] as Headers;
+    return presentedKey((name) => headers.get(name));
+  }
+  return undefined;
+}

@@ -1,0 +1,139 @@
+/**
+ * What one schema field can cost in counted upstream requests: the shape of
+ * an entry of the cost table (`field-costs.ts`) and the small builders the
+ * table is written with.
+ */
+import type { GatewayContext } from '../context.js';
+import type { UpstreamFetcher } from '../upstream/fetcher.js';
+import type { Route } from '../upstream/routes/route.js';
+
+export type Args = Readonly<Record<string, unknown>>;
+
+/** Any route, whatever its parameters and payload. */
+export type AnyRoute = Route<never, unknown>;
+
+/** One upstream resource, named completely by a field's arguments. */
+export interface Resource {
+  readonly route: AnyRoute;
+  readonly params: unknown;
+}
+
+export interface CostInput {
+  /** The field's own arguments, coerced, with SDL defaults applied. */
+  readonly args: Args;
+  /** Arguments of the enclosing fields, nearest first (a team field's `id` lives on its parent). */
+  readonly ancestors: readonly Args[];
+  readonly fetcher: UpstreamFetcher;
+  /** The operation's context: a cost may read fresh cache entries through its loader. */
+  readonly context: GatewayContext;
+}
+
+/** Counted requests one resolution may send. */
+export interface Estimate {
+  requests: number;
+  /** Of `requests`, those for which the cache holds no answer at all, not even a stale one. */
+  unanswerable: number;
+}
+
+export interface FieldCost {
+  /** Upper bound for one resolution of the field. */
+  estimate(input: CostInput): Estimate | Promise<Estimate>;
+  /** Items the (list) field returns at most, when its arguments say so. */
+  listSize?(args: Args): number | undefined;
+}
+
+export const nothing: Estimate = { requests: 0, unanswerable: 0 };
+
+const countedIn = (routes: readonly AnyRoute[]): number => routes.filter((route) => route.counted).length;
+
+/** Counted routes a field may call, each once; no cache knowledge. */
+export function routes(...called: AnyRoute[]): FieldCost {
+  const n = countedIn(called);
+  return { estimate: () => ({ requests: n, unanswerable: n }) };
+}
+
+/**
+ * One route whose parameters the field's own arguments give: a fresh cache
+ * entry makes it free ("cached data costs nothing"); a stale one can still
+ * answer when the allowance is spent. `params` may throw on bad input: the
+ * field then counts in full (it fails at execution anyway).
+ */
+export function resource<P>(route: Route<P, unknown>, params: (args: Args) => P): FieldCost {
+  const any = route as unknown as AnyRoute;
+  return {
+    estimate: ({ args, fetcher }) => {
+      if (!route.counted) return nothing;
+      let named: P;
+      try {
+        named = params(args);
+      } catch {
+        return { requests: 1, unanswerable: 1 };
+      }
+      return resourceEstimate(fetcher, { route: any, params: named });
+    },
+  };
+}
+
+export function resourceEstimate(fetcher: UpstreamFetcher, { route, params }: Resource): Estimate {
+  const typed = route as unknown as Route<unknown, unknown>;
+  if (!typed.counted || fetcher.isCached(typed, params)) return nothing;
+  return { requests: 1, unanswerable: fetcher.canAnswer(typed, params) ? 0 : 1 };
+}
+
+/** One counted request per item of the list argument `name` (one load per ID). */
+export function perItem(name: string, n = 1): FieldCost {
+  const items = (args: Args): number => (Array.isArray(args[name]) ? (args[name] as unknown[]).length : 0);
+  return {
+    estimate: ({ args }) => ({ requests: n * items(args), unanswerable: n * items(args) }),
+    listSize: items,
+  };
+}
+
+/** Items a connection returns when `first` is not given (src/model/paged-connection.ts). */
+export const DEFAULT_FIRST = 10;
+
+/**
+ * A Relay connection over numbered upstream pages: `first` items from page 0
+ * take ceil(first / pageSize) pages; an `after` cursor may start mid-page,
+ * which can take one page more.
+ */
+export function paged(route: AnyRoute, pageSize: number): FieldCost {
+  return {
+    estimate: ({ args }) => {
+      if (!route.counted) return nothing;
+      const first = typeof args['first'] === 'number' ? args['first'] : DEFAULT_FIRST;
+      const pages = Math.max(1, Math.ceil(first / pageSize)) + (args['after'] == null ? 0 : 1);
+      return { requests: pages, unanswerable: pages };
+    },
+  };
+}
+
+/** A fixed number of counted requests (several routes chosen at run time). */
+export function fixed(requests: number): FieldCost {
+  return { estimate: () => ({ requests, unanswerable: requests }) };
+}
+
+/** A cost computed from the arguments and the cache (see field-costs.ts for each use). */
+export function computed(estimate: FieldCost['estimate']): FieldCost {
+  return { estimate };
+}
+
+/**
+ * One resource per item of the list argument `name` (`athletes(ids:)`):
+ * each cached one is free, like `resource`.
+ */
+export function resourcePerItem<P>(name: string, route: Route<P, unknown>, params: (item: unknown) => P): FieldCost {
+  const items = (args: Args): unknown[] => (Array.isArray(args[name]) ? (args[name] as unknown[]) : []);
+  const one = resource(route, (args) => params(args['item']));
+  return {
+    estimate: async (input) => {
+      let total = { ...nothing };
+      for (const item of items(input.args)) {
+        const estimate = await one.estimate({ ...input, args: { item } });
+        total = { requests: total.requests + estimate.requests, unanswerable: total.unanswerable + estimate.unanswerable };
+      }
+      return total;
+    },
+    listSize: (args) => items(args).length,
+  };
+}
