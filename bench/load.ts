@@ -1,0 +1,66 @@
+/**
+ * Load generators: autocannon for throughput (warm), and a sequential
+ * one-request-at-a-time loop with a sub-millisecond clock for latency
+ * against the upstream's own latency (cold), where autocannon's 1 ms
+ * histogram buckets would be too coarse to compare 21 ms with 22 ms.
+ */
+import autocannon from 'autocannon';
+import { Pool } from 'undici';
+
+export interface Target {
+  readonly url: string;
+  readonly method: 'GET' | 'POST';
+  readonly path: string;
+  readonly headers?: Record<string, string>;
+  readonly body?: string;
+}
+
+export interface Throughput {
+  readonly requestsPerSecond: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly non2xx: number;
+  readonly errors: number;
+}
+
+export async function throughput(target: Target, options: { connections: number; durationSeconds: number }): Promise<Throughput> {
+  const result = await autocannon({
+    url: target.url + target.path,
+    method: target.method,
+    ...(target.headers === undefined ? {} : { headers: target.headers }),
+    ...(target.body === undefined ? {} : { body: target.body }),
+    connections: options.connections,
+    duration: options.durationSeconds,
+    pipelining: 1,
+  });
+  return {
+    requestsPerSecond: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+/** Latencies in ms of `count` requests sent one after the other. */
+export async function sequentialLatencies(target: Target, count: number): Promise<number[]> {
+  const pool = new Pool(target.url, { connections: 1 });
+  const latencies: number[] = [];
+  try {
+    for (let i = 0; i < count; i += 1) {
+      const started = performance.now();
+      const response = await pool.request({
+        method: target.method,
+        path: target.path,
+        ...(target.headers === undefined ? {} : { headers: target.headers }),
+        ...(target.body === undefined ? {} : { body: target.body }),
+      });
+      await response.body.arrayBuffer();
+      latencies.push(performance.now() - started);
+      if (response.statusCode !== 200) throw new Error(`${target.path}: status ${response.statusCode}`);
+    }
+  } finally {
+    await pool.close();
+  }
+  return latencies;
+}

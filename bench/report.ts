@@ -1,0 +1,54 @@
+/** The targets of issue 7 checked against a run, and the table on stdout. */
+
+interface Figures {
+  warm: { ratio: number; gateway: { requestsPerSecond: number; p50Ms: number; p99Ms: number }; direct: { requestsPerSecond: number; p50Ms: number; p99Ms: number }; sameJson: boolean };
+  cold: { ratio: number; gateway: { p50Ms: number; p99Ms: number }; direct: { p50Ms: number; p99Ms: number } };
+  upstream: { gateway: number; minimum: number; naive: number; repeat: number; operations: number; operationErrors: number };
+  fanout: { p99Ms: number | null; bytesPerSubscriber: number | null; levels: Array<{ subscribers: number; subscribed: number; p50Ms: number; p99Ms: number; bytesPerSubscriber: number; deliveryRatio: number }> };
+  steady: { durationSeconds: number; requestsPerSecond: number; rssMbMedian: number; rssMbMax: number; cpuPercent: number };
+}
+
+export interface Target {
+  name: string;
+  target: string;
+  measured: string;
+  met: boolean;
+}
+
+export function targetsOf(r: Figures): Target[] {
+  return [
+    { name: 'warm.ratio', target: '>= 1.0', measured: String(r.warm.ratio), met: r.warm.ratio >= 1.0 },
+    { name: 'cold.ratio', target: '<= 1.05', measured: String(r.cold.ratio), met: r.cold.ratio <= 1.05 },
+    { name: 'upstream.gateway', target: `== upstream.minimum (${r.upstream.minimum})`, measured: String(r.upstream.gateway), met: r.upstream.gateway === r.upstream.minimum },
+    { name: 'upstream.repeat', target: '== 0', measured: String(r.upstream.repeat), met: r.upstream.repeat === 0 },
+    { name: 'fanout.p99Ms', target: '<= 50', measured: String(r.fanout.p99Ms), met: r.fanout.p99Ms !== null && r.fanout.p99Ms <= 50 },
+    {
+      name: 'fanout.bytesPerSubscriber',
+      target: '<= 10000',
+      measured: String(r.fanout.bytesPerSubscriber),
+      met: r.fanout.bytesPerSubscriber !== null && r.fanout.bytesPerSubscriber <= 10_000,
+    },
+  ];
+}
+
+export function printTable(r: Figures & { targets: Target[] }): void {
+  const rows: Array<[string, string]> = [
+    ['warm gateway req/s | p50 | p99', `${r.warm.gateway.requestsPerSecond} | ${r.warm.gateway.p50Ms} ms | ${r.warm.gateway.p99Ms} ms`],
+    ['warm direct req/s | p50 | p99', `${r.warm.direct.requestsPerSecond} | ${r.warm.direct.p50Ms} ms | ${r.warm.direct.p99Ms} ms`],
+    ['warm same JSON', String(r.warm.sameJson)],
+    ['cold gateway p50 | p99', `${r.cold.gateway.p50Ms} ms | ${r.cold.gateway.p99Ms} ms`],
+    ['cold direct p50 | p99', `${r.cold.direct.p50Ms} ms | ${r.cold.direct.p99Ms} ms`],
+    ['upstream gateway / minimum / naive / repeat', `${r.upstream.gateway} / ${r.upstream.minimum} / ${r.upstream.naive} / ${r.upstream.repeat} (${r.upstream.operations} operations, ${r.upstream.operationErrors} with errors)`],
+    ...r.fanout.levels.map((level): [string, string] => [
+      `fanout ${level.subscribers} p50 | p99 | bytes/sub`,
+      `${level.p50Ms} ms | ${level.p99Ms} ms | ${level.bytesPerSubscriber} B (${level.subscribed} subscribed, delivery ${level.deliveryRatio})`,
+    ]),
+    [`steady ${r.steady.durationSeconds}s req/s | RSS median/max | CPU`, `${r.steady.requestsPerSecond} | ${r.steady.rssMbMedian}/${r.steady.rssMbMax} MB | ${r.steady.cpuPercent}%`],
+  ];
+  const width = Math.max(...rows.map(([name]) => name.length), ...r.targets.map((t) => t.name.length));
+  const out: string[] = ['', 'figure'.padEnd(width) + '  value', '-'.repeat(width + 40)];
+  for (const [name, value] of rows) out.push(`${name.padEnd(width)}  ${value}`);
+  out.push('', 'target'.padEnd(width) + '  measured   target          met', '-'.repeat(width + 40));
+  for (const t of r.targets) out.push(`${t.name.padEnd(width)}  ${t.measured.padEnd(10)} ${t.target.padEnd(15)} ${t.met ? 'yes' : 'NO'}`);
+  process.stdout.write(`${out.join('\n')}\n\n`);
+}

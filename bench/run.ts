@@ -1,0 +1,135 @@
+/**
+ * `npm run bench`: starts the sandbox (upstream latency
+ * `BENCH_UPSTREAM_LATENCY_MS`, default 20 ms) and the gateways in their own
+ * processes, runs every scenario, prints a table and writes
+ * bench/results/latest.json.
+ *
+ * Options (environment):
+ * - `BENCH_ROUNDS` (default 5): rounds per side-by-side comparison; figures are medians.
+ * - `BENCH_STEADY_SECONDS` (default 60).
+ * - `BENCH_FANOUT` (default `1000,10000`): subscriber counts.
+ * - `BENCH_CPU_PROF=dir`: the warm gateway runs with `--cpu-prof` into `dir`.
+ * - `BENCH_ONLY=warm,fanout`: only those scenarios (for working on one);
+ *   the results then go to bench/results/partial.json, never latest.json.
+ */
+import { writeFile } from 'node:fs/promises';
+import { cpus, totalmem } from 'node:os';
+import { pinSelf } from './processes.js';
+import { runCold } from './scenarios/cold.js';
+import { runFanoutLevel } from './scenarios/fanout.js';
+import { runSteady } from './scenarios/steady.js';
+import { runUpstream } from './scenarios/upstream.js';
+import { runWarm } from './scenarios/warm.js';
+import { printTable, targetsOf } from './report.js';
+import { startBenchStack } from './stack.js';
+import { representative } from './workload.js';
+import { defaultCacheTtls } from '../src/upstream/cache-ttls.js';
+
+const latencyMs = Number(process.env['BENCH_UPSTREAM_LATENCY_MS'] ?? '20');
+const rounds = Number(process.env['BENCH_ROUNDS'] ?? '5');
+const steadySeconds = Number(process.env['BENCH_STEADY_SECONDS'] ?? '60');
+const fanoutLevels = (process.env['BENCH_FANOUT'] ?? '1000,10000').split(',').map(Number);
+const cpuProfDir = process.env['BENCH_CPU_PROF'];
+const only = process.env['BENCH_ONLY']?.split(',');
+const runs = (scenario: string): boolean => only === undefined || only.includes(scenario);
+
+/** Every data cache class at TTL 0 (the cold gateway); the free reference catalogue keeps its TTL. */
+const coldEnv = Object.fromEntries(
+  Object.keys(defaultCacheTtls)
+    .filter((cacheClass) => cacheClass !== 'reference')
+    .map((cacheClass) => [`CACHE_TTL_${cacheClass.toUpperCase()}`, '0']),
+);
+
+const startedAt = Date.now();
+const stack = await startBenchStack(latencyMs);
+pinSelf(stack.pinning);
+const log = (message: string) => process.stderr.write(`[bench +${Math.round((Date.now() - startedAt) / 1000)}s] ${message}\n`);
+log(stack.pinning.reason);
+try {
+  const ids = representative.variables as Record<string, string>;
+  const direct = await stack.startDirect({ game: ids['game'] ?? '', team: ids['team'] ?? '', tournament: ids['tournament'] ?? '' });
+
+  let upstream;
+  if (runs('upstream')) {
+    log('upstream');
+    const fresh = await stack.startGateway('upstream');
+    const naive = await stack.startGateway('naive', { UPSTREAM_CACHE: 'off', UPSTREAM_LOADERS: 'off' });
+    upstream = await runUpstream(fresh, naive, stack.sandbox.url);
+    await fresh.child.stop();
+    await naive.child.stop();
+  }
+
+  const gateway = await stack.startGateway('warm', {}, cpuProfDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', cpuProfDir]);
+  let warm;
+  if (runs('warm')) {
+    log('warm');
+    warm = await runWarm(gateway, direct, { rounds, durationSeconds: 3, connections: 10 });
+  }
+
+  let cold;
+  if (runs('cold')) {
+    log('cold');
+    const coldGateway = await stack.startGateway('cold', coldEnv, cpuProfDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', cpuProfDir]);
+    cold = await runCold(coldGateway, direct, { rounds, requests: 60, upstreamLatencyMs: latencyMs });
+    await coldGateway.child.stop();
+  }
+
+  const fanout = [];
+  for (const [i, subscribers] of (runs('fanout') ? fanoutLevels : []).entries()) {
+    log(`fanout ${subscribers}`);
+    fanout.push(
+      await runFanoutLevel(stack.pinning, () => stack.startGateway(`fanout-${subscribers}`, {}, cpuProfDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', cpuProfDir]), stack.sandbox.url, {
+        subscribers,
+        frames: 5,
+        clientProcesses: subscribers >= 5_000 ? 2 : 1,
+        matchId: `bench-match-${i + 1}`,
+      }),
+    );
+  }
+
+  let steady;
+  if (runs('steady')) {
+    log(`steady ${steadySeconds}s`);
+    steady = await runSteady(gateway, { durationSeconds: steadySeconds, connections: 10 });
+  }
+  await gateway.child.stop();
+
+  const largest = fanout.at(-1);
+  const results = {
+    generatedAt: new Date().toISOString(),
+    durationSeconds: Math.round((Date.now() - startedAt) / 1000),
+    machine: {
+      cpu: cpus()[0]?.model ?? 'unknown',
+      cores: cpus().length,
+      memoryGb: Math.round(totalmem() / 1024 ** 3),
+      node: process.version,
+      pinning: stack.pinning.reason,
+    },
+    upstreamLatencyMs: latencyMs,
+    rounds,
+    warm,
+    cold,
+    upstream,
+    fanout: {
+      p99Ms: largest?.p99Ms ?? null,
+      p50Ms: largest?.p50Ms ?? null,
+      bytesPerSubscriber: largest?.bytesPerSubscriber ?? null,
+      subscribers: largest?.subscribers ?? null,
+      levels: fanout,
+    },
+    steady,
+  };
+  if (warm === undefined || cold === undefined || upstream === undefined || steady === undefined || largest === undefined) {
+    await writeFile(new URL('./results/partial.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ upstream, warm, cold, fanout: results.fanout, steady }, null, 2)}\n`);
+    log('partial run: wrote bench/results/partial.json');
+  } else {
+    const complete = { ...results, warm, cold, upstream, steady };
+    const withTargets = { ...complete, targets: targetsOf({ ...complete, fanout: complete.fanout }) };
+    await writeFile(new URL('./results/latest.json', import.meta.url), `${JSON.stringify(withTargets, null, 2)}\n`);
+    printTable(withTargets);
+    log('wrote bench/results/latest.json');
+  }
+} finally {
+  await stack.close();
+}

@@ -1,0 +1,113 @@
+/**
+ * The processes of one bench run: one sandbox, the gateways under test (each
+ * with its own DATA_DIR and switches) and the hand-written baseline.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { detectPinning, spawnTs, waitForHttp, type Child, type Pinning } from './processes.js';
+
+export const BENCH_API_KEY = 'bench-key-0000';
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Service {
+  readonly url: string;
+  readonly child: Child;
+}
+
+export interface BenchStack {
+  readonly pinning: Pinning;
+  readonly sandbox: Service;
+  startGateway(name: string, env?: Record<string, string>, nodeFlags?: readonly string[]): Promise<Service>;
+  startDirect(ids: Record<string, string>): Promise<Service>;
+  close(): Promise<void>;
+}
+
+export async function startBenchStack(latencyMs: number): Promise<BenchStack> {
+  const pinning = detectPinning();
+  const children: Child[] = [];
+  const dirs: string[] = [];
+  const sandboxPort = await freePort();
+  const sandboxChild = spawnTs(pinning, {
+    script: 'bench/sandbox-main.ts',
+    env: { SANDBOX_PORT: String(sandboxPort), SPORTS_API_KEY: BENCH_API_KEY, BENCH_UPSTREAM_LATENCY_MS: String(latencyMs) },
+    cpu: pinning.loadCpu,
+  });
+  children.push(sandboxChild);
+  const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
+  await waitForHttp(`${sandboxUrl}/__sandbox/requests`, sandboxChild);
+
+  return {
+    pinning,
+    sandbox: { url: sandboxUrl, child: sandboxChild },
+    startGateway: async (name, env = {}, nodeFlags = []) => {
+      const port = await freePort();
+      const dataDir = await mkdtemp(join(tmpdir(), `sports-graph-bench-${name}-`));
+      dirs.push(dataDir);
+      const child = spawnTs(pinning, {
+        script: 'src/main.ts',
+        env: {
+          SPORTS_API_BASE_URL: sandboxUrl,
+          SPORTS_API_KEY: BENCH_API_KEY,
+          SPORTS_API_PLAN: 'mega',
+          PORT: String(port),
+          DATA_DIR: dataDir,
+          LOG_LEVEL: 'warn',
+          // As deployed: graphql-js skips its development-only checks (its
+          // `instanceOf` walks constructor names on every call otherwise).
+          NODE_ENV: 'production',
+          ...env,
+        },
+        cpu: pinning.serverCpu,
+        nodeFlags,
+      });
+      children.push(child);
+      const url = `http://127.0.0.1:${port}`;
+      await waitForHttp(`${url}/healthz`, child);
+      return { url, child };
+    },
+    startDirect: async (ids) => {
+      const port = await freePort();
+      const child = spawnTs(pinning, {
+        script: 'bench/direct/server.ts',
+        env: { NODE_ENV: 'production', PORT: String(port), BENCH_UPSTREAM_URL: sandboxUrl, SPORTS_API_KEY: BENCH_API_KEY, BENCH_IDS: JSON.stringify(ids) },
+        cpu: pinning.serverCpu,
+      });
+      children.push(child);
+      const url = `http://127.0.0.1:${port}`;
+      await waitForHttp(`${url}/healthz`, child);
+      return { url, child };
+    },
+    close: async () => {
+      await Promise.all(children.reverse().map((child) => child.stop()));
+      await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+    },
+  };
+}
+
+/** Empties the sandbox's request counts. */
+export async function resetSandboxCounts(sandboxUrl: string): Promise<void> {
+  await fetch(`${sandboxUrl}/__sandbox/requests/reset`, { method: 'POST' });
+}
+
+export interface LogEntry {
+  readonly method: string;
+  readonly path: string;
+  readonly query: string;
+}
+
+export async function sandboxLog(sandboxUrl: string): Promise<LogEntry[]> {
+  return (await (await fetch(`${sandboxUrl}/__sandbox/requests/log`)).json()) as LogEntry[];
+}

@@ -1,0 +1,226 @@
+/**
+ * One execution per distinct subscription, shared by every subscriber that
+ * sent the same document with the same variables.
+ *
+ * The odds hub already shares one upstream feed and one frozen snapshot per
+ * match, but GraphQL still executed the selection once per subscriber: 10,000
+ * subscribers meant 10,000 resolver runs and 10,000 result objects per frame.
+ * Here the first subscriber's operation is executed and each of its results
+ * is handed, as the same object, to every subscriber of the same (document,
+ * operation name, variables); `serializedPayload` then turns that object into
+ * JSON once for all of them.
+ *
+ * Only root fields listed as shareable take part: their results depend on
+ * their arguments alone, never on who asks (no per-client context, no
+ * per-client cost). Everything else runs per subscriber as before.
+ *
+ * Timing: a subscriber joining a running source gets the source's latest
+ * result at once (the semantics of "the latest snapshot at once, then every
+ * frame"), then every later one. A slow subscriber's queue keeps the newest
+ * `queue` results (older ones are dropped, as the odds resolver's own
+ * SlidingBuffer did). The source's execution is stopped when its last
+ * subscriber leaves.
+ */
+import { getOperationAST, type DocumentNode, type ExecutionArgs, type ExecutionResult } from 'graphql';
+
+export type SubscribeResult = AsyncIterable<ExecutionResult> | ExecutionResult;
+type Start = (args: ExecutionArgs) => SubscribeResult | Promise<SubscribeResult>;
+
+export interface SharedSubscriptionsOptions {
+  /** Root subscription fields whose results depend only on their arguments. */
+  readonly shareableFields: ReadonlySet<string>;
+  /** Results queued per slow subscriber before the oldest is dropped. @default 16 */
+  readonly queue?: number;
+}
+
+class Source {
+  constructor(
+    /** Removes this source from the map: called as soon as it must take no new member. */
+    readonly forget: () => void,
+  ) {}
+
+  readonly members = new Set<MemberQueue>();
+  latest: ExecutionResult | undefined;
+  iterator: AsyncIterator<ExecutionResult> | undefined;
+  /** Resolves to the execution's iterable, or to the single result that refused it. */
+  started: Promise<SubscribeResult> | undefined;
+}
+
+export class SharedSubscriptions {
+  /** Results handed to several subscribers: worth serializing once (preserialized.ts). */
+  readonly #shared = new WeakSet<object>();
+  readonly #shareable: ReadonlySet<string>;
+  readonly #queue: number;
+  /** Keyed by the parsed document (yoga's parse cache returns one object per query text), then by name + variables. */
+  readonly #sources = new WeakMap<DocumentNode, Map<string, Source>>();
+
+  constructor(options: SharedSubscriptionsOptions) {
+    this.#shareable = options.shareableFields;
+    this.#queue = options.queue ?? 16;
+  }
+
+  /** Subscribes through a shared source when the operation is shareable, else runs `start` as is. */
+  subscribe(args: ExecutionArgs, start: Start): SubscribeResult | Promise<SubscribeResult> {
+    const key = this.#keyOf(args);
+    if (key === undefined) return start(args);
+    let byKey = this.#sources.get(args.document);
+    if (byKey === undefined) {
+      byKey = new Map();
+      this.#sources.set(args.document, byKey);
+    }
+    let source = byKey.get(key);
+    if (source === undefined) {
+      const map = byKey;
+      const created = new Source(() => {
+        if (map.get(key) === created) map.delete(key);
+      });
+      source = created;
+      map.set(key, created);
+      created.started = Promise.resolve(start(args)).then((result) => {
+        if (!isAsyncIterable(result)) {
+          // Refused (validation, argument or resolver error): nothing to share.
+          created.forget();
+          return result;
+        }
+        void this.#pump(created, result);
+        return result;
+      });
+      created.started.catch(() => created.forget());
+    }
+    return this.#join(source);
+  }
+
+  /** True for a result that a shared source delivered. */
+  isShared(result: object): boolean {
+    return this.#shared.has(result);
+  }
+
+  async #join(source: Source): Promise<SubscribeResult> {
+    const started = await source.started;
+    if (started === undefined || !isAsyncIterable(started)) return started ?? { errors: [] };
+    // Registered at once (not when first iterated), so that a subscriber
+    // that leaves before reading still leaves, and the source can stop.
+    const member = new MemberQueue(this.#queue, () => {
+      source.members.delete(member);
+      if (source.members.size === 0) {
+        // Forgotten before the execution is stopped: a subscriber arriving now starts a new one.
+        source.forget();
+        void source.iterator?.return?.();
+      }
+    });
+    source.members.add(member);
+    if (source.latest !== undefined) member.push(source.latest);
+    return member;
+  }
+
+  async #pump(source: Source, iterable: AsyncIterable<ExecutionResult>): Promise<void> {
+    const iterator = iterable[Symbol.asyncIterator]();
+    source.iterator = iterator;
+    try {
+      for (;;) {
+        const next = await iterator.next();
+        if (next.done === true) break;
+        source.latest = next.value;
+        this.#shared.add(next.value);
+        for (const member of source.members) member.push(next.value);
+      }
+      source.forget();
+      for (const member of source.members) member.end();
+    } catch (error) {
+      source.forget();
+      for (const member of source.members) member.end(error);
+    }
+  }
+
+  /** The sharing key, or undefined when the operation is not shareable. */
+  #keyOf(args: ExecutionArgs): string | undefined {
+    const operation = getOperationAST(args.document, args.operationName);
+    if (operation === null || operation === undefined || operation.operation !== 'subscription') return undefined;
+    for (const selection of operation.selectionSet.selections) {
+      if (selection.kind !== 'Field' || !this.#shareable.has(selection.name.value)) return undefined;
+    }
+    return `${args.operationName ?? ''}\n${JSON.stringify(args.variableValues ?? {})}`;
+  }
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<ExecutionResult> {
+  return typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
+}
+
+/**
+ * One subscriber's view of a source: a bounded queue that keeps the newest
+ * results (a slow reader skips to the latest rather than holding every
+ * frame), as a plain async iterator (lighter than a Repeater per subscriber,
+ * which matters at 10,000 subscribers).
+ */
+class MemberQueue implements AsyncIterableIterator<ExecutionResult> {
+  readonly #buffer: ExecutionResult[] = [];
+  #waiting: ((result: IteratorResult<ExecutionResult>) => void) | undefined;
+  #failWaiting: ((error: unknown) => void) | undefined;
+  #done = false;
+  #error: unknown;
+
+  constructor(
+    private readonly size: number,
+    private readonly onLeave: () => void,
+  ) {}
+
+  push(result: ExecutionResult): void {
+    if (this.#done) return;
+    const waiting = this.#waiting;
+    if (waiting !== undefined) {
+      this.#waiting = undefined;
+      this.#failWaiting = undefined;
+      waiting({ value: result, done: false });
+      return;
+    }
+    this.#buffer.push(result);
+    if (this.#buffer.length > this.size) this.#buffer.shift();
+  }
+
+  /** The source ended (or failed): what is queued is still delivered, then the end. */
+  end(error?: unknown): void {
+    if (this.#done) return;
+    this.#done = true;
+    this.#error = error;
+    const waiting = this.#waiting;
+    const fail = this.#failWaiting;
+    this.#waiting = undefined;
+    this.#failWaiting = undefined;
+    if (error !== undefined) fail?.(error);
+    else waiting?.({ value: undefined, done: true });
+  }
+
+  next(): Promise<IteratorResult<ExecutionResult>> {
+    const queued = this.#buffer.shift();
+    if (queued !== undefined) return Promise.resolve({ value: queued, done: false });
+    if (this.#done) {
+      if (this.#error !== undefined) {
+        const error = this.#error;
+        this.#error = undefined;
+        return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+      }
+      return Promise.resolve({ value: undefined, done: true });
+    }
+    return new Promise((resolve, reject) => {
+      this.#waiting = resolve;
+      this.#failWaiting = reject;
+    });
+  }
+
+  return(): Promise<IteratorResult<ExecutionResult>> {
+    if (!this.#done) {
+      this.#done = true;
+      this.#buffer.length = 0;
+      this.#waiting?.({ value: undefined, done: true });
+      this.#waiting = undefined;
+      this.#failWaiting = undefined;
+      this.onLeave();
+    }
+    return Promise.resolve({ value: undefined, done: true });
+  }
+
+  [Symbol.asyncIterator](): AsyncIterableIterator<ExecutionResult> {
+    return this;
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * The performance work of issue 7, end to end: shared subscription frames
+ * (one serialization, byte-identical on every socket), the loader that lets
+ * each upstream resource resolve on its own, and the bench-only switches
+ * that measure the naive request count.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { hockeyV1Ids } from '../src/sandbox/fixtures/hockey-v1.js';
+import { hockeyV2Ids } from '../src/sandbox/fixtures/hockey-v2.js';
+import { gql, requestCounts, resetCounts } from './support/client.js';
+import { startStack, type TestStack } from './support/servers.js';
+
+const SNAPSHOTS = 'subscription ($m: ID!) { oddsSnapshots(matchId: $m) { matchId timestampMs markets { marketId outcomes { name price } } } }';
+
+/** A raw graphql-transport-ws subscriber that keeps each `next` message's text. */
+function rawSubscriber(url: string, matchId: string): { frames: string[]; ready: Promise<void>; close: () => void } {
+  const frames: string[] = [];
+  const socket = new WebSocket(url, 'graphql-transport-ws');
+  const ready = new Promise<void>((resolve, reject) => {
+    socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init' })));
+    socket.on('error', reject);
+    socket.on('message', (data: Buffer) => {
+      const text = data.toString('utf8');
+      const message = JSON.parse(text) as { type: string };
+      if (message.type === 'connection_ack') {
+        socket.send(JSON.stringify({ id: 's', type: 'subscribe', payload: { query: SNAPSHOTS, variables: { m: matchId } } }));
+      } else if (message.type === 'next') {
+        frames.push(text);
+        resolve();
+      }
+    });
+  });
+  return { frames, ready, close: () => socket.terminate() };
+}
+
+const until = async (check: () => boolean, timeoutMs = 5_000): Promise<void> => {
+  const end = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+};
+
+describe('shared subscription frames', () => {
+  let stack: TestStack;
+  beforeAll(async () => {
+    stack = await startStack({ sandbox: { oddsCadence: 'fast' }, env: { LOG_LEVEL: 'warn' } });
+  });
+  afterAll(() => stack.close());
+
+  it('sends every subscriber of one document the same bytes, as valid graphql-ws messages', async () => {
+    const url = `${stack.gateway.url.replace('http', 'ws')}/graphql`;
+    const subscribers = [rawSubscriber(url, 'shared-1'), rawSubscriber(url, 'shared-1'), rawSubscriber(url, 'shared-1')];
+    try {
+      await Promise.all(subscribers.map((s) => s.ready));
+      await fetch(`${stack.sandbox.url}/__sandbox/odds/shared-1/event`, { method: 'POST' });
+      await until(() => subscribers.every((s) => s.frames.length >= 2));
+      const last = subscribers.map((s) => s.frames[1]!);
+      expect(new Set(last).size).toBe(1);
+      const message = JSON.parse(last[0]!) as { id: string; type: string; payload: { data: { oddsSnapshots: { matchId: string; markets: unknown[] } } } };
+      expect(message).toMatchObject({ id: 's', type: 'next', payload: { data: { oddsSnapshots: { matchId: 'shared-1' } } } });
+      expect(message.payload.data.oddsSnapshots.markets.length).toBeGreaterThan(0);
+      // Exactly what JSON.stringify of the parsed message gives: nothing spliced wrongly.
+      expect(JSON.stringify(message)).toBe(last[0]);
+    } finally {
+      for (const s of subscribers) s.close();
+    }
+  });
+});
+
+describe('upstream requests', () => {
+  const QUERY = /* GraphQL */ `
+    query ($team: ID!) {
+      v1 { hockey { a: standings(competition: 11, season: 2025) { season } b: standings(competition: 11, season: 2025) { season } } }
+      v2(sport: ICE_HOCKEY) { team(id: $team) { name } }
+    }
+  `;
+  const variables = { team: String(hockeyV2Ids.firstTeam) };
+
+  it('the V2 requests that need the cached slug go out with the V1 ones, not one round trip later', async () => {
+    const stack = await startStack({ sandbox: { latencyMs: 150 } });
+    try {
+      await gql(stack.gateway.url, '{ sports { sport } }'); // the free slug catalogue, cached a day
+      await resetCounts(stack.sandbox.url);
+      const started = Date.now();
+      const result = await gql(stack.gateway.url, QUERY, variables);
+      expect(result.errors).toBeUndefined();
+      // One round trip of 150 ms, not two.
+      expect(Date.now() - started).toBeLessThan(290);
+      expect((await requestCounts(stack.sandbox.url)).total).toBe(2);
+    } finally {
+      await stack.close();
+    }
+  });
+
+  it('counts one request per resource, none inside the TTL; the bench-only switches count one per field', async () => {
+    const normal = await startStack();
+    try {
+      await gql(normal.gateway.url, QUERY, variables);
+      await resetCounts(normal.sandbox.url);
+      await gql(normal.gateway.url, QUERY, variables);
+      expect((await requestCounts(normal.sandbox.url)).total).toBe(0);
+    } finally {
+      await normal.close();
+    }
+    const naive = await startStack({ env: { UPSTREAM_CACHE: 'off', UPSTREAM_LOADERS: 'off' } });
+    try {
+      await gql(naive.gateway.url, '{ sports { sport } }');
+      await resetCounts(naive.sandbox.url);
+      const result = await gql(naive.gateway.url, QUERY, variables);
+      expect(result.errors).toBeUndefined();
+      // Two aliases of one standings resource, the slug catalogue (no cache) and the team.
+      expect((await requestCounts(naive.sandbox.url)).byRoute).toEqual({
+        'GET /v1/hockey/standings': 2,
+        'GET /reference/sports': 1,
+        'GET /v2/hockey/api/teams/3401': 1,
+      });
+      expect(hockeyV1Ids.topLeague.standingsId).toBe(11);
+    } finally {
+      await naive.close();
+    }
+  });
+});
