@@ -2,6 +2,7 @@
  * Environment -> typed, validated configuration. Read once at start; a bad
  * value stops the gateway with a message naming the variable.
  */
+import { budgetProblem } from './access/client-budgets.js';
 import { parseClientKeys, type ClientKey } from './access/client-keys.js';
 import { isPlan, type Plan } from './upstream/assumptions.js';
 import { defaultCacheTtls, type CacheClass } from './upstream/cache-ttls.js';
@@ -51,6 +52,8 @@ export interface OperationLimits {
   maxWsMessageBytes: number;
   /** Bytes queued to a slow WebSocket consumer before it is dropped. @default 4 MiB */
   maxWsBufferedBytes: number;
+  /** `GATEWAY_MAX_OPERATION_COST`: counted upstream requests one operation may be estimated at (src/cost). @default 50 */
+  maxOperationCost: number;
 }
 
 /** Who may use the gateway, and what it shows them. */
@@ -100,6 +103,29 @@ export interface Config {
   access: AccessConfig;
   /** Live odds and the live ticker (src/live). */
   live: LiveConfig;
+  /**
+   * Bench-only switches (bench/scenarios/upstream.ts measures the naive
+   * resolver-per-field cost with both off). Never turn them off in service:
+   * every field would pay its own upstream request.
+   */
+  bench: {
+    /** `UPSTREAM_CACHE=off`: no shared cache and no in-flight sharing. @default true */
+    upstreamCache: boolean;
+    /** `UPSTREAM_LOADERS=off`: no per-operation de-duplication. @default true */
+    upstreamLoaders: boolean;
+  };
+  /** `GRAPHQL_JIT`: queries and mutations run compiled by graphql-jit (through envelop). @default true */
+  graphqlJit: boolean;
+  /**
+   * Whole query results kept while every upstream resource they used is
+   * fresh (src/results/result-cache.ts).
+   */
+  resultCache: {
+    /** `RESULT_CACHE`. @default true */
+    enabled: boolean;
+    /** `RESULT_CACHE_MAX_BYTES`: bytes of serialized results held. @default 16 MiB */
+    maxBytes: number;
+  };
   /** Baseball lineup confirmation polling (spec 4.9: every 5 minutes from about 3 hours before the first pitch). */
   lineupPoll: {
     /** `LINEUP_POLL_INTERVAL_MS`. @default 300_000 (5 minutes) */
@@ -224,6 +250,16 @@ export function loadConfig(env: Env = process.env): Config {
       maxSubscriptionsPerSocket: int('LIMIT_MAX_SUBSCRIPTIONS_PER_SOCKET', 25, 1),
       maxWsMessageBytes: int('LIMIT_MAX_WS_MESSAGE_BYTES', 64 * 1024, 1024),
       maxWsBufferedBytes: int('LIMIT_MAX_WS_BUFFERED_BYTES', 4 * 1024 * 1024, 1024),
+      maxOperationCost: int('GATEWAY_MAX_OPERATION_COST', 50, 0),
+    },
+    bench: {
+      upstreamCache: bool('UPSTREAM_CACHE', true),
+      upstreamLoaders: bool('UPSTREAM_LOADERS', true),
+    },
+    graphqlJit: bool('GRAPHQL_JIT', true),
+    resultCache: {
+      enabled: bool('RESULT_CACHE', true),
+      maxBytes: int('RESULT_CACHE_MAX_BYTES', 16 * 1024 * 1024, 1024),
     },
     lineupPoll: {
       intervalMs: int('LINEUP_POLL_INTERVAL_MS', 300_000, 10),
@@ -233,6 +269,8 @@ export function loadConfig(env: Env = process.env): Config {
   if (config.baseUrl !== undefined && config.apiKey === undefined) {
     problems.push('SPORTS_API_KEY is required when SPORTS_API_BASE_URL points at a real upstream');
   }
+  const overCarved = budgetProblem(config.access.clientKeys, config.plan);
+  if (overCarved !== undefined) problems.push(overCarved);
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }

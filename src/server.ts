@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { usePrometheus } from '@graphql-yoga/plugin-prometheus';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
-import { GraphQLError, type DocumentNode, type ExecutionArgs } from 'graphql';
+import { GraphQLError, type DocumentNode, type ExecutionArgs, type FormattedExecutionResult } from 'graphql';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { useServer } from 'graphql-ws/use/ws';
 import type { Logger } from 'pino';
@@ -29,11 +29,18 @@ import { ClientKeys, presentedKey } from './access/client-keys.js';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
 import { createLiveServices } from './live/services.js';
+import { SharedSubscriptions, type SubscribeResult } from './live/shared-subscriptions.js';
+import { GatewaySocket, preSerialize, preSerializedReplacer } from './live/preserialized.js';
 import { useWidgets } from './widgets/use-widgets.js';
 import { useImages } from './images/use-images.js';
 import { useOperationLimits } from './plugins/use-operation-limits.js';
 import { limitRequestBody } from './http-limits.js';
 import { useUpstreamTrace } from './plugins/use-upstream-trace.js';
+import { useJit } from './plugins/use-jit.js';
+import { useResultCache } from './plugins/use-result-cache.js';
+import { ResultCache } from './results/result-cache.js';
+import { useCostLimit } from './plugins/use-cost-limit.js';
+import { ClientBudgets } from './access/client-budgets.js';
 import { UpstreamFetcher } from './upstream/fetcher.js';
 import { QuotaLedger } from './upstream/quota.js';
 
@@ -91,6 +98,11 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
   const services: GatewayServices = { config, fetcher, ledger, metrics, logger, live };
   const schema = makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers });
   const clientKeys = new ClientKeys(config.access.clientKeys);
+  const budgets = new ClientBudgets({
+    keys: config.access.clientKeys,
+    file: join(config.dataDir, 'client-budgets.json'),
+    onPersistError: (error) => logger.error({ err: error }, 'could not persist client budgets'),
+  });
   if (!clientKeys.enabled && config.baseUrl !== undefined) {
     logger.warn('no gateway client keys are configured: anyone who reaches this gateway can spend the upstream allowance (set GATEWAY_CLIENT_KEYS)');
   }
@@ -107,7 +119,7 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     renderGraphiQL,
     context: (): OperationContext => {
       const deadline = Date.now() + config.timeouts.operationMs;
-      return { services, upstream: new UpstreamLoader(fetcher, deadline), deadline };
+      return { services, upstream: new UpstreamLoader(fetcher, deadline, config.bench.upstreamLoaders), deadline };
     },
     plugins: [
       useHealthz({ endpoint: '/healthz' }),
@@ -137,7 +149,14 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
       }),
       ...useOperationLimits(config.limits),
       useErrorCodes(),
+      // Before the cost plugin: a stored result spends nothing, so it is neither estimated nor refused (src/plugins/use-result-cache.ts).
+      ...(config.resultCache.enabled ? [useResultCache({ cache: new ResultCache(config.resultCache.maxBytes), budgets })] : []),
+      // Before the trace: a refusal ends the onExecute chain and keeps its own `extensions.cost`.
+      useCostLimit({ maxOperationCost: config.limits.maxOperationCost, budgets }),
       useUpstreamTrace(),
+      // Compiled execution for queries (the warm path's resolver walk);
+      // subscriptions keep graphql-js's executor and are shared instead.
+      ...(config.graphqlJit ? [useJit()] : []),
     ],
   });
 
@@ -151,6 +170,8 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
   const wsServer = new WebSocketServer({
     server,
     path: '/graphql',
+    // Restores pre-serialized subscription payloads (src/live/preserialized.ts).
+    WebSocket: GatewaySocket,
     maxPayload: config.limits.maxWsMessageBytes,
     // Browsers let any page open a WebSocket: only our own pages and the configured origins may.
     verifyClient: ({ origin, req }: { origin: string; req: IncomingMessage }) =>
@@ -167,6 +188,8 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
   slowConsumerCheck.unref();
   // yoga's recipe: graphql-ws runs every operation through yoga's envelop
   // pipeline, so plugins (errors, trace, limits) apply on WebSocket alike.
+  // Root fields whose results depend on their arguments alone: one execution serves every subscriber.
+  const sharedSubscriptions = new SharedSubscriptions({ shareableFields: new Set(['oddsSnapshots', 'liveTicker']) });
   useServer<Record<string, unknown>, { request: IncomingMessage; socket: WebSocket }>(
     {
       onConnect: (ctx) => {
@@ -185,7 +208,10 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
         return clientKeys.check(key).ok;
       },
       execute: (args: ExecutionArgs) => (args.rootValue as EnvelopedRoot).execute(args),
-      subscribe: (args: ExecutionArgs) => (args.rootValue as EnvelopedRoot).subscribe(args),
+      // Subscribers of the same odds/ticker document and variables share one
+      // execution per frame (src/live/shared-subscriptions.ts).
+      subscribe: (args: ExecutionArgs) =>
+        sharedSubscriptions.subscribe(args, (own) => (own.rootValue as EnvelopedRoot).subscribe(own) as SubscribeResult | Promise<SubscribeResult>),
       onSubscribe: async (ctx, _id, payload) => {
         // Counted before any await: subscriptions arriving together must not all see the old count.
         const active = activeSubscriptions.get(ctx.extra.socket) ?? 0;
@@ -224,6 +250,10 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
         };
         return args;
       },
+      // A shared result is serialized once for all its subscribers (src/live/preserialized.ts).
+      onNext: (_ctx, _id, _payload, _args, result) =>
+        sharedSubscriptions.isShared(result) ? (preSerialize(result) as unknown as FormattedExecutionResult) : undefined,
+      jsonMessageReplacer: preSerializedReplacer,
       onComplete: (ctx) => {
         activeSubscriptions.set(ctx.extra.socket, Math.max(0, (activeSubscriptions.get(ctx.extra.socket) ?? 1) - 1));
       },

@@ -73,6 +73,28 @@ export class ResponseCache {
   }
 
   /**
+   * Milliseconds `key` stays fresh (0 when absent or past its TTL), negative
+   * entries included. Read-only: the operation-result cache
+   * (src/results/result-cache.ts) bounds a stored result by it.
+   */
+  freshForMs(key: string): number {
+    const entry = this.entries.peek(key);
+    return entry === undefined ? 0 : Math.max(0, entry.storedAt + entry.ttlMs - this.now());
+  }
+
+  /**
+   * True when `key` has an answer the cache could give even if the upstream
+   * refuses: fresh, or stale within `maxStaleMs` (the cost estimate uses it:
+   * such a resource cannot fail for want of allowance).
+   */
+  canAnswer(key: string): boolean {
+    const entry = this.entries.peek(key);
+    if (entry === undefined) return false;
+    const age = this.now() - entry.storedAt;
+    return age < entry.ttlMs || (entry.kind === 'value' && age - entry.ttlMs <= this.maxStaleMs);
+  }
+
+  /**
    * Answers `key` from the cache when fresh, otherwise through `load` (shared
    * with every concurrent caller of the same key).
    *

@@ -75,6 +75,7 @@ export class UpstreamFetcher {
       bodyTimeoutMs: config.timeouts.bodyMs,
       connections: config.upstreamConnections,
       maxBodyBytes: config.maxUpstreamBodyBytes,
+      metrics,
     });
     this.send = compose(
       withCooldown(),
@@ -96,11 +97,21 @@ export class UpstreamFetcher {
     return this.cache.isFresh(this.keyOf(route, params));
   }
 
+  /** True when the cache could answer the call even if the upstream refused it (fresh or stale). */
+  canAnswer<P>(route: Route<P, unknown>, params: P): boolean {
+    return this.cache.canAnswer(this.keyOf(route, params));
+  }
+
   async fetch<P, T>(route: Route<P, T>, params: P, options: FetchOptions): Promise<CacheResult<T>> {
     const request = route.build(params);
     const key = this.keyOf(route, params);
     const ttlMs = this.config.cacheTtls[route.cacheClass] * 1000;
     const labels = { route: route.template };
+    if (!this.config.bench.upstreamCache) {
+      // Bench-only (UPSTREAM_CACHE=off): every call goes upstream, unshared.
+      const loaded = this.load(route, request, options.deadline).then(({ value }): CacheResult<T> => ({ value, source: 'upstream' }));
+      return raceDeadline(loaded, options.deadline, route);
+    }
     const result = this.cache.get<T>(
       key,
       ttlMs,

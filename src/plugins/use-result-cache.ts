@@ -1,0 +1,76 @@
+/**
+ * Answers a repeated query from the operation-result cache
+ * (src/results/result-cache.ts) without executing it.
+ *
+ * Plugin order (src/server.ts): before the cost plugin. A hit spends no
+ * upstream request, so there is nothing to estimate, refuse or hold: it is
+ * served even to a client whose budget (or a plan whose allowance) is spent,
+ * and charged 0. Skipping the estimate is also most of what a hit saves
+ * after execution itself (bench warm scenario). Its `extensions.cost` is
+ * written here, in the trace plugin's shape: estimated 0, no upstream
+ * request, one cache hit per resource load the stored result was built from
+ * (what executing again over the fresh cache would report), the allowance
+ * and the client's budget as they are.
+ *
+ * A result is stored when it is a query that selects no uncacheable field
+ * (src/results/cacheable.ts), has no errors and no stale answer, and every
+ * resource it loaded is fresh in the upstream cache; it lives as long as the
+ * least fresh of them.
+ */
+import type { Plugin } from 'graphql-yoga';
+import type { ClientBudgets } from '../access/client-budgets.js';
+import type { GatewayContext } from '../context.js';
+import { isCacheableOperation } from '../results/cacheable.js';
+import { resultKey, type ResultCache } from '../results/result-cache.js';
+import { splicedResult } from '../results/splice.js';
+
+export interface ResultCacheOptions {
+  cache: ResultCache;
+  budgets: ClientBudgets;
+}
+
+export function useResultCache({ cache, budgets }: ResultCacheOptions): Plugin<GatewayContext> {
+  return {
+    onExecute({ args, setResultAndStopExecution }) {
+      const context = args.contextValue;
+      const trace = context.upstream?.trace;
+      const query = context.params?.query;
+      if (trace === undefined || query === undefined) return undefined;
+      if (!isCacheableOperation(args.document, args.operationName)) return undefined;
+      const key = resultKey({ query, operationName: args.operationName, variables: args.variableValues, clientName: context.clientName });
+      const hit = cache.get(key);
+      if (hit !== undefined) {
+        const { ledger, metrics } = context.services;
+        for (const route of hit.routes) metrics.cacheHits.inc({ route });
+        const budgetRemaining = budgets.remaining(context.clientName);
+        const cost = {
+          estimated: 0,
+          upstreamRequests: 0,
+          cacheHits: hit.routes.length,
+          allowanceRemaining: ledger.snapshot().remaining,
+          ...(budgetRemaining === undefined ? {} : { budgetRemaining }),
+        };
+        setResultAndStopExecution({ ...splicedResult(hit), extensions: { cost } });
+        return undefined;
+      }
+      return {
+        // Runs before the trace plugin's onExecuteDone (plugin order): the trace itself tells errors from stale.
+        onExecuteDone({ result }) {
+          if (Symbol.asyncIterator in result) return;
+          if (result.errors !== undefined && result.errors.length > 0) return;
+          if (trace.stale.length > 0 || result.data == null) return;
+          // Nothing loaded means nothing tells how long the answer holds.
+          if (trace.resources.length === 0) return;
+          const { fetcher } = context.services;
+          let ttlMs = Infinity;
+          for (const resource of trace.resources) ttlMs = Math.min(ttlMs, fetcher.cache.freshForMs(resource.key));
+          if (ttlMs <= 0) return;
+          const data = result.data as Record<string, unknown>;
+          const json = JSON.stringify(data);
+          // The object graph is counted as about as large as its JSON, held beside it.
+          cache.set(key, { data, json, routes: trace.resources.map((resource) => resource.route) }, ttlMs, key.length + 2 * json.length);
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,24 @@
+/**
+ * A hit's HTTP body without serializing its `data` again: yoga calls a
+ * result's own `stringify` when it has one (graphql-yoga's
+ * result-processor/stringify.js), and the stored result already holds its
+ * `data` as JSON. Anything else about the result (errors, a `data` that is
+ * not the stored one) falls back to JSON.stringify.
+ */
+import type { ExecutionResult } from 'graphql';
+import type { StoredResult } from './result-cache.js';
+
+export interface SplicedResult extends ExecutionResult {
+  stringify(result: ExecutionResult): string;
+}
+
+export function splicedResult(stored: StoredResult): SplicedResult {
+  return {
+    data: stored.data,
+    stringify: (result) => {
+      if (result.data !== stored.data || result.errors !== undefined) return JSON.stringify(result);
+      const extensions = result.extensions === undefined ? '' : `,"extensions":${JSON.stringify(result.extensions)}`;
+      return `{"data":${stored.json}${extensions}}`;
+    },
+  };
+}
