@@ -33,6 +33,12 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
+  readonly resultCacheFastHits = new Counter({
+    name: 'sports_graph_result_cache_fast_hits_total',
+    help: 'Operation-result cache hits answered before yoga by the HTTP fast path (src/results/fast-path.ts); yoga\'s own request metrics do not see them.',
+    registers: [this.registry],
+  });
+
   readonly cacheMisses = new Counter({
     name: 'sports_graph_cache_misses_total',
     help: 'Upstream resources that needed an upstream request.',

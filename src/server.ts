@@ -39,6 +39,7 @@ import { useUpstreamTrace } from './plugins/use-upstream-trace.js';
 import { useJit } from './plugins/use-jit.js';
 import { useResultCache } from './plugins/use-result-cache.js';
 import { ResultCache } from './results/result-cache.js';
+import { serveResultCacheHits } from './results/fast-path.js';
 import { useCostLimit } from './plugins/use-cost-limit.js';
 import { ClientBudgets } from './access/client-budgets.js';
 import { UpstreamFetcher } from './upstream/fetcher.js';
@@ -107,6 +108,8 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     logger.warn('no gateway client keys are configured: anyone who reaches this gateway can spend the upstream allowance (set GATEWAY_CLIENT_KEYS)');
   }
 
+  const resultCache = config.resultCache.enabled ? new ResultCache(config.resultCache.maxBytes) : undefined;
+
   const yoga: YogaServerInstance<Record<string, unknown>, OperationContext> = createYoga<Record<string, unknown>, OperationContext>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -150,7 +153,7 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
       ...useOperationLimits(config.limits),
       useErrorCodes(),
       // Before the cost plugin: a stored result spends nothing, so it is neither estimated nor refused (src/plugins/use-result-cache.ts).
-      ...(config.resultCache.enabled ? [useResultCache({ cache: new ResultCache(config.resultCache.maxBytes), budgets })] : []),
+      ...(resultCache === undefined ? [] : [useResultCache({ cache: resultCache, budgets })]),
       // Before the trace: a refusal ends the onExecute chain and keeps its own `extensions.cost`.
       useCostLimit({ maxOperationCost: config.limits.maxOperationCost, budgets }),
       useUpstreamTrace(),
@@ -160,7 +163,12 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     ],
   });
 
-  const server: Server = createServer(limitRequestBody(config.limits.maxBodyBytes, yoga));
+  // Result-cache hits are answered before yoga (src/results/fast-path.ts); everything else reaches yoga untouched.
+  const handler =
+    resultCache === undefined
+      ? yoga
+      : serveResultCacheHits({ cache: resultCache, keys: clientKeys, services: { ledger, metrics, budgets }, fastHits: metrics.resultCacheFastHits }, yoga);
+  const server: Server = createServer(limitRequestBody(config.limits.maxBodyBytes, handler));
   const sockets = new Set<Socket>();
   server.on('connection', (socket) => {
     sockets.add(socket);

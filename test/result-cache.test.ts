@@ -168,6 +168,94 @@ describe('operation-result cache', () => {
     // The allowance moved between the two, and the answer says so.
     expect(second.data?.quota.used).toBe((first.data?.quota.used ?? 0) + 1);
   });
+
+  describe('fast path before yoga (src/results/fast-path.ts)', () => {
+    const query = `{ v1 { hockey { athlete(id: "${hockeyV1Ids.firstAthleteId + 6}") { name } } } }`;
+    const body = JSON.stringify({ query, variables: {} });
+    const fastHits = async (): Promise<number> => {
+      const text = await (await fetch(`${stack.gateway.url}/metrics`, { headers: as(CLIENT_A) })).text();
+      const value = /^sports_graph_result_cache_fast_hits_total (\d+)$/m.exec(text)?.[1];
+      if (value === undefined) throw new Error('no fast-hit counter in /metrics');
+      return Number(value);
+    };
+    const post = async (headers: Record<string, string>, payload = body) => {
+      const response = await fetch(`${stack.gateway.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: payload });
+      return { status: response.status, contentType: response.headers.get('content-type'), text: await response.text() };
+    };
+    let stored: GraphQLResponse;
+
+    beforeAll(async () => {
+      emptyUpstreamCache();
+      stored = await gql(stack.gateway.url, query, {}, as(CLIENT_A));
+      expect(stored.errors).toBeUndefined();
+      expect(costOf(stored)).toMatchObject({ upstreamRequests: 1 });
+    });
+
+    it('answers a repeated query before yoga: counted, identical data, the same cost shape, the same bytes yoga writes', async () => {
+      const before = await fastHits();
+      const hit = await gql(stack.gateway.url, query, {}, as(CLIENT_A));
+      expect(await fastHits()).toBe(before + 1);
+      expect(hit.status).toBe(200);
+      expect(hit.data).toEqual(stored.data);
+      expect(costOf(hit)).toEqual({ estimated: 0, upstreamRequests: 0, cacheHits: 1, allowanceRemaining: costOf(stored).allowanceRemaining });
+
+      // Content type as yoga's result processor picks it, per accept header.
+      for (const [accept, contentType] of [
+        [undefined, 'application/json; charset=utf-8'],
+        ['*/*', 'application/json; charset=utf-8'],
+        ['application/json', 'application/json; charset=utf-8'],
+        ['application/graphql-response+json', 'application/graphql-response+json; charset=utf-8'],
+        ['application/graphql-response+json, application/json', 'application/graphql-response+json; charset=utf-8'],
+      ] as const) {
+        const headers = { ...as(CLIENT_A), ...(accept === undefined ? {} : { accept }) };
+        const fast = await post(headers);
+        // An Origin sends the same request through yoga (no CORS is configured here), whose plugin serves the hit.
+        const viaYoga = await post({ ...headers, origin: 'https://elsewhere.example' });
+        expect({ status: fast.status, contentType: fast.contentType, text: fast.text }).toEqual({ status: 200, contentType, text: viaYoga.text });
+      }
+      expect(await fastHits()).toBe(before + 6);
+    });
+
+    it('leaves key refusals to yoga: a missing key gets 401, a wrong key 403, even for a stored query', async () => {
+      const before = await fastHits();
+      const missing = await post({});
+      expect(missing.status).toBe(401);
+      expect(JSON.parse(missing.text)).toMatchObject({ errors: [{ extensions: { code: 'UNAUTHENTICATED' } }] });
+      const wrong = await post(as('not-a-key-of-ours'));
+      expect(wrong.status).toBe(403);
+      expect(JSON.parse(wrong.text)).toMatchObject({ errors: [{ extensions: { code: 'FORBIDDEN' } }] });
+      expect(await fastHits()).toBe(before);
+    });
+
+    it('sends a request with an Origin, or a GET, through yoga', async () => {
+      const before = await fastHits();
+      const withOrigin = JSON.parse((await post({ ...as(CLIENT_A), origin: 'https://elsewhere.example' })).text) as GraphQLResponse;
+      expect(withOrigin.data).toEqual(stored.data);
+      const url = new URL(`${stack.gateway.url}/graphql`);
+      url.searchParams.set('query', query);
+      const viaGet = (await (await fetch(url, { headers: { ...as(CLIENT_A), 'x-graphql-csrf': '1', accept: 'application/json' } })).json()) as GraphQLResponse;
+      expect(viaGet.data).toEqual(stored.data);
+      // Both still hits, served by yoga's plugin: the fast path did not answer them.
+      expect(costOf(viaGet)).toMatchObject({ upstreamRequests: 0, cacheHits: 1 });
+      expect(await fastHits()).toBe(before);
+    });
+
+    it('hands a body it cannot use to yoga, which answers as it always did', async () => {
+      const before = await fastHits();
+      const invalid = await post(as(CLIENT_A), '{"query": ');
+      expect(invalid.status).toBe(400);
+      expect(JSON.parse(invalid.text)).toMatchObject({ errors: [{ message: 'POST body sent invalid JSON.', extensions: { code: 'BAD_REQUEST' } }] });
+      const batched = await post(as(CLIENT_A), `[${body}]`);
+      expect(batched.status).toBe(400);
+      expect(JSON.parse(batched.text)).toMatchObject({ errors: [{ message: 'Batching is not supported.' }] });
+      // A miss (another client) that the fast path read in full still reaches yoga with its body and executes.
+      emptyUpstreamCache();
+      const miss = JSON.parse((await post(as(CLIENT_B))).text) as GraphQLResponse;
+      expect(miss.data).toEqual(stored.data);
+      expect(costOf(miss)).toMatchObject({ upstreamRequests: 1 });
+      expect(await fastHits()).toBe(before);
+    });
+  });
 });
 
 describe('operation-result cache switched off', () => {

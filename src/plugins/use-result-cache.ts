@@ -6,8 +6,8 @@
  * upstream request, so there is nothing to estimate, refuse or hold: it is
  * served even to a client whose budget (or a plan whose allowance) is spent,
  * and charged 0. Skipping the estimate is also most of what a hit saves
- * after execution itself (bench warm scenario). Its `extensions.cost` is
- * written here, in the trace plugin's shape: estimated 0, no upstream
+ * after execution itself (bench warm scenario). Its `extensions.cost`
+ * (src/results/hit.ts) is in the trace plugin's shape: estimated 0, no upstream
  * request, one cache hit per resource load the stored result was built from
  * (what executing again over the fresh cache would report), the allowance
  * and the client's budget as they are.
@@ -16,12 +16,16 @@
  * (src/results/cacheable.ts), has no errors and no stale answer, and every
  * resource it loaded is fresh in the upstream cache; it lives as long as the
  * least fresh of them.
+ *
+ * A plain POST hit is usually answered before yoga by the HTTP fast path
+ * (src/results/fast-path.ts); this hook serves every other hit.
  */
 import type { Plugin } from 'graphql-yoga';
 import type { ClientBudgets } from '../access/client-budgets.js';
 import type { GatewayContext } from '../context.js';
 import { isCacheableOperation } from '../results/cacheable.js';
 import { resultKey, type ResultCache } from '../results/result-cache.js';
+import { recordHit } from '../results/hit.js';
 import { splicedResult } from '../results/splice.js';
 
 export interface ResultCacheOptions {
@@ -41,15 +45,8 @@ export function useResultCache({ cache, budgets }: ResultCacheOptions): Plugin<G
       const hit = cache.get(key);
       if (hit !== undefined) {
         const { ledger, metrics } = context.services;
-        for (const route of hit.routes) metrics.cacheHits.inc({ route });
-        const budgetRemaining = budgets.remaining(context.clientName);
-        const cost = {
-          estimated: 0,
-          upstreamRequests: 0,
-          cacheHits: hit.routes.length,
-          allowanceRemaining: ledger.snapshot().remaining,
-          ...(budgetRemaining === undefined ? {} : { budgetRemaining }),
-        };
+        // Shared with the HTTP fast path (src/results/fast-path.ts), which answers most hits before yoga.
+        const cost = recordHit(hit, { ledger, metrics, budgets }, context.clientName);
         setResultAndStopExecution({ ...splicedResult(hit), extensions: { cost } });
         return undefined;
       }

@@ -17,8 +17,13 @@ export function splicedResult(stored: StoredResult): SplicedResult {
     data: stored.data,
     stringify: (result) => {
       if (result.data !== stored.data || result.errors !== undefined) return JSON.stringify(result);
-      const extensions = result.extensions === undefined ? '' : `,"extensions":${JSON.stringify(result.extensions)}`;
-      return `{"data":${stored.json}${extensions}}`;
+      return splicedBody(stored, result.extensions);
     },
   };
+}
+
+/** `{"data":…,"extensions":…}` around the stored JSON: the bytes yoga writes for a hit (also the fast path's, src/results/fast-path.ts). */
+export function splicedBody(stored: StoredResult, extensions: ExecutionResult['extensions']): string {
+  const tail = extensions === undefined ? '' : `,"extensions":${JSON.stringify(extensions)}`;
+  return `{"data":${stored.json}${tail}}`;
 }

@@ -1,0 +1,152 @@
+/**
+ * Answers an operation-result cache hit in the Node HTTP handler, before
+ * yoga (issue 7, the bench's warm ratio).
+ *
+ * Why: a hit needs no parse, validation or execution, yet through yoga it
+ * still pays the whole HTTP pipeline — whatwg-node Request/Response, an
+ * AbortSignal, every envelop hook, prometheus timing — which held a cached
+ * `{ __typename }` to ~0.6 of a hand-written endpoint. Here a hit is the
+ * stored JSON written straight to the socket.
+ *
+ * Why skipping is safe: a result is only stored after yoga ran the same
+ * query text, operation name and variables for the same client through the
+ * operation limits, validation and the cost plugin, and a hit spends
+ * nothing (no upstream request, no budget), so there is nothing left to
+ * check but the client key — checked here exactly as
+ * src/plugins/use-client-keys.ts does. Anything this module is not sure
+ * about goes to yoga untouched (a body it already read is handed over as
+ * the parsed-body hook of @whatwg-node/server): another method or path, an
+ * `Origin` (CORS stays yoga's), a content type other than JSON or an
+ * encoded body, an `accept` yoga would not answer with JSON, a missing or
+ * wrong key (yoga answers 401/403), a body that is not one plain operation,
+ * and any miss.
+ *
+ * The answer matches yoga's for a hit: status 200, the content type yoga's
+ * result processor would pick, `data` spliced from the stored JSON and
+ * `extensions.cost` from the same function (src/results/hit.ts). The hit
+ * counts in the cache-hit metric as in yoga, and in
+ * `sports_graph_result_cache_fast_hits_total`.
+ */
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { Counter } from 'prom-client';
+import { presentedKey, type ClientKeys } from '../access/client-keys.js';
+import { recordHit, type HitServices } from './hit.js';
+import { resultKey, type ResultCache } from './result-cache.js';
+import { splicedBody } from './splice.js';
+
+export interface FastPathOptions {
+  readonly cache: ResultCache;
+  readonly keys: ClientKeys;
+  readonly services: HitServices;
+  readonly fastHits: Pick<Counter, 'inc'>;
+  readonly endpoint?: string;
+}
+
+/** The media types of yoga's regular (non-streaming) result processor, in its order. */
+const regularMediaTypes = ['application/graphql-response+json', 'application/json'] as const;
+
+const matches = (processorType: string, requested: string): boolean => {
+  const [pre, suf] = processorType.split('/');
+  const [askedPre, askedSuf] = requested.split('/');
+  return (askedPre === '*' || askedPre === pre) && (askedSuf === '*' || askedSuf === suf);
+};
+
+/**
+ * The content type yoga answers a plain query result with, or undefined
+ * when it would not use its JSON processor. Mirrors graphql-yoga's
+ * result-processor/accept.js and use-result-processor.js: the accepted
+ * types are walked last to first, non-utf-8 charsets skipped, and the last
+ * match kept — so the first listed type that matches wins, and a wildcard
+ * gets `application/json`.
+ */
+export function yogaJsonMediaType(accept: string | undefined): string | undefined {
+  const requested = (accept === undefined || accept === '' ? '*/*' : accept).replace(/\s/g, '').toLowerCase().split(',');
+  let chosen: string | undefined;
+  for (let i = requested.length - 1; i >= 0; i -= 1) {
+    const [mediaType = '', ...params] = (requested[i] ?? '').split(';');
+    const charset = params.find((param) => param.includes('charset=')) ?? 'charset=utf-8';
+    if (charset !== 'charset=utf-8') continue;
+    for (const processorType of regularMediaTypes) {
+      if (matches(processorType, mediaType)) chosen = processorType;
+    }
+  }
+  return chosen;
+}
+
+/** `application/json`, optionally with a utf-8 charset: what yoga parses as JSON and CSRF prevention lets through. */
+function isJsonBody(contentType: string | undefined): boolean {
+  if (contentType === undefined) return false;
+  const [mediaType = '', ...params] = contentType.replace(/\s/g, '').toLowerCase().split(';');
+  return mediaType === 'application/json' && params.every((param) => !param.startsWith('charset=') || param === 'charset=utf-8');
+}
+
+const header = (req: IncomingMessage) => (name: string): string | undefined => {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+};
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const operationKeys = new Set(['query', 'variables', 'operationName', 'extensions']);
+
+interface Operation {
+  query: string;
+  operationName: string | null | undefined;
+  variables: unknown;
+}
+
+/** One plain `{ query, variables?, operationName?, extensions? }`, as yoga's parameter check accepts it; anything else is yoga's to answer. */
+function singleOperation(body: string): Operation | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  if (!isPlainObject(parsed)) return undefined;
+  for (const key of Object.keys(parsed)) if (!operationKeys.has(key)) return undefined;
+  const { query, variables, operationName, extensions } = parsed;
+  if (typeof query !== 'string') return undefined;
+  if (variables != null && !isPlainObject(variables)) return undefined;
+  if (extensions != null && !isPlainObject(extensions)) return undefined;
+  if (operationName != null && typeof operationName !== 'string') return undefined;
+  return { query, operationName, variables };
+}
+
+export function serveResultCacheHits(options: FastPathOptions, next: RequestListener): RequestListener {
+  const endpoint = options.endpoint ?? '/graphql';
+  return (req: IncomingMessage, res: ServerResponse) => {
+    if (req.method !== 'POST' || req.url !== endpoint) return next(req, res);
+    const headers = req.headers;
+    if (headers.origin !== undefined || headers['content-encoding'] !== undefined || !isJsonBody(headers['content-type'])) return next(req, res);
+    const mediaType = yogaJsonMediaType(headers.accept);
+    if (mediaType === undefined) return next(req, res);
+    let clientName: string | undefined;
+    if (options.keys.enabled) {
+      const check = options.keys.check(presentedKey(header(req)));
+      if (!check.ok) return next(req, res);
+      clientName = check.client;
+    }
+
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    // An aborted or over-long body (src/http-limits.ts answers 413) never ends: nothing to do.
+    req.once('end', () => {
+      if (res.headersSent || res.destroyed) return;
+      const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+      const operation = singleOperation(body.toString('utf8'));
+      const hit = operation === undefined ? undefined : options.cache.get(resultKey({ ...operation, clientName }));
+      if (hit === undefined) {
+        // The stream is spent: @whatwg-node/server reads a request's `body`, when set, instead of the stream.
+        // An empty body is left unset: yoga then reads the ended stream, as it would have.
+        if (body.length > 0) Object.assign(req, { body });
+        next(req, res);
+        return;
+      }
+      const cost = recordHit(hit, options.services, clientName);
+      options.fastHits.inc();
+      const answer = splicedBody(hit, { cost });
+      res.writeHead(200, { 'content-type': `${mediaType}; charset=utf-8`, 'content-length': Buffer.byteLength(answer) });
+      res.end(answer);
+    });
+  };
+}

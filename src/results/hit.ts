@@ -1,0 +1,40 @@
+/**
+ * What serving a stored result does, wherever it is served from (the yoga
+ * plugin, src/plugins/use-result-cache.ts, and the HTTP fast path,
+ * src/results/fast-path.ts): count each resource it was built from as a
+ * cache hit, and report `extensions.cost` in the trace plugin's shape —
+ * estimated 0, no upstream request, one cache hit per resource load (what
+ * executing again over the fresh cache would report), the allowance and the
+ * client's budget as they are. One function so both answers stay identical.
+ */
+import type { ClientBudgets } from '../access/client-budgets.js';
+import type { GatewayMetrics } from '../metrics.js';
+import type { QuotaLedger } from '../upstream/quota.js';
+import type { StoredResult } from './result-cache.js';
+
+export interface HitCost {
+  readonly estimated: 0;
+  readonly upstreamRequests: 0;
+  readonly cacheHits: number;
+  readonly allowanceRemaining: number;
+  readonly budgetRemaining?: number;
+}
+
+export interface HitServices {
+  readonly ledger: Pick<QuotaLedger, 'snapshot'>;
+  readonly metrics: Pick<GatewayMetrics, 'cacheHits'>;
+  readonly budgets: Pick<ClientBudgets, 'remaining'>;
+}
+
+/** Records the hit in the cache-hit metric and returns its `extensions.cost`. */
+export function recordHit(hit: StoredResult, { ledger, metrics, budgets }: HitServices, clientName: string | undefined): HitCost {
+  for (const route of hit.routes) metrics.cacheHits.inc({ route });
+  const budgetRemaining = budgets.remaining(clientName);
+  return {
+    estimated: 0,
+    upstreamRequests: 0,
+    cacheHits: hit.routes.length,
+    allowanceRemaining: ledger.snapshot().remaining,
+    ...(budgetRemaining === undefined ? {} : { budgetRemaining }),
+  };
+}
