@@ -51,6 +51,25 @@ describe('QuotaLedger', () => {
     expect(second.snapshot()).toMatchObject({ plan: 'pro', limit: 7_500, used: 7, remaining: 7_493 });
   });
 
+  it('writes a burst of changes once the persist window passes, and at once on flush', async () => {
+    const ledger = await open({ plan: 'pro', persistDelayMs: 150 });
+    for (let i = 0; i < 5; i += 1) ledger.reserve(route).commit();
+    const onDisk = async (): Promise<number | undefined> => {
+      try {
+        return (JSON.parse(await readFile(file, 'utf8')) as { used: number }).used;
+      } catch {
+        return undefined;
+      }
+    };
+    // Inside the window nothing is written yet (the open itself wrote nothing: no file existed).
+    expect(await onDisk()).toBeUndefined();
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(await onDisk()).toBe(5);
+    ledger.reserve(route).commit();
+    await ledger.flush();
+    expect(await onDisk()).toBe(6);
+  });
+
   it('takes the upstream rate-limit headers as the truth', async () => {
     const ledger = await open({ plan: 'free' });
     const names = upstreamAssumptions.rateLimitHeaders;
