@@ -3,24 +3,13 @@
  * with its own DATA_DIR and switches) and the hand-written baseline.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { detectPinning, spawnTs, waitForHttp, type Child, type Pinning } from './processes.js';
+import { freePort } from '../src/net/free-port.js';
 
 export const BENCH_API_KEY = 'bench-key-0000';
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 export interface Service {
   readonly url: string;

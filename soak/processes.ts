@@ -7,10 +7,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../src/net/free-port.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 
@@ -130,19 +130,6 @@ async function waitHealthy(url: string): Promise<string> {
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-}
-
-/** A port the OS says is free now; the gateway binds it a moment later. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function withTimeout<T>(promise: Promise<T>, ms: number, child: Child, message: string): Promise<T> {

@@ -8,14 +8,13 @@
  * header/body timeouts longer than it, so that what bounds a hang or a
  * trickle is the deadline itself.
  */
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { hockeyV1Ids } from '../src/sandbox/fixtures/hockey-v1.js';
 import { startSandbox } from '../src/sandbox/server.js';
 import { clearFaults, injectFault, requestCounts, resetCounts, type Fault } from './support/client.js';
 import { expectKeyNowhere, runFaultScenario, send, sleep, type FaultScenario, type Operation } from './support/faults.js';
 import { startStack, type TestStack } from './support/servers.js';
+import { freePort } from '../src/net/free-port.js';
 
 const DEADLINE_MS = 1_500;
 const LINES = 'GET /v1/hockey/bets/lines';
@@ -30,15 +29,6 @@ const linesAndStandings = (game: number): Operation => ({
 
 /** Sent alongside the faulted operation: other routes must not notice. */
 const bystander: Operation = { query: `{ quota { plan } v1 { hockey { news(limit: 3) { articles { title } } } } }` };
-
-/** A free loopback port with nothing listening on it (for "connection refused"). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe('upstream faults: coded, bounded, contained, recovered, no key', () => {
   let stack: TestStack;
