@@ -14,7 +14,8 @@ import { aussieRulesImagePath, v2AussieRulesRoutes, type AussieCoach, type Aussi
 const SLUG = 'aussie-rules';
 const ref = (id: number) => ({ version: 'V2' as const, nativeId: String(id), sport: SLUG });
 const gid = (typeName: string, id: number) => toGlobalId({ version: 'v2', sport: SLUG, typeName, nativeId: String(id) });
-const date = (seconds: number | undefined) => (seconds === undefined ? null : new Date(seconds * 1000));
+// `== null`: the shape check lets an optional timestamp be absent or null, and null must not read as 1970.
+const date = (seconds: number | null | undefined) => (seconds == null ? null : new Date(seconds * 1000));
 const statistics = (values: Record<string, number>) => Object.entries(values).map(([name, value]) => ({ name, value }));
 const season = (args: { tournamentId: string; seasonId: string }) => ({
   tournamentId: integerId(args.tournamentId, 'tournament id'),

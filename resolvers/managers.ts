@@ -28,6 +28,6 @@ export const managerResolvers: Resolvers = {
   },
   V2CareerStint: {
     end: (stint) => stint.end ?? null,
-    current: (stint) => stint.end === undefined,
+    current: (stint) => stint.end == null, // absent or null: the current job
   },
 };

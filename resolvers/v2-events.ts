@@ -63,7 +63,8 @@ export const v2EventResolvers: Resolvers = {
     tournament: ({ slug, value }) => {
       // The per-season `tournament.id` does not resolve (spec 2.15): the competition is the unique tournament.
       const unique = value.tournament.uniqueTournament;
-      return unique === undefined ? null : tagType({ slug, value: unique }, 'V2Tournament');
+      // `== null`: the shape check lets the optional `uniqueTournament` be null as well as absent (fuzz-payloads found the crash).
+      return unique == null ? null : tagType({ slug, value: unique }, 'V2Tournament');
     },
     seasonId: ({ value }) => value.season?.id ?? null,
     round: ({ value }) => value.roundInfo?.round ?? null,

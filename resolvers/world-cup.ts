@@ -215,7 +215,8 @@ export const worldCupV1Resolvers: Resolvers = {
     capacity: (venue) => venue.capacity ?? null,
     attendance: (venue) => venue.attendance ?? null,
     coordinates: (venue) =>
-      venue.latitude === undefined || venue.longitude === undefined ? null : { latitude: venue.latitude, longitude: venue.longitude },
+      // `== null`: an optional field may also be null, and Coordinates' fields are non-null.
+      venue.latitude == null || venue.longitude == null ? null : { latitude: venue.latitude, longitude: venue.longitude },
     raw: (venue) => venue,
   },
   V1Lineup: {

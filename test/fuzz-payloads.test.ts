@@ -12,17 +12,19 @@
 import fc from 'fast-check';
 import { buildClientSchema, getIntrospectionQuery, type IntrospectionQuery } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { aussieRulesIds } from '../src/sandbox/fixtures/aussie-rules.js';
+import { baseballIds } from '../src/sandbox/fixtures/baseball.js';
 import { hockeyV1Ids } from '../src/sandbox/fixtures/hockey-v1.js';
 import { hockeyV2Ids } from '../src/sandbox/fixtures/hockey-v2.js';
 import { motorsportIds } from '../src/sandbox/fixtures/motorsport.js';
-import { clearFaults, gql, injectFault, resetCounts } from './support/client.js';
+import { clearFaults, gql, injectFault, resetCounts, setSandboxQuota } from './support/client.js';
 import { fullSelection } from './support/full-selection.js';
 import { expectCodedResponse, trackUnhandledRejections } from './support/fuzz.js';
 import { mutationArbitrary } from './support/payload-mutation.js';
 import { startStack, type TestStack } from './support/servers.js';
 
 const SEED = Number(process.env['FUZZ_SEED'] ?? 8_052_026);
-const RUNS = Number(process.env['FUZZ_RUNS'] ?? 120);
+const RUNS = Number(process.env['FUZZ_RUNS'] ?? 240);
 /** Fault bodies go through a control request, which the sandbox caps at 64 KiB. */
 const MAX_PAYLOAD_BYTES = 60 * 1024;
 
@@ -68,6 +70,45 @@ const representatives: readonly Representative[] = [
     name: 'v6 baseball match',
     query: (s, stack) => `{ v6 { baseball { match(id: "${stack.sandbox.fixtures.otherSports.baseballV6.matches[0]?.id ?? ''}") ${s('V6BaseballMatch')} } } }`,
   },
+  // The routes whose shape checks came later (issue 8, item 5): game detail, lineups, competitor, careers, statistics.
+  {
+    name: 'v1 world cup game',
+    query: (s, stack) => {
+      const match = stack.sandbox.fixtures.worldCup.matches.find((m) => m.state === 'live');
+      const id = match?.v1Id ?? 0;
+      return `{ v1 { worldCup {
+        game(id: "${id}") ${s('V1WorldCupGame')}
+        gameDetail(id: "${id}") ${s('V1WorldCupGame')}
+        lineups(gameId: "${id}") ${s('V1Lineup')}
+        competitor(id: "${match?.home?.v1Id ?? 0}") ${s('V1FootballCompetitor')} } } }`;
+    },
+  },
+  {
+    name: 'v2 aussie rules',
+    query: (s) => {
+      const season = `tournamentId: "${aussieRulesIds.uniqueTournament}", seasonId: "${aussieRulesIds.season2026}"`;
+      const stats = `seasonStatistics(${season}) { name value }`;
+      return `{ v2(sport: AUSSIE_RULES) { aussieRules {
+        coach(id: "${aussieRulesIds.firstCoach + 7}") ${s('AussieRulesCoach', 2)}
+        coachStats: coach(id: "${aussieRulesIds.firstCoach + 7}") { ${stats} }
+        umpire(id: "${aussieRulesIds.firstUmpire + 3}") ${s('AussieRulesUmpire', 2)}
+        umpireStats: umpire(id: "${aussieRulesIds.firstUmpire + 3}") { ${stats} }
+        ground(id: "${aussieRulesIds.firstGround + 9}") ${s('AussieRulesGround', 2)} } } }`;
+    },
+  },
+  { name: 'v2 baseball lineups', query: (s) => `{ v2(sport: BASEBALL) { baseball { lineups(matchId: "${baseballIds.firstGame}") ${s('BaseballLineups')} } } }` },
+  {
+    name: 'v2 cycling',
+    query: (s, stack) => `{ v2(sport: CYCLING) { cycling {
+      search(query: ${JSON.stringify(stack.sandbox.fixtures.otherSports.cycling.riders[3]?.name ?? 'rider')}) ${s('V2Team', 1)}
+      countries ${s('V2CyclingCountry')}
+      all: countries(all: true) ${s('V2CyclingCountry')} } } }`,
+  },
+  {
+    name: 'v2 football manager career',
+    query: (s, stack) => `{ v2(sport: FOOTBALL) { manager(id: "${stack.sandbox.fixtures.worldCup.teams[0]?.coach.v2ManagerId ?? 0}") ${s('V2Manager', 2)} } }`,
+  },
+  { name: 'v2 water polo live', query: (s) => `{ v2(sport: WATER_POLO) { waterPolo { live ${s('V2Event', 1)} } } }` },
 ];
 
 interface Target {
@@ -91,8 +132,11 @@ describe('fuzzed upstream payloads', () => {
 
   beforeAll(async () => {
     stack = await startStack({
-      env: { OPERATION_TIMEOUT_MS: '5000', GATEWAY_MAX_OPERATION_COST: '1000000' },
+      // RESULT_CACHE off: a cached whole result of the baseline query would answer every run, and no mutated payload would be read.
+      env: { OPERATION_TIMEOUT_MS: '5000', GATEWAY_MAX_OPERATION_COST: '1000000', RESULT_CACHE: 'false' },
     });
+    // A long run (FUZZ_RUNS) must not end up reading QUOTA_EXHAUSTED instead of the mutated payloads.
+    await setSandboxQuota(stack.sandbox.url, { limit: 100_000_000 });
     const introspection = await gql<IntrospectionQuery>(stack.gateway.url, getIntrospectionQuery());
     const schema = buildClientSchema(introspection.data!);
     const select = (type: string, depth = 3): string => fullSelection(schema, type, depth);
@@ -128,7 +172,7 @@ describe('fuzzed upstream payloads', () => {
     await stack.close();
   });
 
-  // Typically ~12 s; the margin is for a loaded 2-core CI box.
+  // Typically ~11 s (240 runs over ~60 route targets, each executed: the result cache is off); the margin is for a loaded 2-core CI box.
   it(`reads every mutated payload without a raw exception (seed ${SEED}, ${RUNS} runs)`, { timeout: 60_000 }, async () => {
     // Every area has at least one route under test.
     expect(new Set(targets.map((t) => t.representative))).toEqual(new Set(representatives.map((r) => r.name)));

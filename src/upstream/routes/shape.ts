@@ -50,6 +50,11 @@ export function oneOf(...checks: Check[]): Check {
   return (value) => checks.some((check) => check(value));
 }
 
+/** Every check holds: a payload piece that extends another (`V1GameDetail extends V1WorldCupMatch`). */
+export function allOf(...checks: Check[]): Check {
+  return (value) => checks.every((check) => check(value));
+}
+
 /** Turns a check into the type guard `accepts` needs. */
 export function shape<T>(check: Check): (body: unknown) => body is T {
   return (body: unknown): body is T => check(body);

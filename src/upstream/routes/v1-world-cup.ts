@@ -12,8 +12,8 @@
  * (src/sandbox/routes/world-cup-v1.ts). Other engineers read
  * `V1WorldCupMatchesPayload` (live ticker): keep it stable.
  */
-import { isObject, type Route } from './route.js';
-import { arrayOf, bool, date, int, num, obj, opt, str, type Check } from './shape.js';
+import type { Route } from './route.js';
+import { allOf, arrayOf, bool, date, int, num, obj, opt, shape, str, type Check } from './shape.js';
 
 /** Spec 2.15: V1 competition ID of the World Cup. */
 export const WORLD_CUP_V1_COMPETITION_ID = 5930;
@@ -220,9 +220,6 @@ export interface V1CompetitorsPayload {
   competitors: V1WorldCupCompetitor[];
 }
 
-const hasArray = (body: unknown, key: string): boolean => isObject(body) && Array.isArray(body[key]);
-const hasObject = (body: unknown, key: string): boolean => isObject(body) && isObject(body[key]);
-
 function worldCupRoute<T>(template: string, path: string, accepts: (body: unknown) => body is T) {
   return {
     version: 'v1',
@@ -283,6 +280,35 @@ const isHub = (body: unknown): body is V1WorldCupHubPayload =>
 const isPolls = (body: unknown): body is V1WorldCupOddsPayload =>
   obj({ polls: arrayOf(obj({ gameId: int, totalVotes: num, options: arrayOf(obj({ option: str, votes: num, percentage: num })) })) })(body);
 const isCompetitors = (body: unknown): body is V1CompetitorsPayload => obj({ competitors: arrayOf(competitor) })(body);
+const venue = obj({
+  id: int,
+  name: str,
+  shortName: opt(str),
+  city: opt(str),
+  country: opt(str),
+  capacity: opt(int),
+  attendance: opt(int),
+  latitude: opt(num),
+  longitude: opt(num),
+});
+/** The detail is a match (it resolves as `V1WorldCupMatch` too) with the full venue. */
+const gameDetail = allOf(match, obj({ venue: opt(venue) }));
+const lineupMember = obj({
+  id: int,
+  name: opt(str),
+  jerseyNumber: opt(int),
+  formation: opt(obj({ name: str })),
+  status: int,
+  statusText: str,
+  heatMap: opt(str),
+});
+const lineupTeam = obj({ competitorId: int, formation: opt(str), members: arrayOf(lineupMember) });
+const gameEvent = obj({ minute: int, type: str, competitorId: int, athleteId: opt(int), name: opt(str) });
+const isWorldCupGame = shape<V1WorldCupGamePayload>(
+  obj({
+    game: allOf(gameDetail, obj({ lineups: arrayOf(lineupTeam), events: arrayOf(gameEvent), commentary: arrayOf(obj({ minute: int, text: str })) })),
+  }),
+);
 
 export const v1WorldCupRoutes = {
   hub: worldCupRoute('/api/v1/world-cup', '/api/v1/world-cup', isHub),
@@ -298,7 +324,7 @@ export const v1WorldCupRoutes = {
     counted: true,
     cacheClass: 'worldCupGame',
     build: (p: { id: number }) => ({ path: `/api/v1/world-cup/game/${p.id}`, query: {} }),
-    accepts: (body: unknown): body is V1WorldCupGamePayload => hasObject(body, 'game'),
+    accepts: isWorldCupGame,
   },
   competitionMatches: competitionRoute('matches', isMatches),
   competitionStandings: competitionRoute('standings', isStandings),
@@ -312,7 +338,7 @@ export const v1WorldCupRoutes = {
     counted: true,
     cacheClass: 'worldCupGame',
     build: (p: { gameId: number }) => ({ path: `/api/v1/game/${p.gameId}`, query: {} }),
-    accepts: (body: unknown): body is V1GamePayload => hasObject(body, 'game'),
+    accepts: shape<V1GamePayload>(obj({ game: gameDetail })),
   },
   lineups: {
     version: 'v1',
@@ -321,7 +347,7 @@ export const v1WorldCupRoutes = {
     counted: true,
     cacheClass: 'worldCupGame',
     build: (p: { gameId: number }) => ({ path: `/api/v1/game/${p.gameId}/lineups`, query: {} }),
-    accepts: (body: unknown): body is V1LineupsPayload => hasArray(body, 'lineups'),
+    accepts: shape<V1LineupsPayload>(obj({ lineups: arrayOf(lineupTeam) })),
   },
   competitor: {
     version: 'v1',
@@ -330,6 +356,6 @@ export const v1WorldCupRoutes = {
     counted: true,
     cacheClass: 'v1Competitor',
     build: (p: { id: number }) => ({ path: `/api/v1/competitor/${p.id}`, query: {} }),
-    accepts: (body: unknown): body is V1CompetitorPayload => hasObject(body, 'competitor'),
+    accepts: shape<V1CompetitorPayload>(obj({ competitor: allOf(competitor, obj({ countryName: opt(str) })) })),
   },
 } as const;

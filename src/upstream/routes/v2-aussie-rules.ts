@@ -15,8 +15,10 @@
  *     gateway's image layer (`/images/v2/aussie-rules/managers|referees/{id}`), not as JSON.
  */
 import { isEventsPage, type V2EventsPage } from './v2-events.js';
-import { isObject, type Route } from './route.js';
+import type { Route } from './route.js';
+import { allOf, arrayOf, epochSeconds, int, obj, opt, shape, str } from './shape.js';
 import type { V2Ref, V2Venue } from './v2.js';
+import { v2Ref, v2Statistics, v2Venue } from './v2-shapes.js';
 
 const BASE = '/v2/aussie-rules/api';
 
@@ -57,6 +59,21 @@ export interface SeasonStatisticsPayload {
 
 type Kind = 'manager' | 'referee' | 'venue';
 
+/** What the resolvers read of each payload (the interfaces above), checked once: see shape.ts. */
+const coach = obj({ id: int, name: str, shortName: opt(str), nationality: opt(str), dateOfBirthTimestamp: opt(epochSeconds), team: opt(v2Ref) });
+const careerEntry = obj({
+  team: v2Ref,
+  role: str,
+  startTimestamp: epochSeconds,
+  endTimestamp: opt(epochSeconds),
+  games: int,
+  wins: int,
+  draws: int,
+  losses: int,
+});
+const umpire = obj({ id: int, name: str, country: opt(obj({ name: str })), games: opt(int), debutTimestamp: opt(epochSeconds) });
+const ground = allOf(v2Venue, obj({ surface: opt(str), opened: opt(int) }));
+
 const detail = <T>(kind: Kind, accepts: (body: unknown) => body is T): Route<{ id: number }, T> => ({
   version: 'v2',
   template: `${BASE}/${kind}/{id}`,
@@ -84,11 +101,11 @@ const seasonStatistics = (kind: Kind): Route<{ id: number; tournamentId: number;
   counted: true,
   cacheClass: 'v2Season',
   build: (p) => ({ path: `${BASE}/${kind}/${p.id}/tournament/${p.tournamentId}/season/${p.seasonId}/statistics`, query: {} }),
-  accepts: (b: unknown): b is SeasonStatisticsPayload => isObject(b) && isObject(b['statistics']),
+  accepts: shape<SeasonStatisticsPayload>(obj({ statistics: v2Statistics })),
 });
 
 export const v2AussieRulesRoutes = {
-  manager: detail('manager', (b): b is { manager: AussieCoach } => isObject(b) && isObject(b['manager'])),
+  manager: detail('manager', shape<{ manager: AussieCoach }>(obj({ manager: coach }))),
   managerCareer: {
     version: 'v2',
     template: `${BASE}/manager/{id}/career`,
@@ -96,15 +113,15 @@ export const v2AussieRulesRoutes = {
     counted: true,
     cacheClass: 'v2Season',
     build: (p: { id: number }) => ({ path: `${BASE}/manager/${p.id}/career`, query: {} }),
-    accepts: (b: unknown): b is { career: AussieCareerEntry[] } => isObject(b) && Array.isArray(b['career']),
+    accepts: shape<{ career: AussieCareerEntry[] }>(obj({ career: arrayOf(careerEntry) })),
   },
   managerLastEvents: events('manager', 'last'),
   managerSeasonStatistics: seasonStatistics('manager'),
-  referee: detail('referee', (b): b is { referee: AussieUmpire } => isObject(b) && isObject(b['referee'])),
+  referee: detail('referee', shape<{ referee: AussieUmpire }>(obj({ referee: umpire }))),
   refereeSeasonStatistics: seasonStatistics('referee'),
   refereeLastEvents: events('referee', 'last'),
   refereeNextEvents: events('referee', 'next'),
-  venue: detail('venue', (b): b is { venue: AussieGround } => isObject(b) && isObject(b['venue'])),
+  venue: detail('venue', shape<{ venue: AussieGround }>(obj({ venue: ground }))),
   venueLastEvents: events('venue', 'last'),
   venueNextEvents: events('venue', 'next'),
 } as const satisfies Record<string, Route<never, unknown>>;

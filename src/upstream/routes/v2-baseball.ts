@@ -13,8 +13,10 @@
  * is not carried, without naming them. `baseballLineupCoverage` holds our
  * choice of `uniqueTournament.id`s (the sandbox uses the same).
  */
-import { isObject, type Route } from './route.js';
+import type { Route } from './route.js';
+import { arrayOf, bool, int, obj, opt, shape, str } from './shape.js';
 import type { V2Ref } from './v2.js';
+import { v2Statistics } from './v2-shapes.js';
 
 export interface BaseballLineupPlayer {
   player: V2Ref & { position?: string };
@@ -52,6 +54,20 @@ export const baseballLineupCoverage: Readonly<Record<number, BaseballLineupCover
   11_350: 'notCarried',
 };
 
+/**
+ * What the resolvers read, checked once (see shape.ts). `role` is any string:
+ * an unknown role only leaves the player out of the role lists.
+ */
+const lineupPlayer = obj({
+  player: obj({ id: int, name: str, position: opt(str) }),
+  position: opt(str),
+  role: str,
+  battingOrder: opt(int),
+  substitute: bool,
+  statistics: opt(v2Statistics),
+});
+const teamLineup = obj({ players: arrayOf(lineupPlayer), supportStaff: opt(arrayOf(obj({ id: int, name: str, role: str }))) });
+
 export const v2BaseballRoutes = {
   lineups: {
     version: 'v2',
@@ -60,7 +76,6 @@ export const v2BaseballRoutes = {
     counted: true,
     cacheClass: 'lineups',
     build: (p: { matchId: number }) => ({ path: `/v2/baseball/api/match/${p.matchId}/lineups`, query: {} }),
-    accepts: (body: unknown): body is BaseballLineupsPayload =>
-      isObject(body) && isObject(body['data']) && typeof body['data']['confirmed'] === 'boolean',
+    accepts: shape<BaseballLineupsPayload>(obj({ data: obj({ confirmed: bool, home: teamLineup, away: teamLineup }) })),
   },
 } as const satisfies Record<string, Route<never, unknown>>;

@@ -9,8 +9,10 @@
  * Assumptions (not shown): `/api/search?q=` answers `{ results: [{ type,
  * entity }] }` and the country routes `{ countries: [{ alpha2, name }] }`.
  */
-import { isObject, type Route } from './route.js';
+import type { Route } from './route.js';
+import { arrayOf, int, obj, opt, shape, str } from './shape.js';
 import type { V2Team } from './v2.js';
+import { v2Team } from './v2-shapes.js';
 
 export interface V2CyclingCountry {
   alpha2: string;
@@ -23,6 +25,11 @@ export interface V2CyclingSearchPayload {
   results: Array<{ type: 'team'; entity: V2Team }>;
 }
 
+/** What the resolvers read, checked once (see shape.ts). */
+const isCountries = shape<{ countries: V2CyclingCountry[] }>(obj({ countries: arrayOf(obj({ alpha2: str, name: str, riders: opt(int) })) }));
+/** `type` is not read (every entity is a rider-as-team), so any string passes. */
+const isSearch = shape<V2CyclingSearchPayload>(obj({ results: arrayOf(obj({ type: str, entity: v2Team })) }));
+
 const countries = (all: boolean): Route<Record<string, never>, { countries: V2CyclingCountry[] }> => ({
   version: 'v2',
   template: all ? '/v2/cycling/api/countries/all' : '/v2/cycling/api/countries',
@@ -30,7 +37,7 @@ const countries = (all: boolean): Route<Record<string, never>, { countries: V2Cy
   counted: true,
   cacheClass: 'v2Entity',
   build: () => ({ path: all ? '/v2/cycling/api/countries/all' : '/v2/cycling/api/countries', query: {} }),
-  accepts: (b: unknown): b is { countries: V2CyclingCountry[] } => isObject(b) && Array.isArray(b['countries']),
+  accepts: isCountries,
 });
 
 export const v2CyclingRoutes = {
@@ -41,7 +48,7 @@ export const v2CyclingRoutes = {
     counted: true,
     cacheClass: 'search',
     build: (p: { query: string }) => ({ path: '/v2/cycling/api/search', query: { q: p.query } }),
-    accepts: (b: unknown): b is V2CyclingSearchPayload => isObject(b) && Array.isArray(b['results']),
+    accepts: isSearch,
   },
   countries: countries(false),
   allCountries: countries(true),

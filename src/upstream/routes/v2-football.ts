@@ -212,7 +212,7 @@ const shapes = {
       numberOfTeams: int,
       numberOfGroups: int,
       numberOfMatches: int,
-      format: opt(str),
+      format: str,
       startDate: opt(str),
       endDate: opt(str),
     }),

@@ -13,9 +13,11 @@
  *   `/career-history` on the sports spec 4.8 lists are never requested:
  *   src/upstream/known-gaps.ts.
  */
-import { isObject, type Route } from './route.js';
+import type { Route } from './route.js';
+import { arrayOf, date, int, obj, opt, shape } from './shape.js';
 import { isEventsPage, type V2EventsPage } from './v2-events.js';
 import type { V2Ref, V2SportParam } from './v2.js';
+import { v2Ref } from './v2-shapes.js';
 
 export interface V2CareerStint {
   team: V2Ref;
@@ -32,6 +34,9 @@ export interface V2CareerStint {
 export interface V2ManagerCareerPayload {
   career: V2CareerStint[];
 }
+
+/** What the resolvers read, checked once (see shape.ts). */
+const careerStint = obj({ team: v2Ref, start: date, end: opt(date), matches: int, wins: int, draws: int, losses: int });
 
 export const v2ManagerRoutes = {
   lastEvents: {
@@ -50,6 +55,6 @@ export const v2ManagerRoutes = {
     counted: true,
     cacheClass: 'v2Manager',
     build: (p: { id: number }) => ({ path: `/v2/football/api/manager/${p.id}/career`, query: {} }),
-    accepts: (body: unknown): body is V2ManagerCareerPayload => isObject(body) && Array.isArray(body['career']),
+    accepts: shape<V2ManagerCareerPayload>(obj({ career: arrayOf(careerStint) })),
   },
 } as const satisfies Record<string, Route<never, unknown>>;

@@ -2,7 +2,7 @@
  * The shared V2 payload pieces (v2.ts interfaces) as shape checks, for the
  * `accepts` of every V2 route that carries them: see shape.ts.
  */
-import { arrayOf, epochSeconds, int, num, obj, opt, str } from './shape.js';
+import { arrayOf, epochSeconds, int, num, obj, opt, recordOf, str } from './shape.js';
 
 export const v2Ref = obj({ id: int, name: str, slug: opt(str) });
 export const v2Season = obj({ id: int, name: str, year: opt(str) });
@@ -59,3 +59,5 @@ export const v2Event = obj({
   winnerCode: opt(int),
 });
 export const v2Events = arrayOf(v2Event);
+/** A statistics map (`{ goals: 3 }`), read as `[Statistic!]`. */
+export const v2Statistics = recordOf(num);
