@@ -14,6 +14,7 @@ import { getOperationAST, getVariableValues, GraphQLError, Kind, type FragmentDe
 import type { Plugin } from 'graphql-yoga';
 import type { BudgetHold, ClientBudgets } from '../access/client-budgets.js';
 import type { GatewayContext } from '../context.js';
+import { costExtension } from '../cost/cost-extension.js';
 import { estimateOperation } from '../cost/estimate.js';
 import { operationCosts } from '../cost/operation-costs.js';
 import { ErrorCode } from '../upstream/errors.js';
@@ -43,13 +44,7 @@ export function useCostLimit({ maxOperationCost = 50, budgets }: CostLimitOption
       const estimate = await estimateOperation({ schema: args.schema, operation, fragments, variables: coerced.coerced, context });
       const { ledger } = context.services;
       const refuse = (error: GraphQLError): void => {
-        const cost = {
-          estimated: estimate.requests,
-          upstreamRequests: 0,
-          cacheHits: 0,
-          allowanceRemaining: ledger.snapshot().remaining,
-          ...(budgets.has(context.clientName) ? { budgetRemaining: budgets.remaining(context.clientName) } : {}),
-        };
+        const cost = costExtension({ estimated: estimate.requests, upstreamRequests: 0, cacheHits: 0 }, ledger, budgets.remaining(context.clientName));
         setResultAndStopExecution({ errors: [error], extensions: { cost } });
       };
 

@@ -11,6 +11,7 @@
  */
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../context.js';
+import { costExtension } from '../cost/cost-extension.js';
 import { operationCosts } from '../cost/operation-costs.js';
 
 export function useUpstreamTrace(): Plugin<GatewayContext> {
@@ -25,13 +26,11 @@ export function useUpstreamTrace(): Plugin<GatewayContext> {
           operationCosts.delete(context);
           const budgetRemaining = planned?.hold?.settle(trace.countedRequests);
           if (Symbol.asyncIterator in result) return;
-          const cost = {
-            ...(planned === undefined ? {} : { estimated: planned.estimated }),
-            upstreamRequests: trace.upstreamRequests,
-            cacheHits: trace.cacheHits,
-            allowanceRemaining: context.services.ledger.snapshot().remaining,
-            ...(budgetRemaining === undefined ? {} : { budgetRemaining }),
-          };
+          const cost = costExtension(
+            { estimated: planned?.estimated, upstreamRequests: trace.upstreamRequests, cacheHits: trace.cacheHits },
+            context.services.ledger,
+            budgetRemaining,
+          );
           setResult({
             ...result,
             extensions: { ...result.extensions, cost, ...(trace.stale.length > 0 ? { stale: [...trace.stale] } : {}) },

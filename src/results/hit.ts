@@ -8,17 +8,10 @@
  * client's budget as they are. One function so both answers stay identical.
  */
 import type { ClientBudgets } from '../access/client-budgets.js';
+import { costExtension, type CostExtension } from '../cost/cost-extension.js';
 import type { GatewayMetrics } from '../metrics.js';
 import type { QuotaLedger } from '../upstream/quota.js';
 import type { StoredResult } from './result-cache.js';
-
-export interface HitCost {
-  readonly estimated: 0;
-  readonly upstreamRequests: 0;
-  readonly cacheHits: number;
-  readonly allowanceRemaining: number;
-  readonly budgetRemaining?: number;
-}
 
 export interface HitServices {
   readonly ledger: Pick<QuotaLedger, 'snapshot'>;
@@ -27,14 +20,7 @@ export interface HitServices {
 }
 
 /** Records the hit in the cache-hit metric and returns its `extensions.cost`. */
-export function recordHit(hit: StoredResult, { ledger, metrics, budgets }: HitServices, clientName: string | undefined): HitCost {
+export function recordHit(hit: StoredResult, { ledger, metrics, budgets }: HitServices, clientName: string | undefined): CostExtension {
   for (const route of hit.routes) metrics.cacheHits.inc({ route });
-  const budgetRemaining = budgets.remaining(clientName);
-  return {
-    estimated: 0,
-    upstreamRequests: 0,
-    cacheHits: hit.routes.length,
-    allowanceRemaining: ledger.snapshot().remaining,
-    ...(budgetRemaining === undefined ? {} : { budgetRemaining }),
-  };
+  return costExtension({ estimated: 0, upstreamRequests: 0, cacheHits: hit.routes.length }, ledger, budgets.remaining(clientName));
 }
