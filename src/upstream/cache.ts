@@ -68,8 +68,7 @@ export class ResponseCache {
 
   /** True when `key` would be answered without an upstream request. */
   isFresh(key: string): boolean {
-    const entry = this.entries.peek(key);
-    return entry !== undefined && this.now() - entry.storedAt < entry.ttlMs;
+    return this.freshForMs(key) > 0;
   }
 
   /**
