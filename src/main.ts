@@ -5,7 +5,9 @@
 import { randomBytes } from 'node:crypto';
 import { loadConfig, ConfigError, type Config } from './config.js';
 import { createLogger } from './logger.js';
-import { createGateway } from './server.js';
+import { createGateway, type Gateway } from './server.js';
+import { DataDirInUseError } from './state/data-dir-lock.js';
+import { StateFileError } from './state/state-file.js';
 import { startSandbox, type SandboxHandle } from './sandbox/server.js';
 import { planAllowances } from './upstream/assumptions.js';
 
@@ -39,7 +41,19 @@ async function main(): Promise<void> {
     logger.info({ sandbox: sandbox.url }, `embedded sandbox upstream started at ${sandbox.url} (no SPORTS_API_BASE_URL set)`);
   }
 
-  const gateway = await createGateway(config, { baseUrl, logger });
+  let gateway: Gateway;
+  try {
+    gateway = await createGateway(config, { baseUrl, logger });
+  } catch (error) {
+    // State problems are the operator's to fix: say which file or directory and what to do, without a stack.
+    if (error instanceof DataDirInUseError || error instanceof StateFileError) {
+      logger.fatal({ code: error.code }, error.message);
+      process.stderr.write(`${error.message}\n`);
+      await sandbox?.close();
+      process.exit(2);
+    }
+    throw error;
+  }
   logger.info({ graphql: `${gateway.url}/graphql`, graphiql: `${gateway.url}/graphql` }, 'sports-graph ready');
 
   const stop = async (): Promise<void> => {

@@ -41,9 +41,8 @@ import { useResultCache } from './plugins/use-result-cache.js';
 import { ResultCache } from './results/result-cache.js';
 import { serveResultCacheHits } from './results/fast-path.js';
 import { useCostLimit } from './plugins/use-cost-limit.js';
-import { ClientBudgets } from './access/client-budgets.js';
 import { UpstreamFetcher } from './upstream/fetcher.js';
-import { QuotaLedger } from './upstream/quota.js';
+import { openLocalState } from './state/local-state.js';
 
 export interface GatewayOptions {
   /** The upstream base URL: the configured one, or the embedded sandbox's. */
@@ -73,11 +72,8 @@ export function loadTypeDefs(): string[] {
 export async function createGateway(config: Config, options: GatewayOptions): Promise<Gateway> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const metrics = new GatewayMetrics();
-  const ledger = await QuotaLedger.open({
-    plan: config.plan,
-    file: join(config.dataDir, 'quota.json'),
-    onPersistError: (error) => logger.error({ err: error }, 'could not persist the allowance ledger'),
-  });
+  const local = await openLocalState({ dataDir: config.dataDir, plan: config.plan, clientKeys: config.access.clientKeys, logger, purpose: 'gateway' });
+  const { ledger, budgets } = local;
   const showQuota = (): void => {
     const quota = ledger.snapshot();
     metrics.allowanceLimit.set(quota.limit);
@@ -99,11 +95,6 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
   const services: GatewayServices = { config, fetcher, ledger, metrics, logger, live };
   const schema = makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers });
   const clientKeys = new ClientKeys(config.access.clientKeys);
-  const budgets = new ClientBudgets({
-    keys: config.access.clientKeys,
-    file: join(config.dataDir, 'client-budgets.json'),
-    onPersistError: (error) => logger.error({ err: error }, 'could not persist client budgets'),
-  });
   if (!clientKeys.enabled && config.baseUrl !== undefined) {
     logger.warn('no gateway client keys are configured: anyone who reaches this gateway can spend the upstream allowance (set GATEWAY_CLIENT_KEYS)');
   }
@@ -269,13 +260,22 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     wsServer,
   );
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => {
-      server.off('error', reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  } catch (error) {
+    // A gateway that never served must not keep DATA_DIR locked or its timers running.
+    clearInterval(slowConsumerCheck);
+    await live.close();
+    await fetcher.close();
+    await local.close();
+    throw error;
+  }
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   logger.info({ url, plan: config.plan }, 'gateway listening');
@@ -292,7 +292,7 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await live.close();
       await fetcher.close();
-      await ledger.flush();
+      await local.close();
     },
   };
 }

@@ -6,13 +6,18 @@
  * An operation holds its estimate before it runs, so concurrent operations
  * of one client cannot pass the budget together, and is charged what it
  * really spent when it ends. Spending is per UTC day, like the upstream's
- * allowance, and is written to `DATA_DIR/client-budgets.json` after every
- * charge so that a restart keeps it. The file is a few bytes and the write
- * is synchronous: the charge is on disk before the response leaves.
+ * allowance.
+ *
+ * It lives in the `clients` section of `DATA_DIR/quota.json`, beside the
+ * allowance it is carved from (src/state/state-document.ts), so that the two
+ * can never be lost or restored apart. What is written is spent *plus held*:
+ * a hold reaches the disk with the first counted request of its operation
+ * (that request waits for a durable write of the whole document), so after
+ * a crash an operation that was running counts its whole estimate as spent,
+ * never less than it really spent.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { nextResetAt, planAllowances, type Plan } from '../upstream/assumptions.js';
+import type { StateDocument } from '../state/state-document.js';
 import type { ClientKey } from './client-keys.js';
 
 export interface BudgetHold {
@@ -20,18 +25,22 @@ export interface BudgetHold {
   settle(spent: number): number;
 }
 
-interface PersistedBudgets {
+/** The `clients` section of the state document. */
+export interface PersistedBudgets {
   resetsAt: number;
+  /** Spent today, plus what running operations held when it was written. */
   spent: Record<string, number>;
 }
 
+export const CLIENTS_SECTION = 'clients';
+
 export interface ClientBudgetsOptions {
   keys: readonly ClientKey[];
-  file: string;
+  state: StateDocument;
   /** @default Date.now */
   now?: () => number;
-  /** Told when spending could not be written; counting goes on in memory. */
-  onPersistError?: (error: unknown) => void;
+  /** `clients` from a version-1 `client-budgets.json`, when the document has none yet. */
+  legacy?: unknown;
 }
 
 export class ClientBudgets {
@@ -39,17 +48,26 @@ export class ClientBudgets {
   private spent = new Map<string, number>();
   private readonly held = new Map<string, number>();
   private resetsAt: number;
-  private readonly file: string;
+  private readonly state: StateDocument;
   private readonly now: () => number;
-  private readonly onPersistError: (error: unknown) => void;
 
+  /** @throws StateFileError when the saved spending is not one the gateway can trust. */
   constructor(options: ClientBudgetsOptions) {
     this.budgets = new Map(options.keys.filter((k) => k.budget !== undefined).map((k) => [k.name, k.budget ?? 0]));
-    this.file = options.file;
+    this.state = options.state;
     this.now = options.now ?? Date.now;
-    this.onPersistError = options.onPersistError ?? (() => undefined);
     this.resetsAt = nextResetAt(this.now());
-    this.restore();
+    const saved = parseBudgets(this.state, this.state.loaded(CLIENTS_SECTION) ?? options.legacy, this.now());
+    if (saved !== undefined && saved.resetsAt > this.now()) {
+      this.resetsAt = saved.resetsAt;
+      for (const [client, spent] of Object.entries(saved.spent)) {
+        const budget = this.budgets.get(client);
+        // A client whose budget was removed needs no count; one past its budget has simply spent it.
+        if (budget !== undefined && spent > 0) this.spent.set(client, Math.min(spent, budget));
+      }
+    }
+    this.state.register(CLIENTS_SECTION, () => this.persisted());
+    if (options.legacy !== undefined) this.state.soon();
   }
 
   /** True when `client` has a daily budget. */
@@ -72,6 +90,7 @@ export class ClientBudgets {
     const left = this.remaining(client) ?? 0;
     if (units > left) return undefined;
     this.held.set(client, (this.held.get(client) ?? 0) + units);
+    if (units > 0) this.state.soon();
     let settled = false;
     return {
       settle: (spent) => {
@@ -81,8 +100,8 @@ export class ClientBudgets {
           if (spent > 0) {
             this.rollOver();
             this.spent.set(client, (this.spent.get(client) ?? 0) + spent);
-            this.persist();
           }
+          if (spent > 0 || units > 0) this.state.soon();
         }
         return this.remaining(client) ?? 0;
       },
@@ -96,37 +115,44 @@ export class ClientBudgets {
 
   private rollOver(): void {
     const now = this.now();
+    // A reset more than a day ahead comes from a clock that was wrong: it would lock clients out for longer than a day.
+    if (this.resetsAt > now + 24 * 60 * 60 * 1000) this.resetsAt = nextResetAt(now);
     if (now < this.resetsAt) return;
     this.spent = new Map();
     this.resetsAt = nextResetAt(now);
-    this.persist();
+    this.state.soon();
   }
 
-  private restore(): void {
-    try {
-      const saved = JSON.parse(readFileSync(this.file, 'utf8')) as Partial<PersistedBudgets>;
-      if (typeof saved.resetsAt === 'number' && saved.resetsAt > this.now() && typeof saved.spent === 'object' && saved.spent !== null) {
-        this.resetsAt = saved.resetsAt;
-        for (const [client, spent] of Object.entries(saved.spent)) {
-          if (typeof spent === 'number' && spent > 0) this.spent.set(client, spent);
-        }
-      }
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.onPersistError(error);
+  private persisted(): PersistedBudgets {
+    const spent: Record<string, number> = {};
+    for (const client of new Set([...this.spent.keys(), ...this.held.keys()])) {
+      const total = (this.spent.get(client) ?? 0) + (this.held.get(client) ?? 0);
+      if (total > 0) spent[client] = total;
     }
+    return { resetsAt: this.resetsAt, spent };
   }
+}
 
-  private persist(): void {
-    const state: PersistedBudgets = { resetsAt: this.resetsAt, spent: Object.fromEntries(this.spent) };
-    try {
-      mkdirSync(dirname(this.file), { recursive: true });
-      const tmp = `${this.file}.${process.pid}.tmp`;
-      writeFileSync(tmp, JSON.stringify(state));
-      renameSync(tmp, this.file);
-    } catch (error) {
-      this.onPersistError(error);
-    }
+/**
+ * Saved spending, validated: wrong types stop start-up (naming the file);
+ * a reset further away than the next daily one is read as the next daily one.
+ */
+function parseBudgets(state: StateDocument, raw: unknown, now: number): PersistedBudgets | undefined {
+  if (raw === undefined) return undefined;
+  if (typeof raw !== 'object' || raw === null) throw state.invalid('"clients" is not an object');
+  const { resetsAt, spent } = raw as Record<string, unknown>;
+  if (typeof resetsAt !== 'number' || !Number.isSafeInteger(resetsAt) || resetsAt < 0) {
+    throw state.invalid(`"clients.resetsAt" must be epoch milliseconds, got ${JSON.stringify(resetsAt)}`);
   }
+  if (typeof spent !== 'object' || spent === null || Array.isArray(spent)) throw state.invalid('"clients.spent" is not an object');
+  const checked: Record<string, number> = {};
+  for (const [client, value] of Object.entries(spent)) {
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+      throw state.invalid(`"clients.spent.${client}" must be a whole number of at least 0, got ${JSON.stringify(value)}`);
+    }
+    checked[client] = value;
+  }
+  return { resetsAt: Math.min(resetsAt, nextResetAt(now)), spent: checked };
 }
 
 /**

@@ -9,14 +9,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { createLogger } from '../logger.js';
 import { GatewayMetrics } from '../metrics.js';
 import { startSandbox, type SandboxHandle } from '../sandbox/server.js';
 import { planAllowances } from '../upstream/assumptions.js';
 import { UpstreamFetcher } from '../upstream/fetcher.js';
-import { QuotaLedger } from '../upstream/quota.js';
+import { openLocalState, type LocalState } from '../state/local-state.js';
 import { imageRoutes } from '../upstream/routes/images.js';
 import { imageServiceFor } from './for-services.js';
 import { parseImportList } from './import-list.js';
@@ -86,11 +85,15 @@ async function main(): Promise<number> {
     process.stderr.write(`embedded sandbox upstream started at ${sandbox.url} (no SPORTS_API_BASE_URL set)\n`);
   }
 
-  const ledger = await QuotaLedger.open({
-    plan: config.plan,
-    file: join(config.dataDir, 'quota.json'),
-    onPersistError: (error) => logger.error({ err: error }, 'could not persist the allowance ledger'),
-  });
+  // The importer spends the same allowance as the gateway: it takes DATA_DIR's lock, so the two never run on one directory together.
+  let local: LocalState;
+  try {
+    local = await openLocalState({ dataDir: config.dataDir, plan: config.plan, clientKeys: config.access.clientKeys, logger, purpose: 'images:import' });
+  } catch (error) {
+    await sandbox?.close();
+    throw error;
+  }
+  const { ledger } = local;
   const metrics = new GatewayMetrics();
   const fetcher = new UpstreamFetcher({ config, baseUrl, v3CyclingBaseUrl: config.v3CyclingBaseUrl, ledger, metrics, logger });
   const countedTemplates = new Set<string>(Object.values(imageRoutes).filter((route) => route.counted).map((route) => route.template));
@@ -115,7 +118,7 @@ async function main(): Promise<number> {
     return summary.failed > 0 || summary.stoppedEarly ? 1 : 0;
   } finally {
     await fetcher.close();
-    await ledger.flush();
+    await local.close();
     await sandbox?.close();
   }
 }

@@ -215,6 +215,8 @@ export function withQuota(ledger: QuotaLedger): Step {
     const reservation = ledger.reserve({ version: call.route.version, route: call.route.template });
     let response: UpstreamResponse;
     try {
+      // Never send what a crash could forget (quota.ts, "Crash safety").
+      await reservation.durable;
       response = await next(call);
     } catch (error) {
       if (error instanceof UpstreamNetworkError && !error.sent) reservation.release();

@@ -46,28 +46,58 @@ describe('QuotaLedger', () => {
     const first = await open({ plan: 'pro' });
     for (let i = 0; i < 7; i += 1) first.reserve(route).commit();
     await first.flush();
-    expect(JSON.parse(await readFile(file, 'utf8'))).toMatchObject({ used: 7 });
+    expect(JSON.parse(await readFile(file, 'utf8'))).toMatchObject({ version: 2, allowance: { used: 7 } });
     const second = await open({ plan: 'pro' });
     expect(second.snapshot()).toMatchObject({ plan: 'pro', limit: 7_500, used: 7, remaining: 7_493 });
   });
 
-  it('writes a burst of changes once the persist window passes, and at once on flush', async () => {
-    const ledger = await open({ plan: 'pro', persistDelayMs: 150 });
-    for (let i = 0; i < 5; i += 1) ledger.reserve(route).commit();
-    const onDisk = async (): Promise<number | undefined> => {
-      try {
-        return (JSON.parse(await readFile(file, 'utf8')) as { used: number }).used;
-      } catch {
-        return undefined;
-      }
-    };
-    // Inside the window nothing is written yet (the open itself wrote nothing: no file existed).
-    expect(await onDisk()).toBeUndefined();
-    await new Promise((resolve) => setTimeout(resolve, 400));
-    expect(await onDisk()).toBe(5);
-    ledger.reserve(route).commit();
+  const onDisk = async (): Promise<number | undefined> => {
+    try {
+      return (JSON.parse(await readFile(file, 'utf8')) as { allowance: { used: number } }).allowance.used;
+    } catch {
+      return undefined;
+    }
+  };
+
+  it('a reservation is on disk before its request may leave, counted as spent while in flight', async () => {
+    const ledger = await open({ plan: 'pro', persistDelayMs: 60_000 });
+    const reservation = ledger.reserve(route);
+    await reservation.durable;
+    // A crash now must not forget a request that may already have reached the upstream.
+    expect(await onDisk()).toBe(1);
+    reservation.commit();
     await ledger.flush();
-    expect(await onDisk()).toBe(6);
+    expect(await onDisk()).toBe(1);
+    const released = ledger.reserve(route);
+    await released.durable;
+    expect(await onDisk()).toBe(2);
+    released.release();
+    await ledger.flush();
+    expect(await onDisk()).toBe(1);
+  });
+
+  it('reservations that arrive together share writes (group commit), never one write per request', async () => {
+    const ledger = await open({ plan: 'pro', persistDelayMs: 60_000 });
+    const reservations = Array.from({ length: 50 }, () => ledger.reserve(route));
+    await Promise.all(reservations.map((reservation) => reservation.durable));
+    expect(await onDisk()).toBe(50);
+    expect(ledger.stateDocument.writes).toBeLessThanOrEqual(2);
+    for (const reservation of reservations) reservation.commit();
+    await ledger.flush();
+    expect(await onDisk()).toBe(50);
+  });
+
+  it('writes other changes once the persist window passes, and at once on flush', async () => {
+    const ledger = await open({ plan: 'pro', persistDelayMs: 150 });
+    const held = ledger.reserve(route);
+    await held.durable;
+    const writes = ledger.stateDocument.writes;
+    held.release();
+    ledger.markExhausted(undefined);
+    expect(ledger.stateDocument.writes).toBe(writes);
+    await ledger.flush();
+    expect(await onDisk()).toBe(7_500);
+    expect(ledger.stateDocument.writes).toBe(writes + 1);
   });
 
   it('takes the upstream rate-limit headers as the truth', async () => {
