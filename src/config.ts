@@ -98,6 +98,15 @@ export interface Config {
   cacheMaxBytes: number;
   /** How long past its TTL an entry may still answer when the upstream cannot. @default 7 days */
   maxStaleSeconds: number;
+  /**
+   * `CACHE_STALE_IF_SLOW_MS`: a caller that holds a stale value waits this
+   * long for the refresh, then answers stale while the refresh goes on in
+   * the background. Far above a healthy upstream answer (tens to hundreds of
+   * ms), so a working upstream is never passed over, and far inside the
+   * operation deadline; must be below `OPERATION_TIMEOUT_MS`.
+   * @default 1_500, or half of `OPERATION_TIMEOUT_MS` when that is shorter than 3 s
+   */
+  cacheStaleIfSlowMs: number;
   /** Operation, body and WebSocket limits (`LIMIT_*`). */
   limits: OperationLimits;
   access: AccessConfig;
@@ -203,6 +212,7 @@ export function loadConfig(env: Env = process.env): Config {
     cacheTtls[cacheClass] = int(`CACHE_TTL_${cacheClass.toUpperCase()}`, cacheTtls[cacheClass]);
   }
 
+  const operationMs = int('OPERATION_TIMEOUT_MS', 10_000, 1);
   const config: Config = {
     apiKey: env['SPORTS_API_KEY'] === '' ? undefined : env['SPORTS_API_KEY'],
     plan,
@@ -217,13 +227,15 @@ export function loadConfig(env: Env = process.env): Config {
       connectMs: int('UPSTREAM_CONNECT_TIMEOUT_MS', 3_000, 1),
       headersMs: int('UPSTREAM_HEADERS_TIMEOUT_MS', 5_000, 1),
       bodyMs: int('UPSTREAM_BODY_TIMEOUT_MS', 5_000, 1),
-      operationMs: int('OPERATION_TIMEOUT_MS', 10_000, 1),
+      operationMs,
     },
     upstreamConnections: int('UPSTREAM_CONNECTIONS', 16, 1),
     maxUpstreamBodyBytes: int('UPSTREAM_MAX_BODY_BYTES', 10 * 1024 * 1024, 1024),
     cacheTtls,
     cacheMaxBytes: int('CACHE_MAX_BYTES', 64 * 1024 * 1024, 1024),
     maxStaleSeconds: int('CACHE_MAX_STALE_SECONDS', 7 * 24 * 3600),
+    // The default follows a short deadline down, so that setting OPERATION_TIMEOUT_MS alone never stops start-up.
+    cacheStaleIfSlowMs: int('CACHE_STALE_IF_SLOW_MS', Math.min(1_500, Math.floor(operationMs / 2)), 1),
     live: {
       oddsWatchdogMs: int('ODDS_WATCHDOG_MS', 90_000, 1),
       oddsLingerMs: int('ODDS_LINGER_MS', 5_000),
@@ -266,6 +278,12 @@ export function loadConfig(env: Env = process.env): Config {
       leadMs: int('LINEUP_POLL_LEAD_MS', 3 * 3600 * 1000),
     },
   };
+  if (config.cacheStaleIfSlowMs >= config.timeouts.operationMs) {
+    // At or past the deadline the bound would never act: the field would fail before stale could answer.
+    problems.push(
+      `CACHE_STALE_IF_SLOW_MS (${config.cacheStaleIfSlowMs}) must be below OPERATION_TIMEOUT_MS (${config.timeouts.operationMs})`,
+    );
+  }
   if (config.baseUrl !== undefined && config.apiKey === undefined) {
     problems.push('SPORTS_API_KEY is required when SPORTS_API_BASE_URL points at a real upstream');
   }

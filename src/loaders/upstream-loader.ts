@@ -79,9 +79,12 @@ export class UpstreamLoader {
         this.trace.resources.push({ key: call.key, route: call.route.template });
         try {
           const result = await this.fetcher.fetch(call.route, call.params, { deadline: this.deadline });
-          if (result.source === 'upstream') this.trace.upstreamRequests += 1;
+          // A stale answer given while this operation's own refresh goes on
+          // still cost that request: the client's budget is charged for it.
+          const sent = result.source === 'upstream' || result.startedRefresh === true;
+          if (sent) this.trace.upstreamRequests += 1;
           else this.trace.cacheHits += 1;
-          if (result.source === 'upstream' && call.route.counted) this.trace.countedRequests += 1;
+          if (sent && call.route.counted) this.trace.countedRequests += 1;
           if (result.stale !== undefined) {
             this.trace.stale.push({ route: call.route.template, version: call.route.version, ...result.stale });
           }

@@ -68,6 +68,7 @@ export class UpstreamFetcher {
     this.cache = new ResponseCache({
       maxBytes: config.cacheMaxBytes,
       maxStaleMs: config.maxStaleSeconds * 1000,
+      staleIfSlowMs: config.cacheStaleIfSlowMs,
     });
     this.dispatcher = new Dispatcher({
       connectTimeoutMs: config.timeouts.connectMs,
@@ -115,6 +116,8 @@ export class UpstreamFetcher {
     const result = this.cache.get<T>(
       key,
       ttlMs,
+      // Bounded by the deadline of the operation that starts the refresh, also
+      // once every caller has answered stale and left (cache.ts, "stale beats slow").
       () => this.load(route, request, options.deadline),
       {
         onHit: () => this.metrics.cacheHits.inc(labels),
