@@ -42,6 +42,7 @@ import { ResultCache } from './results/result-cache.js';
 import { serveResultCacheHits } from './results/fast-path.js';
 import { useCostLimit } from './plugins/use-cost-limit.js';
 import { ClientBudgets } from './access/client-budgets.js';
+import { SpendGate } from './access/spend-gate.js';
 import { UpstreamFetcher } from './upstream/fetcher.js';
 import { QuotaLedger } from './upstream/quota.js';
 
@@ -95,15 +96,16 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     metrics,
     logger,
   });
-  const live = createLiveServices({ config, baseUrl: options.baseUrl, logger, fetcher, ledger });
-  const services: GatewayServices = { config, fetcher, ledger, metrics, logger, live };
-  const schema = makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers });
   const clientKeys = new ClientKeys(config.access.clientKeys);
   const budgets = new ClientBudgets({
     keys: config.access.clientKeys,
     file: join(config.dataDir, 'client-budgets.json'),
     onPersistError: (error) => logger.error({ err: error }, 'could not persist client budgets'),
   });
+  const spend = new SpendGate({ ledger, budgets, maxOperationCost: config.limits.maxOperationCost });
+  const live = createLiveServices({ config, baseUrl: options.baseUrl, logger, fetcher, ledger, spend });
+  const services: GatewayServices = { config, fetcher, ledger, metrics, logger, live, spend };
+  const schema = makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers });
   if (!clientKeys.enabled && config.baseUrl !== undefined) {
     logger.warn('no gateway client keys are configured: anyone who reaches this gateway can spend the upstream allowance (set GATEWAY_CLIENT_KEYS)');
   }
@@ -131,7 +133,7 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
       useCSRFPrevention({ requestHeaders: ['x-graphql-csrf', 'authorization', 'x-client-key'] }),
       ...(config.access.introspection ? [] : [useDisableIntrospection()]),
       useWidgets({ prefix: '/widgets' }),
-      useImages(services),
+      useImages(services, clientKeys),
       usePrometheus({
         registry: metrics.registry,
         endpoint: '/metrics',
@@ -155,7 +157,7 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
       // Before the cost plugin: a stored result spends nothing, so it is neither estimated nor refused (src/plugins/use-result-cache.ts).
       ...(resultCache === undefined ? [] : [useResultCache({ cache: resultCache, budgets })]),
       // Before the trace: a refusal ends the onExecute chain and keeps its own `extensions.cost`.
-      useCostLimit({ maxOperationCost: config.limits.maxOperationCost, budgets }),
+      useCostLimit(),
       useUpstreamTrace(),
       // Compiled execution for queries (the warm path's resolver walk);
       // subscriptions keep graphql-js's executor and are shared instead.
@@ -197,7 +199,8 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
   // yoga's recipe: graphql-ws runs every operation through yoga's envelop
   // pipeline, so plugins (errors, trace, limits) apply on WebSocket alike.
   // Root fields whose results depend on their arguments alone: one execution serves every subscriber.
-  const sharedSubscriptions = new SharedSubscriptions({ shareableFields: new Set(['oddsSnapshots', 'liveTicker']) });
+  // Not `liveTicker`: each subscriber passes the spend gate and may pay for polls (src/live/poll-payers.ts).
+  const sharedSubscriptions = new SharedSubscriptions({ shareableFields: new Set(['oddsSnapshots']) });
   useServer<Record<string, unknown>, { request: IncomingMessage; socket: WebSocket }>(
     {
       onConnect: (ctx) => {
