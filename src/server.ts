@@ -24,6 +24,7 @@ import { createLogger } from './logger.js';
 import { GatewayMetrics } from './metrics.js';
 import { useErrorCodes, withCodes } from './plugins/use-error-codes.js';
 import { useHealthz } from './plugins/use-healthz.js';
+import { useRouteTable } from './plugins/use-route-table.js';
 import { useClientKeys } from './plugins/use-client-keys.js';
 import { ClientKeys, presentedKey } from './access/client-keys.js';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
@@ -127,6 +128,8 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
       return { services, upstream: new UpstreamLoader(fetcher, deadline, config.bench.upstreamLoaders), deadline };
     },
     plugins: [
+      // First: a path outside the route table (src/route-table.ts) is answered 404 here.
+      useRouteTable(),
       useHealthz({ endpoint: '/healthz' }),
       useClientKeys(clientKeys),
       // A cross-site <img> or form must not spend the allowance: simple requests need a custom header.
