@@ -40,6 +40,8 @@ export function createLiveServices({ config, baseUrl, logger, fetcher, ledger, s
     watchdogMs: config.live.oddsWatchdogMs,
     lingerMs: config.live.oddsLingerMs,
     backoff: { initialMs: config.live.oddsBackoffInitialMs, maxMs: config.live.oddsBackoffMaxMs },
+    maxFeeds: config.live.oddsMaxFeeds,
+    maxFeedsPerClient: config.live.oddsMaxFeedsPerClient,
   });
   const ticker = new LiveTicker({
     fetcher,
