@@ -82,7 +82,7 @@ try {
         subscribers,
         frames: 5,
         clientProcesses: subscribers >= 5_000 ? 2 : 1,
-        matchId: `bench-match-${i + 1}`,
+        matchId: String(940_001 + i),
       }),
     );
   }

@@ -2,6 +2,7 @@
  * Baseball V2 lineups and the lineup confirmation subscription.
  */
 import { Repeater } from 'graphql-yoga';
+import { refusalError } from '../src/access/spend-refusal.js';
 import type { Resolvers } from '../src/generated/resolvers-types.js';
 import type { LineupStatus } from '../src/live/lineup-poller.js';
 import { loadBaseballLineups } from '../src/model/baseball-lineups.js';
@@ -58,6 +59,9 @@ export const baseballResolvers: Resolvers = {
       subscribe: (_, { matchId }, ctx) => {
         const id = integerId(matchId, 'match id');
         const poller = ctx.services.live.lineups;
+        // A client whose budget cannot pay for one poll is refused here, before any request (src/live/poll-payers.ts).
+        const refusal = poller.refusalFor(id, ctx.clientName);
+        if (refusal !== undefined) throw refusalError(refusal);
         return new Repeater<LineupStatus>(async (push, stop) => {
           const unsubscribe = poller.subscribe(id, (status, final, fatal) => {
             if (fatal !== undefined) {
@@ -66,7 +70,7 @@ export const baseballResolvers: Resolvers = {
             }
             void push(status);
             if (final) stop();
-          });
+          }, ctx.clientName);
           await stop;
           unsubscribe();
         });

@@ -7,12 +7,14 @@
 import type { GatewayContext } from '../src/context.js';
 import type { Resolvers, Sport } from '../src/generated/resolvers-types.js';
 import { imageServiceFor } from '../src/images/for-services.js';
+import type { ChainReport } from '../src/images/service.js';
 import { isV6FileName, type LogoSources } from '../src/images/paths.js';
 import type { ImageRef } from '../src/model/image-ref.js';
 import { integerId } from '../src/model/native-id.js';
 import { v2Slug } from '../src/model/v2-namespace.js';
 import { ErrorCode, GatewayError } from '../src/upstream/errors.js';
 import { referenceRoutes } from '../src/upstream/routes/reference.js';
+import { SpendMeter } from '../src/upstream/spend-meter.js';
 
 const THUMBNAIL_SUFFIX = /![a-z][0-9]{1,4}$/;
 
@@ -56,7 +58,15 @@ async function logo(ctx: GatewayContext, sources: LogoSources): Promise<ImageRef
     throw new GatewayError(ErrorCode.BadUserInput, 'Give at least one of v1CompetitorId, v2TeamId or v6Logo.');
   }
   const images = await imageServiceFor(ctx.services);
-  const report = await images.logo(sources, ctx.deadline);
+  // The chain bypasses the request loader: what it spends joins the operation's trace, which charges the client's budget.
+  const meter = new SpendMeter();
+  let report: ChainReport;
+  try {
+    report = await images.logo(sources, ctx.deadline, meter);
+  } finally {
+    ctx.upstream.trace.upstreamRequests += meter.requests;
+    ctx.upstream.trace.countedRequests += meter.counted;
+  }
   if (report.found !== undefined) {
     const version = report.found.request.version === 'v1' ? 'V1' : report.found.request.version === 'v2' ? 'V2' : 'V6';
     return { url: report.found.url, version, placeholder: false };

@@ -1,4 +1,5 @@
 import { Repeater, SlidingBuffer } from 'graphql-yoga';
+import { refusalError } from '../src/access/spend-refusal.js';
 import type { Resolvers } from '../src/generated/resolvers-types.js';
 import { inProgress, type TickerSnapshot } from '../src/live/ticker.js';
 import { v1WorldCupRoutes } from '../src/upstream/routes/v1-world-cup.js';
@@ -18,12 +19,17 @@ export const liveResolvers: Resolvers = {
   },
   Subscription: {
     liveTicker: {
-      subscribe: (_, __, ctx) =>
-        new Repeater<TickerSnapshot>(async (push, stop) => {
-          const off = ctx.services.live.ticker.subscribe((snapshot) => void push(snapshot));
+      // A client whose budget cannot pay for one poll is refused here, before any request (src/live/poll-payers.ts).
+      subscribe: (_, __, ctx) => {
+        const { ticker } = ctx.services.live;
+        const refusal = ticker.refusalFor(ctx.clientName);
+        if (refusal !== undefined) throw refusalError(refusal);
+        return new Repeater<TickerSnapshot>(async (push, stop) => {
+          const off = ticker.subscribe((snapshot) => void push(snapshot), ctx.clientName);
           await stop;
           off();
-        }, new SlidingBuffer(4)),
+        }, new SlidingBuffer(4));
+      },
       resolve: (snapshot: TickerSnapshot) => snapshot,
     },
   },

@@ -1,10 +1,9 @@
-import { Repeater, SlidingBuffer } from 'graphql-yoga';
 import type { Resolvers } from '../src/generated/resolvers-types.js';
+import { clientIdentity } from '../src/access/client-identity.js';
 import type { OddsChangeView, OddsSnapshotView } from '../src/live/hub.js';
+import { isOddsMatchId } from '../src/live/protocol.js';
+import { MemberQueue } from '../src/live/shared-subscriptions.js';
 import { ErrorCode, GatewayError } from '../src/upstream/errors.js';
-
-/** Letters, digits, `-`, `_`: anything else cannot name an odds channel (`match:{id}:odds`). */
-const MATCH_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /**
  * A slow subscriber only needs the newest snapshots: older ones are dropped
@@ -12,37 +11,46 @@ const MATCH_ID = /^[A-Za-z0-9_-]{1,64}$/;
  */
 const SNAPSHOT_QUEUE = 16;
 
+/** Checked before the hub is asked: an ID the odds channel cannot carry never reaches the upstream. */
 function matchIdArg(matchId: string): string {
-  if (!MATCH_ID.test(matchId)) {
-    throw new GatewayError(ErrorCode.BadUserInput, 'matchId must be 1 to 64 letters, digits, "-" or "_".');
+  if (!isOddsMatchId(matchId)) {
+    throw new GatewayError(ErrorCode.BadUserInput, 'matchId must be a V1 or V2 match ID: a positive integer, as the odds channel carries it.');
   }
   return matchId;
 }
 
+/*
+ * The feed is joined (or opened, within the hub's caps) here, in the
+ * subscribe resolver itself: a cap hit is the subscription's coded error
+ * (ODDS_FEED_LIMIT), nothing is opened, and subscriptions arriving together
+ * are counted one by one. The queue stops listening when it is returned.
+ */
 export const oddsResolvers: Resolvers = {
   Subscription: {
     oddsSnapshots: {
       subscribe: (_, { matchId }, ctx) => {
         const id = matchIdArg(matchId);
-        return new Repeater<OddsSnapshotView>(async (push, stop) => {
-          const off = ctx.services.live.odds.onSnapshot(id, (snapshot) => void push(snapshot));
-          await stop;
-          off();
-        }, new SlidingBuffer(SNAPSHOT_QUEUE));
+        let off = (): void => undefined;
+        const queue = new MemberQueue<OddsSnapshotView>(SNAPSHOT_QUEUE, () => off());
+        off = ctx.services.live.odds.onSnapshot(id, (snapshot) => queue.push(snapshot), clientIdentity(ctx));
+        return queue;
       },
       resolve: (snapshot: OddsSnapshotView) => snapshot,
     },
     oddsChanges: {
       subscribe: (_, { matchId }, ctx) => {
         const id = matchIdArg(matchId);
+        let off = (): void => undefined;
         // Changes are never dropped: a gap would break the promise of the stream.
-        return new Repeater<OddsChangeView>(async (push, stop) => {
-          const off = ctx.services.live.odds.onChanges(id, (changes) => {
-            for (const change of changes) void push(change);
-          });
-          await stop;
-          off();
-        });
+        const queue = new MemberQueue<OddsChangeView>(Number.POSITIVE_INFINITY, () => off());
+        off = ctx.services.live.odds.onChanges(
+          id,
+          (changes) => {
+            for (const change of changes) queue.push(change);
+          },
+          clientIdentity(ctx),
+        );
+        return queue;
       },
       resolve: (change: OddsChangeView) => change,
     },

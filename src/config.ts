@@ -32,6 +32,14 @@ export interface LiveConfig {
   tickerAllowancePercent: number;
   /** `LIVE_TICKER_MIN_INTERVAL_MS`: the ticker never polls more often than this, whatever the plan. @default 15_000 */
   tickerMinIntervalMs: number;
+  /** `ODDS_MAX_FEEDS`: upstream odds feeds (one upstream subscription each) open at once, lingering ones included. @default 100 */
+  oddsMaxFeeds: number;
+  /**
+   * `ODDS_MAX_FEEDS_PER_CLIENT`: upstream odds feeds one client (its key's
+   * name, or its address when keys are off) may have opened and still open;
+   * joining a feed already open is not counted. @default 10
+   */
+  oddsMaxFeedsPerClient: number;
 }
 
 /** Limits on what one client can ask; errors never reveal them. */
@@ -243,6 +251,8 @@ export function loadConfig(env: Env = process.env): Config {
       oddsBackoffMaxMs: int('ODDS_BACKOFF_MAX_MS', 30_000, 1),
       tickerAllowancePercent: int('LIVE_TICKER_ALLOWANCE_PERCENT', 10, 1),
       tickerMinIntervalMs: int('LIVE_TICKER_MIN_INTERVAL_MS', 15_000, 1),
+      oddsMaxFeeds: int('ODDS_MAX_FEEDS', 100, 1),
+      oddsMaxFeedsPerClient: int('ODDS_MAX_FEEDS_PER_CLIENT', 10, 1),
     },
     access: {
       clientKeys: keysOrProblem(),

@@ -4,6 +4,7 @@
  */
 import type { Logger } from 'pino';
 import type { YogaInitialContext } from 'graphql-yoga';
+import type { SpendGate } from './access/spend-gate.js';
 import type { Config } from './config.js';
 import type { LiveServices } from './live/services.js';
 import type { UpstreamLoader } from './loaders/upstream-loader.js';
@@ -19,6 +20,8 @@ export interface GatewayServices {
   readonly logger: Logger;
   /** Live odds hub and live ticker (src/live). */
   readonly live: LiveServices;
+  /** The cost, plan and client-budget check every door passes (src/access/spend-gate.ts). */
+  readonly spend: SpendGate;
 }
 
 /** Made for each operation. */

@@ -24,6 +24,7 @@ import { createLogger } from './logger.js';
 import { GatewayMetrics } from './metrics.js';
 import { useErrorCodes, withCodes } from './plugins/use-error-codes.js';
 import { useHealthz } from './plugins/use-healthz.js';
+import { useRouteTable } from './plugins/use-route-table.js';
 import { useClientKeys } from './plugins/use-client-keys.js';
 import { ClientKeys, presentedKey } from './access/client-keys.js';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
@@ -41,6 +42,7 @@ import { useResultCache } from './plugins/use-result-cache.js';
 import { ResultCache } from './results/result-cache.js';
 import { serveResultCacheHits } from './results/fast-path.js';
 import { useCostLimit } from './plugins/use-cost-limit.js';
+import { SpendGate } from './access/spend-gate.js';
 import { UpstreamFetcher } from './upstream/fetcher.js';
 import { openLocalState } from './state/local-state.js';
 
@@ -91,10 +93,11 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     metrics,
     logger,
   });
-  const live = createLiveServices({ config, baseUrl: options.baseUrl, logger, fetcher, ledger });
-  const services: GatewayServices = { config, fetcher, ledger, metrics, logger, live };
-  const schema = makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers });
   const clientKeys = new ClientKeys(config.access.clientKeys);
+  const spend = new SpendGate({ ledger, budgets, maxOperationCost: config.limits.maxOperationCost });
+  const live = createLiveServices({ config, baseUrl: options.baseUrl, logger, fetcher, ledger, spend });
+  const services: GatewayServices = { config, fetcher, ledger, metrics, logger, live, spend };
+  const schema = makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers });
   if (!clientKeys.enabled && config.baseUrl !== undefined) {
     logger.warn('no gateway client keys are configured: anyone who reaches this gateway can spend the upstream allowance (set GATEWAY_CLIENT_KEYS)');
   }
@@ -116,13 +119,15 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
       return { services, upstream: new UpstreamLoader(fetcher, deadline, config.bench.upstreamLoaders), deadline };
     },
     plugins: [
+      // First: a path outside the route table (src/route-table.ts) is answered 404 here.
+      useRouteTable(),
       useHealthz({ endpoint: '/healthz' }),
       useClientKeys(clientKeys),
       // A cross-site <img> or form must not spend the allowance: simple requests need a custom header.
       useCSRFPrevention({ requestHeaders: ['x-graphql-csrf', 'authorization', 'x-client-key'] }),
       ...(config.access.introspection ? [] : [useDisableIntrospection()]),
       useWidgets({ prefix: '/widgets' }),
-      useImages(services),
+      useImages(services, clientKeys),
       usePrometheus({
         registry: metrics.registry,
         endpoint: '/metrics',
@@ -146,7 +151,7 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
       // Before the cost plugin: a stored result spends nothing, so it is neither estimated nor refused (src/plugins/use-result-cache.ts).
       ...(resultCache === undefined ? [] : [useResultCache({ cache: resultCache, budgets })]),
       // Before the trace: a refusal ends the onExecute chain and keeps its own `extensions.cost`.
-      useCostLimit({ maxOperationCost: config.limits.maxOperationCost, budgets }),
+      useCostLimit(),
       useUpstreamTrace(),
       // Compiled execution for queries (the warm path's resolver walk);
       // subscriptions keep graphql-js's executor and are shared instead.
@@ -188,7 +193,8 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
   // yoga's recipe: graphql-ws runs every operation through yoga's envelop
   // pipeline, so plugins (errors, trace, limits) apply on WebSocket alike.
   // Root fields whose results depend on their arguments alone: one execution serves every subscriber.
-  const sharedSubscriptions = new SharedSubscriptions({ shareableFields: new Set(['oddsSnapshots', 'liveTicker']) });
+  // Not `liveTicker`: each subscriber passes the spend gate and may pay for polls (src/live/poll-payers.ts).
+  const sharedSubscriptions = new SharedSubscriptions({ shareableFields: new Set(['oddsSnapshots']) });
   useServer<Record<string, unknown>, { request: IncomingMessage; socket: WebSocket }>(
     {
       onConnect: (ctx) => {

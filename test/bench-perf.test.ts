@@ -51,15 +51,15 @@ describe('shared subscription frames', () => {
 
   it('sends every subscriber of one document the same bytes, as valid graphql-ws messages', async () => {
     const url = `${stack.gateway.url.replace('http', 'ws')}/graphql`;
-    const subscribers = [rawSubscriber(url, 'shared-1'), rawSubscriber(url, 'shared-1'), rawSubscriber(url, 'shared-1')];
+    const subscribers = [rawSubscriber(url, '930001'), rawSubscriber(url, '930001'), rawSubscriber(url, '930001')];
     try {
       await Promise.all(subscribers.map((s) => s.ready));
-      await fetch(`${stack.sandbox.url}/__sandbox/odds/shared-1/event`, { method: 'POST' });
+      await fetch(`${stack.sandbox.url}/__sandbox/odds/930001/event`, { method: 'POST' });
       await until(() => subscribers.every((s) => s.frames.length >= 2));
       const last = subscribers.map((s) => s.frames[1]!);
       expect(new Set(last).size).toBe(1);
       const message = JSON.parse(last[0]!) as { id: string; type: string; payload: { data: { oddsSnapshots: { matchId: string; markets: unknown[] } } } };
-      expect(message).toMatchObject({ id: 's', type: 'next', payload: { data: { oddsSnapshots: { matchId: 'shared-1' } } } });
+      expect(message).toMatchObject({ id: 's', type: 'next', payload: { data: { oddsSnapshots: { matchId: '930001' } } } });
       expect(message.payload.data.oddsSnapshots.markets.length).toBeGreaterThan(0);
       // Exactly what JSON.stringify of the parsed message gives: nothing spliced wrongly.
       expect(JSON.stringify(message)).toBe(last[0]);

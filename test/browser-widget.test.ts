@@ -61,7 +61,7 @@ describe('in headless Chromium', () => {
   it('the odds widget shows a price change, then reconnecting and recovery after a dropped upstream socket', async () => {
     const page = await browser.newPage();
     const urls = watchNetwork(page);
-    const match = 'widget1';
+    const match = '920001';
     const home = page.locator('[data-market="match-result"] .price[data-outcome="Home"]');
     try {
       await page.goto(`${stack.gateway.url}/widgets/odds?match=${match}`);

@@ -32,6 +32,13 @@ const WATCHDOG_MS = 600;
 const DETECT_SLACK_MS = 700;
 const API_KEY = 'odds-faults-key-3f9a51';
 
+/** Odds match IDs are numeric (src/live/protocol.ts): one faulted and one bystander match per fault. */
+const MATCHES = {
+  drop: { faulted: '910001', bystander: '910002' },
+  silent: { faulted: '910003', bystander: '910004' },
+  malformed: { faulted: '910005', bystander: '910006' },
+} as const;
+
 const fresh = (s: Snapshot | undefined): boolean => s !== undefined && !s.stale && s.feed === 'LIVE';
 
 describe('odds socket faults: signalled in time, contained, recovered, no key', () => {
@@ -56,9 +63,9 @@ describe('odds socket faults: signalled in time, contained, recovered, no key', 
   });
 
   /** The faulted match and a bystander match, both live before the fault. */
-  async function twoFeeds(name: string): Promise<{ faulted: Stream<Snapshot>; other: Stream<Snapshot>; stop: () => void }> {
-    const a = subscribe<Snapshot>(client, SNAPSHOTS, { m: `${name}-faulted` }, 'oddsSnapshots');
-    const b = subscribe<Snapshot>(client, SNAPSHOTS, { m: `${name}-bystander` }, 'oddsSnapshots');
+  async function twoFeeds(name: keyof typeof MATCHES): Promise<{ faulted: Stream<Snapshot>; other: Stream<Snapshot>; stop: () => void }> {
+    const a = subscribe<Snapshot>(client, SNAPSHOTS, { m: MATCHES[name].faulted }, 'oddsSnapshots');
+    const b = subscribe<Snapshot>(client, SNAPSHOTS, { m: MATCHES[name].bystander }, 'oddsSnapshots');
     await a.stream.until((v) => fresh(v.at(-1)));
     await b.stream.until((v) => fresh(v.at(-1)));
     return {
@@ -90,7 +97,7 @@ describe('odds socket faults: signalled in time, contained, recovered, no key', 
       const before = faulted.values.length;
       const droppedAt = Date.now();
       // Refused for 800 ms: the feed stays down long enough to look at the rest.
-      await oddsControl.drop(stack.sandbox.url, 'drop-faulted', 800);
+      await oddsControl.drop(stack.sandbox.url, MATCHES.drop.faulted, 800);
       await faulted.until((v) => v.slice(before).some((s) => s.stale && s.feed === 'RECONNECTING'), DETECT_SLACK_MS);
       expect(Date.now() - droppedAt).toBeLessThan(DETECT_SLACK_MS);
       const queryText = await othersUnaffected(other);
@@ -108,9 +115,9 @@ describe('odds socket faults: signalled in time, contained, recovered, no key', 
     const { faulted, other, stop } = await twoFeeds('silent');
     try {
       const before = faulted.values.length;
-      const subscribesBefore = (await oddsControl.stats(stack.sandbox.url)).subscribesByChannel['match:silent-faulted:odds'] ?? 0;
+      const subscribesBefore = (await oddsControl.stats(stack.sandbox.url)).subscribesByChannel[`match:${MATCHES.silent.faulted}:odds`] ?? 0;
       const silencedAt = Date.now();
-      await oddsControl.silence(stack.sandbox.url, 'silent-faulted');
+      await oddsControl.silence(stack.sandbox.url, MATCHES.silent.faulted);
       const queryText = await othersUnaffected(other);
       await faulted.until((v) => v.slice(before).some((s) => s.stale), WATCHDOG_MS + DETECT_SLACK_MS + 500);
       const detectedAfter = Date.now() - silencedAt;
@@ -120,7 +127,7 @@ describe('odds socket faults: signalled in time, contained, recovered, no key', 
       expect(detectedAfter).toBeLessThan(WATCHDOG_MS + DETECT_SLACK_MS);
       const staleAt = faulted.values.length;
       await faulted.until((v) => fresh(v.at(-1)) && v.length > staleAt, 3_000);
-      expect((await oddsControl.stats(stack.sandbox.url)).subscribesByChannel['match:silent-faulted:odds']).toBe(subscribesBefore + 1);
+      expect((await oddsControl.stats(stack.sandbox.url)).subscribesByChannel[`match:${MATCHES.silent.faulted}:odds`]).toBe(subscribesBefore + 1);
       expect(faulted.error).toBeUndefined();
       await expectNoKey([faulted, other], [queryText]);
     } finally {
@@ -132,17 +139,17 @@ describe('odds socket faults: signalled in time, contained, recovered, no key', 
     const { faulted, other, stop } = await twoFeeds('malformed');
     try {
       const stats = await oddsControl.stats(stack.sandbox.url);
-      const subscribesBefore = stats.subscribesByChannel['match:malformed-faulted:odds'] ?? 0;
+      const subscribesBefore = stats.subscribesByChannel[`match:${MATCHES.malformed.faulted}:odds`] ?? 0;
       const before = faulted.values.length;
       const sentAt = Date.now();
-      await oddsControl.malformed(stack.sandbox.url, 'malformed-faulted');
+      await oddsControl.malformed(stack.sandbox.url, MATCHES.malformed.faulted);
       // Resubscribed at once: well before the watchdog would have noticed anything.
       let after = await oddsControl.stats(stack.sandbox.url);
-      while ((after.subscribesByChannel['match:malformed-faulted:odds'] ?? 0) === subscribesBefore && Date.now() - sentAt < DETECT_SLACK_MS) {
+      while ((after.subscribesByChannel[`match:${MATCHES.malformed.faulted}:odds`] ?? 0) === subscribesBefore && Date.now() - sentAt < DETECT_SLACK_MS) {
         await sleep(25);
         after = await oddsControl.stats(stack.sandbox.url);
       }
-      expect(after.subscribesByChannel['match:malformed-faulted:odds']).toBe(subscribesBefore + 1);
+      expect(after.subscribesByChannel[`match:${MATCHES.malformed.faulted}:odds`]).toBe(subscribesBefore + 1);
       expect(Date.now() - sentAt).toBeLessThan(WATCHDOG_MS);
       expect(after.connections).toBe(stats.connections);
       const queryText = await othersUnaffected(other);

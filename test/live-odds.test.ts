@@ -164,7 +164,7 @@ describe('live odds subscriptions', () => {
   });
 
   it('100 subscribers on one match make exactly one upstream subscription; the last one leaving closes it', async () => {
-    const match = 'hundred';
+    const match = '900100';
     const channel = `match:${match}:odds`;
     const subs: Array<{ stream: Stream<Snapshot>; stop: () => void }> = [];
     // 80 over graphql-ws (4 sockets: the gateway allows 25 per socket) and 20 over SSE.
@@ -199,7 +199,7 @@ describe('live odds subscriptions', () => {
   });
 
   it('a dropped upstream socket: subscribers stay, see stale then fresh, and the change made during the gap exactly once', async () => {
-    const match = 'drop';
+    const match = '900101';
     const { snaps, changes, first } = await watchFeed(match);
     const before = priceOf(first, 'match-result', 'Home')!;
 
@@ -222,7 +222,7 @@ describe('live odds subscriptions', () => {
   });
 
   it('a silent upstream socket past the watchdog is replaced; the change made in the silence arrives once', async () => {
-    const match = 'silent';
+    const match = '900102';
     const channel = `match:${match}:odds`;
     const { snaps, changes, first } = await watchFeed(match);
     // The fast cadence speaks at least every 200 ms: a 600 ms watchdog never fires on a healthy socket.
@@ -249,7 +249,7 @@ describe('live odds subscriptions', () => {
   });
 
   it('a malformed frame makes the gateway resubscribe on the same socket; nothing is lost, invented or repeated', async () => {
-    const match = 'malformed';
+    const match = '900103';
     const channel = `match:${match}:odds`;
     const { snaps, changes, first } = await watchFeed(match);
     const before = priceOf(first, 'both-teams-score', 'Yes')!;
@@ -275,7 +275,7 @@ describe('live odds subscriptions', () => {
   });
 
   it('derives opened, suspended, reopened, closed and price moves from consecutive snapshots', async () => {
-    const match = 'lifecycle';
+    const match = '900104';
     const { snaps, changes, first } = await watchFeed(match);
     const url = stack.sandbox.url;
     const kinds = (): string[] => changes.stream.values.map((c) => `${c.kind} ${c.marketId}`);

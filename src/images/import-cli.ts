@@ -9,6 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { SpendGate } from '../access/spend-gate.js';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { createLogger } from '../logger.js';
 import { GatewayMetrics } from '../metrics.js';
@@ -16,7 +17,6 @@ import { startSandbox, type SandboxHandle } from '../sandbox/server.js';
 import { planAllowances } from '../upstream/assumptions.js';
 import { UpstreamFetcher } from '../upstream/fetcher.js';
 import { openLocalState, type LocalState } from '../state/local-state.js';
-import { imageRoutes } from '../upstream/routes/images.js';
 import { imageServiceFor } from './for-services.js';
 import { parseImportList } from './import-list.js';
 import { runImport, type ImportSummary } from './importer.js';
@@ -96,11 +96,8 @@ async function main(): Promise<number> {
   const { ledger } = local;
   const metrics = new GatewayMetrics();
   const fetcher = new UpstreamFetcher({ config, baseUrl, v3CyclingBaseUrl: config.v3CyclingBaseUrl, ledger, metrics, logger });
-  const countedTemplates = new Set<string>(Object.values(imageRoutes).filter((route) => route.counted).map((route) => route.template));
-  const countedRequests = async (): Promise<number> =>
-    (await metrics.upstreamRequests.get()).values
-      .filter((sample) => countedTemplates.has(String(sample.labels.route)))
-      .reduce((sum, sample) => sum + sample.value, 0);
+  // The plan check of the spend gate, for no client; no per-operation limit: an entity costs two requests at most.
+  const gate = new SpendGate({ ledger, maxOperationCost: Number.POSITIVE_INFINITY, reserve: args.reserve });
   try {
     const images = await imageServiceFor({ config, fetcher, logger });
     const bar = new ProgressBar({ total: items.length, stream: process.stderr });
@@ -108,9 +105,8 @@ async function main(): Promise<number> {
       items,
       images,
       ledger,
-      reserve: args.reserve,
+      gate,
       entityTimeoutMs: config.timeouts.operationMs,
-      countedRequests,
       onProgress: (done, s) => bar.update(done, `v1 ${s.v1} v2 ${s.v2} v6 ${s.v6} stored ${s.alreadyStored} missing ${s.missing} spent ${s.allowanceSpent}`),
     });
     bar.finish();

@@ -2,12 +2,19 @@
  * Bulk logo import (spec 4.2.8-9): for each entity, in the spec's order,
  * V1 (free; the placeholder is discarded), then V2, then V6. Resumable:
  * an entity with a stored logo is skipped without a request, and so are
- * answers remembered as "not there". Stops before the allowance runs out:
- * the ledger is asked before each entity that may need counted requests.
+ * answers remembered as "not there".
+ *
+ * Its door to the allowance is the spend gate, like every other door: each
+ * entity passes it with what the logo chain may cost (the image service's
+ * own estimate), acting for no client (an operator's CLI has no budget), so
+ * the plan check (minus `--reserve`) stops the run before the allowance runs
+ * out; what each entity really spent is measured on a spend meter.
  */
+import type { SpendGate } from '../access/spend-gate.js';
 import type { QuotaLedger } from '../upstream/quota.js';
+import { SpendMeter } from '../upstream/spend-meter.js';
 import type { ImportItem } from './import-list.js';
-import { storeKeyOf, type ImageRequest } from './paths.js';
+import type { ImageRequest } from './paths.js';
 import type { ImageService } from './service.js';
 
 export interface ImportSummary {
@@ -33,18 +40,13 @@ export interface ImportSummary {
 export interface ImportOptions {
   readonly items: readonly ImportItem[];
   readonly images: ImageService;
-  readonly ledger: QuotaLedger;
+  /** Only read for the summary's `allowanceRemaining`. */
+  readonly ledger: Pick<QuotaLedger, 'snapshot'>;
+  /** The plan check each entity passes; its `reserve` is the units left untouched for the gateway's own use. */
+  readonly gate: SpendGate;
   /** Per-entity time budget, ms. */
   readonly entityTimeoutMs: number;
-  /** Allowance units left untouched for the gateway's own use. @default 0 */
-  readonly reserve?: number;
   readonly onProgress?: (done: number, summary: Readonly<ImportSummary>) => void;
-  /**
-   * Counted requests sent so far (from the fetcher's metrics). The ledger's
-   * own count can jump when it syncs with the upstream's headers, so it is
-   * not a measure of what this run spent.
-   */
-  readonly countedRequests: () => Promise<number>;
 }
 
 function requestsOf(item: ImportItem): ImageRequest[] {
@@ -57,8 +59,7 @@ function requestsOf(item: ImportItem): ImageRequest[] {
 }
 
 export async function runImport(options: ImportOptions): Promise<ImportSummary> {
-  const { items, images, ledger, reserve = 0 } = options;
-  const sentAtStart = await options.countedRequests();
+  const { items, images, ledger, gate } = options;
   const summary: ImportSummary = {
     total: items.length,
     v1: 0,
@@ -72,10 +73,6 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
     allowanceRemaining: ledger.snapshot().remaining,
     stoppedEarly: false,
   };
-  const refresh = async (): Promise<void> => {
-    summary.allowanceSpent = (await options.countedRequests()) - sentAtStart;
-    summary.allowanceRemaining = ledger.snapshot().remaining;
-  };
 
   for (const [index, item] of items.entries()) {
     const requests = requestsOf(item);
@@ -84,21 +81,27 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
       options.onProgress?.(index + 1, summary);
       continue;
     }
-    // Worst case for this entity: one counted request per V2/V6 image not yet answered by the store.
-    const counted = requests.filter((request) => request.version !== 'v1' && images.store.get(storeKeyOf(request)) === undefined).length;
-    if (counted > 0 && ledger.available() - reserve < counted) {
+    const admission = gate.admit(images.logoCost(item.sources), undefined, 'import');
+    if (!admission.ok) {
       summary.stoppedEarly = true;
       summary.notAttempted = items.length - index;
       break;
     }
-    const report = await images.logo(item.sources, Date.now() + options.entityTimeoutMs);
+    const meter = new SpendMeter();
+    let report: Awaited<ReturnType<ImageService['logo']>>;
+    try {
+      report = await images.logo(item.sources, Date.now() + options.entityTimeoutMs, meter);
+    } finally {
+      admission.pass.settle(meter.counted);
+      summary.allowanceSpent += meter.counted;
+      summary.allowanceRemaining = ledger.snapshot().remaining;
+    }
     if (report.found !== undefined) summary[report.found.request.version] += 1;
     else if (report.errors.length > 0) summary.failed += 1;
     else summary.missing += 1;
-    await refresh();
     options.onProgress?.(index + 1, summary);
   }
-  await refresh();
+  summary.allowanceRemaining = ledger.snapshot().remaining;
   await images.store.flush();
   return summary;
 }

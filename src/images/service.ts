@@ -9,12 +9,14 @@
  * images follow the same rules as data routes.
  */
 import type { Logger } from 'pino';
-import { errorOfResponse, type UpstreamFetcher } from '../upstream/fetcher.js';
+import { nothing, resourceEstimate, type AnyRoute, type Estimate } from '../cost/field-cost.js';
+import { errorOfResponse, type FetchOptions, type UpstreamFetcher } from '../upstream/fetcher.js';
 import { ErrorCode, GatewayError, isGatewayError } from '../upstream/errors.js';
 import { imageRoutes, type V2ImageParams } from '../upstream/routes/images.js';
 import type { Route } from '../upstream/routes/route.js';
 import { v2Routes } from '../upstream/routes/v2.js';
 import { v2AussieRulesRoutes } from '../upstream/routes/v2-aussie-rules.js';
+import type { SpendMeter } from '../upstream/spend-meter.js';
 import { gatewayUrlOf, storeKeyOf, type ImageRequest, type LogoSources } from './paths.js';
 import { isPlaceholder } from './placeholder.js';
 import type { ImageEntry, ImageStore } from './store.js';
@@ -64,6 +66,42 @@ function routeOf(request: ImageRequest): Route<never, unknown> {
   }
 }
 
+/** A data route call that validates a V2 image ID: what it may cost, and the call itself. */
+interface IdCheck {
+  estimate(fetcher: UpstreamFetcher): Estimate;
+  run(fetcher: UpstreamFetcher, options: FetchOptions): Promise<unknown>;
+}
+
+function idCheck<P>(route: Route<P, unknown>, params: P): IdCheck {
+  return {
+    estimate: (fetcher) => resourceEstimate(fetcher, { route: route as unknown as AnyRoute, params }),
+    run: (fetcher, options) => fetcher.fetch(route, params, options),
+  };
+}
+
+/**
+ * The data route that matches a V2 image type (spec 7.1; tournaments by
+ * `uniqueTournament.id`); it answers NOT_FOUND for an unknown ID.
+ */
+function idCheckOf({ sport, type, id }: V2ImageParams): IdCheck {
+  switch (type) {
+    case 'teams':
+      return idCheck(v2Routes.team, { sport, id });
+    case 'players':
+      return idCheck(v2Routes.player, { sport, id });
+    case 'tournaments':
+      return idCheck(v2Routes.tournament, { sport, uniqueTournamentId: id });
+    case 'managers':
+      // Spec 4.5 gives Aussie rules its own singular detail route; the
+      // resolvers read the same one, so the check may come from the cache.
+      return sport === AUSSIE_RULES ? idCheck(v2AussieRulesRoutes.manager, { id }) : idCheck(v2Routes.manager, { sport, id });
+    case 'referees':
+      return idCheck(v2AussieRulesRoutes.referee, { id });
+  }
+}
+
+const plus = (a: Estimate, b: Estimate): Estimate => ({ requests: a.requests + b.requests, unanswerable: a.unanswerable + b.unanswerable });
+
 /** `image/png; charset=...` -> `image/png`; undefined for anything not an image. */
 function imageContentType(header: string | undefined): string | undefined {
   const type = header?.split(';')[0]?.trim().toLowerCase();
@@ -86,11 +124,43 @@ export class ImageService {
     return this.options.store.hasImage(storeKeyOf(request));
   }
 
+  /** True when `image(request)` is answered by the store alone. */
+  private answeredByStore(request: ImageRequest): boolean {
+    const stored = this.options.store.get(storeKeyOf(request));
+    return stored?.kind === 'image' || stored?.kind === 'missing' || (stored?.kind === 'placeholder' && this.placeholderBytes !== undefined);
+  }
+
+  /**
+   * Counted upstream requests `image(request)` may make: none when the store
+   * answers it or the version is free (V1), else one. The store never
+   * stands in for a refused request, so all of it is unanswerable.
+   */
+  imageCost(request: ImageRequest): Estimate {
+    if (!routeOf(request).counted || this.answeredByStore(request)) return nothing;
+    return { requests: 1, unanswerable: 1 };
+  }
+
+  /**
+   * What the raw image route may cost: the image, and for a V2 image that
+   * is not stored the data route `explainMissing` asks after a 404.
+   */
+  rawCost(request: ImageRequest): Estimate {
+    const image = this.imageCost(request);
+    if (request.version !== 'v2' || this.options.store.get(storeKeyOf(request))?.kind === 'image') return image;
+    return plus(image, idCheckOf(request.params).estimate(this.options.fetcher));
+  }
+
+  /** What the logo chain may cost: each counted version's image not answered by the store. */
+  logoCost(sources: LogoSources): Estimate {
+    return candidatesOf(sources).reduce((total, request) => plus(total, this.imageCost(request)), nothing);
+  }
+
   /**
    * One image: from the store, or from the upstream once (concurrent callers
-   * share the request). Failures other than "not there" throw GatewayErrors.
+   * share the request, recorded on its starter's `meter`). Failures other
+   * than "not there" throw GatewayErrors.
    */
-  async image(request: ImageRequest, deadline: number): Promise<ImageOutcome> {
+  async image(request: ImageRequest, deadline: number, meter?: SpendMeter): Promise<ImageOutcome> {
     const key = storeKeyOf(request);
     const stored = this.options.store.get(key);
     if (stored?.kind === 'image') return { kind: 'image', entry: stored, fromStore: true };
@@ -99,15 +169,15 @@ export class ImageService {
     if (stored?.kind === 'placeholder' && this.placeholderBytes !== undefined) return { kind: 'placeholder', bytes: this.placeholderBytes };
     let pending = this.inFlight.get(key);
     if (pending === undefined) {
-      pending = this.load(request, key, deadline).finally(() => this.inFlight.delete(key));
+      pending = this.load(request, key, { deadline, meter }).finally(() => this.inFlight.delete(key));
       this.inFlight.set(key, pending);
     }
     return pending;
   }
 
-  private async load(request: ImageRequest, key: string, deadline: number): Promise<ImageOutcome> {
+  private async load(request: ImageRequest, key: string, options: FetchOptions): Promise<ImageOutcome> {
     const route = routeOf(request);
-    const response = await this.options.fetcher.fetchRaw(route, request.params as never, { deadline });
+    const response = await this.options.fetcher.fetchRaw(route, request.params as never, options);
     if (response.status === 200) {
       const contentType = imageContentType(response.header('content-type'));
       if (contentType === undefined) {
@@ -139,14 +209,14 @@ export class ImageService {
    * no 404 for a missing image and V6 names files, not IDs: neither has a
    * data route to ask.
    */
-  async explainMissing(request: ImageRequest, deadline: number): Promise<GatewayError> {
+  async explainMissing(request: ImageRequest, deadline: number, meter?: SpendMeter): Promise<GatewayError> {
     const where = { version: request.version, route: routeOf(request).template, status: 404 };
     if (request.version !== 'v2') {
       return new GatewayError(ErrorCode.NotFound, 'No such image upstream.', where);
     }
     const { type, id } = request.params;
     try {
-      await this.validateV2Id(request.params, deadline);
+      await idCheckOf(request.params).run(this.options.fetcher, { deadline, meter });
     } catch (error) {
       if (isGatewayError(error) && error.code === ErrorCode.NotFound) {
         return new GatewayError(ErrorCode.NotFound, `Invalid V2 ID: the data route also answers 404 (${type} ${id}).`, where);
@@ -156,42 +226,19 @@ export class ImageService {
     return new GatewayError(ErrorCode.NotFound, `The V2 entity exists but has no image (${type} ${id}).`, where);
   }
 
-  /** Asks the data route that matches a V2 image type; it throws NOT_FOUND for an unknown ID. */
-  private async validateV2Id({ sport, type, id }: V2ImageParams, deadline: number): Promise<void> {
-    const { fetcher } = this.options;
-    switch (type) {
-      case 'teams':
-        return void (await fetcher.fetch(v2Routes.team, { sport, id }, { deadline }));
-      case 'players':
-        return void (await fetcher.fetch(v2Routes.player, { sport, id }, { deadline }));
-      case 'tournaments':
-        return void (await fetcher.fetch(v2Routes.tournament, { sport, uniqueTournamentId: id }, { deadline }));
-      case 'managers':
-        // Spec 4.5 gives Aussie rules its own singular detail route; the
-        // resolvers read the same one, so the check may come from the cache.
-        if (sport === AUSSIE_RULES) return void (await fetcher.fetch(v2AussieRulesRoutes.manager, { id }, { deadline }));
-        return void (await fetcher.fetch(v2Routes.manager, { sport, id }, { deadline }));
-      case 'referees':
-        return void (await fetcher.fetch(v2AussieRulesRoutes.referee, { id }, { deadline }));
-    }
-  }
-
   /**
    * The spec's order for a logo (4.2.9): V1 (free; the placeholder is no
    * logo), then V2 (counted), then V6 (counted, file name from a V6 payload).
    * A version that fails (an image incident, the allowance) is skipped, so
    * V1 stays the fallback while V2 is down (4.2.10).
    */
-  async logo(sources: LogoSources, deadline: number): Promise<ChainReport> {
-    const candidates: ImageRequest[] = [];
-    if (sources.v1 !== undefined) candidates.push({ version: 'v1', params: sources.v1 });
-    if (sources.v2 !== undefined) candidates.push({ version: 'v2', params: sources.v2 });
-    if (sources.v6 !== undefined) candidates.push({ version: 'v6', params: sources.v6 });
+  async logo(sources: LogoSources, deadline: number, meter?: SpendMeter): Promise<ChainReport> {
+    const candidates = candidatesOf(sources);
     const steps: Array<ChainReport['steps'][number]> = [];
     const errors: GatewayError[] = [];
     for (const request of candidates) {
       try {
-        const outcome = await this.image(request, deadline);
+        const outcome = await this.image(request, deadline, meter);
         steps.push({ version: request.version, outcome: outcome.kind });
         if (outcome.kind === 'image') {
           return { found: { request, url: gatewayUrlOf(request), entry: outcome.entry }, steps, errors };
@@ -207,3 +254,11 @@ export class ImageService {
   }
 }
 
+/** The logo chain's order (spec 4.2.9): V1, then V2, then V6. */
+function candidatesOf(sources: LogoSources): ImageRequest[] {
+  const candidates: ImageRequest[] = [];
+  if (sources.v1 !== undefined) candidates.push({ version: 'v1', params: sources.v1 });
+  if (sources.v2 !== undefined) candidates.push({ version: 'v2', params: sources.v2 });
+  if (sources.v6 !== undefined) candidates.push({ version: 'v6', params: sources.v6 });
+  return candidates;
+}

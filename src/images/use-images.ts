@@ -5,12 +5,24 @@
  * ETag that is the content hash, and 304 on a matching `If-None-Match`.
  * Errors are JSON `{"error": {"code", "message"}}` with the status of the
  * DESIGN error table.
+ *
+ * Every request passes the spend gate (src/access/spend-gate.ts) as the
+ * client its key names, with what the image service says it may cost
+ * (stored images and V1 cost nothing), before any upstream request; it is
+ * charged what it really spent. A refusal is 429 `QUOTA_EXHAUSTED` (with
+ * `scope`, `estimated`, `resetsAt` and `Retry-After`) or 400
+ * `COST_LIMIT_EXCEEDED`.
  */
 import type { Plugin } from 'graphql-yoga';
+import { presentedKey, type ClientKeys } from '../access/client-keys.js';
+import { COST_LIMIT_EXCEEDED, type SpendRefusal } from '../access/spend-gate.js';
+import { refusalBody, secondsUntil } from '../access/spend-refusal.js';
 import type { GatewayServices } from '../context.js';
+import { SpendMeter } from '../upstream/spend-meter.js';
 import { ErrorCode, GatewayError, isGatewayError, type ErrorCode as Code } from '../upstream/errors.js';
 import { imageServiceFor } from './for-services.js';
-import { isImagePath, parseImagePath } from './paths.js';
+import { isImagePath, parseImagePath, type ParsedImagePath } from './paths.js';
+import type { ImageService } from './service.js';
 import type { ImageEntry } from './store.js';
 
 const ONE_DAY = 'public, max-age=86400';
@@ -34,6 +46,12 @@ function errorResponse(fetchAPI: { Response: typeof Response }, error: GatewayEr
     status: statusOf[error.code],
     headers,
   });
+}
+
+function refusalResponse(fetchAPI: { Response: typeof Response }, refusal: SpendRefusal): Response {
+  const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
+  if (refusal.resetsAt !== undefined) headers['retry-after'] = String(secondsUntil(refusal.resetsAt));
+  return new fetchAPI.Response(JSON.stringify(refusalBody(refusal)), { status: refusal.code === COST_LIMIT_EXCEEDED ? 400 : 429, headers });
 }
 
 function etagOf(entry: ImageEntry): string {
@@ -66,7 +84,11 @@ function rawTarget(serverContext: unknown, url: URL): string {
   return typeof req?.url === 'string' ? req.url : url.pathname + url.search;
 }
 
-export function useImages(services: GatewayServices): Plugin {
+/**
+ * @param keys the gateway's client keys: the key a request presents names
+ *   the client whose budget it spends (the same key GraphQL reads).
+ */
+export function useImages(services: GatewayServices, keys: ClientKeys): Plugin {
   return {
     onRequest({ request, url, serverContext, endResponse, fetchAPI }) {
       const target = rawTarget(serverContext, url);
@@ -77,59 +99,97 @@ export function useImages(services: GatewayServices): Plugin {
         return;
       }
       // yoga awaits a promise returned from onRequest.
-      return serve(services, request, target, fetchAPI).then(endResponse);
+      const checked = keys.enabled ? keys.check(presentedKey((name) => request.headers.get(name))) : undefined;
+      const client = checked?.ok === true ? checked.client : undefined;
+      return serve(services, client, request, target, fetchAPI).then(endResponse);
     },
   };
 }
 
-async function serve(services: GatewayServices, request: Request, target: string, fetchAPI: { Response: typeof Response }): Promise<Response> {
+async function serve(
+  services: GatewayServices,
+  client: string | undefined,
+  request: Request,
+  target: string,
+  fetchAPI: { Response: typeof Response },
+): Promise<Response> {
+  let parsed: ParsedImagePath;
+  let images: ImageService;
   try {
-    const parsed = parseImagePath(target);
-    const images = await imageServiceFor(services);
-    const deadline = Date.now() + services.config.timeouts.operationMs;
-    const head = request.method === 'HEAD';
-    const answer = async (entry: ImageEntry, extra: Record<string, string> = {}): Promise<Response> => {
-      const etag = etagOf(entry);
-      if (matchesEtag(request.headers.get('if-none-match'), etag)) {
-        return new fetchAPI.Response(null, { status: 304, headers: { etag, 'cache-control': ONE_DAY } });
-      }
-      const bytes = await images.store.read(entry);
-      return new fetchAPI.Response(head ? null : new Uint8Array(bytes), {
-        status: 200,
-        headers: imageHeaders(entry.contentType, etag, { 'content-length': String(bytes.length), ...extra }),
-      });
-    };
-
-    if (parsed.kind === 'logo') {
-      const report = await images.logo(parsed.sources, deadline);
-      if (report.found !== undefined) {
-        return answer(report.found.entry, { 'x-image-version': report.found.request.version, 'content-location': report.found.url });
-      }
-      const failure = report.errors[0];
-      if (failure !== undefined) throw failure;
-      throw new GatewayError(ErrorCode.NotFound, 'No logo on V1, V2 or V6 for this entity.');
-    }
-
-    const outcome = await images.image(parsed.request, deadline);
-    switch (outcome.kind) {
-      case 'image':
-        return answer(outcome.entry);
-      case 'placeholder':
-        if (parsed.keepPlaceholder && outcome.bytes !== undefined) {
-          return new fetchAPI.Response(head ? null : new Uint8Array(outcome.bytes), {
-            status: 200,
-            headers: imageHeaders('image/png', undefined, { 'x-image-placeholder': 'true' }),
-          });
-        }
-        throw new GatewayError(ErrorCode.NotFound, 'V1 answered with its grey placeholder: no image for this ID (add ?placeholder=keep for the placeholder).', {
-          version: 'v1',
-        });
-      case 'missing':
-        throw await images.explainMissing(parsed.request, deadline);
-    }
+    parsed = parseImagePath(target);
+    images = await imageServiceFor(services);
   } catch (error) {
-    if (isGatewayError(error)) return errorResponse(fetchAPI, error);
-    services.logger.error({ err: error }, 'image route failed');
-    return errorResponse(fetchAPI, new GatewayError(ErrorCode.UpstreamInvalidResponse, 'The image could not be served.'));
+    return failed(services, fetchAPI, error);
+  }
+  const estimate = parsed.kind === 'logo' ? images.logoCost(parsed.sources) : images.rawCost(parsed.request);
+  const admission = services.spend.admit(estimate, client, 'image request');
+  if (!admission.ok) return refusalResponse(fetchAPI, admission.refusal);
+  const meter = new SpendMeter();
+  try {
+    return await answerImage({ images, parsed, request, fetchAPI, meter, deadline: Date.now() + services.config.timeouts.operationMs });
+  } catch (error) {
+    return failed(services, fetchAPI, error);
+  } finally {
+    admission.pass.settle(meter.counted);
+  }
+}
+
+function failed(services: GatewayServices, fetchAPI: { Response: typeof Response }, error: unknown): Response {
+  if (isGatewayError(error)) return errorResponse(fetchAPI, error);
+  services.logger.error({ err: error }, 'image route failed');
+  return errorResponse(fetchAPI, new GatewayError(ErrorCode.UpstreamInvalidResponse, 'The image could not be served.'));
+}
+
+interface Admitted {
+  readonly images: ImageService;
+  readonly parsed: ParsedImagePath;
+  readonly request: Request;
+  readonly fetchAPI: { Response: typeof Response };
+  /** Records what the answer really spent. */
+  readonly meter: SpendMeter;
+  readonly deadline: number;
+}
+
+/** The answer to an admitted request; failures throw GatewayErrors. */
+async function answerImage({ images, parsed, request, fetchAPI, meter, deadline }: Admitted): Promise<Response> {
+  const head = request.method === 'HEAD';
+  const answer = async (entry: ImageEntry, extra: Record<string, string> = {}): Promise<Response> => {
+    const etag = etagOf(entry);
+    if (matchesEtag(request.headers.get('if-none-match'), etag)) {
+      return new fetchAPI.Response(null, { status: 304, headers: { etag, 'cache-control': ONE_DAY } });
+    }
+    const bytes = await images.store.read(entry);
+    return new fetchAPI.Response(head ? null : new Uint8Array(bytes), {
+      status: 200,
+      headers: imageHeaders(entry.contentType, etag, { 'content-length': String(bytes.length), ...extra }),
+    });
+  };
+
+  if (parsed.kind === 'logo') {
+    const report = await images.logo(parsed.sources, deadline, meter);
+    if (report.found !== undefined) {
+      return answer(report.found.entry, { 'x-image-version': report.found.request.version, 'content-location': report.found.url });
+    }
+    const failure = report.errors[0];
+    if (failure !== undefined) throw failure;
+    throw new GatewayError(ErrorCode.NotFound, 'No logo on V1, V2 or V6 for this entity.');
+  }
+
+  const outcome = await images.image(parsed.request, deadline, meter);
+  switch (outcome.kind) {
+    case 'image':
+      return answer(outcome.entry);
+    case 'placeholder':
+      if (parsed.keepPlaceholder && outcome.bytes !== undefined) {
+        return new fetchAPI.Response(head ? null : new Uint8Array(outcome.bytes), {
+          status: 200,
+          headers: imageHeaders('image/png', undefined, { 'x-image-placeholder': 'true' }),
+        });
+      }
+      throw new GatewayError(ErrorCode.NotFound, 'V1 answered with its grey placeholder: no image for this ID (add ?placeholder=keep for the placeholder).', {
+        version: 'v1',
+      });
+    case 'missing':
+      throw await images.explainMissing(parsed.request, deadline, meter);
   }
 }

@@ -13,11 +13,34 @@
  * - Changes come from diffing consecutive frames. The last frame is kept
  *   across reconnects, so the first frame after a gap is diffed against the
  *   last one before it.
+ * - Upstream feeds are bounded: at most `maxFeeds` open at once (lingering
+ *   ones included: they still hold their upstream subscription), and at
+ *   most `maxFeedsPerClient` opened by one client. A feed is charged to the
+ *   client whose subscription opened it, until it closes; joining a feed
+ *   that is already open costs no upstream socket, so it is never refused
+ *   and charged to nobody. Leaving and coming back within the linger does
+ *   not open a second feed either. A subscription past a cap is refused
+ *   with ODDS_FEED_LIMIT before anything is opened.
  */
+import { GraphQLError } from 'graphql';
 import type { Logger } from 'pino';
 import { diffFrames, type OddsChange } from './diff.js';
 import { MatchFeed, type BackoffOptions, type FeedState } from './match-feed.js';
-import type { OddsFrame } from './protocol.js';
+import { isOddsMatchId, type OddsFrame } from './protocol.js';
+
+export const ODDS_FEED_LIMIT = 'ODDS_FEED_LIMIT';
+
+/** A subscription that would open an upstream feed past a cap. Messages never say what the cap is. */
+export class OddsFeedLimitError extends GraphQLError {
+  constructor(readonly scope: 'client' | 'gateway') {
+    super(
+      scope === 'client'
+        ? 'This client has as many live odds feeds open as it may: leave one, or join a match someone already watches.'
+        : 'The gateway has as many live odds feeds open as it may: try again later.',
+      { extensions: { code: ODDS_FEED_LIMIT, scope } },
+    );
+  }
+}
 
 export interface OddsSnapshotView {
   readonly matchId: string;
@@ -48,6 +71,10 @@ export interface OddsHubOptions {
   /** How long a feed stays open after its last subscriber leaves. @default 5_000 */
   readonly lingerMs: number;
   readonly backoff: BackoffOptions;
+  /** Upstream feeds open at once, whoever opened them. @default 100 */
+  readonly maxFeeds?: number;
+  /** Upstream feeds one client may have opened and still open. @default 10 */
+  readonly maxFeedsPerClient?: number;
 }
 
 type Listener<T> = (value: T) => void;
@@ -60,7 +87,12 @@ class MatchChannel {
   /** Set when the feed leaves LIVE; the next frame's changes are marked. */
   gap = false;
 
-  constructor(readonly matchId: string, readonly feed: MatchFeed) {}
+  constructor(
+    readonly matchId: string,
+    readonly feed: MatchFeed,
+    /** The client whose subscription opened the feed: it is charged for it until it closes. */
+    readonly openedBy: string,
+  ) {}
 
   get subscribers(): number {
     return this.snapshotListeners.size + this.changeListeners.size;
@@ -70,6 +102,8 @@ class MatchChannel {
 export class OddsHub {
   readonly #options: OddsHubOptions;
   readonly #channels = new Map<string, MatchChannel>();
+  /** Open feeds per client that opened them. */
+  readonly #openedBy = new Map<string, number>();
   #closed = false;
 
   constructor(options: OddsHubOptions) {
@@ -83,10 +117,12 @@ export class OddsHub {
 
   /**
    * Listens to a match's snapshots; the latest one, if any, is delivered at
-   * once. Returns the function that stops listening.
+   * once. Returns the function that stops listening. `client` names who
+   * asks (src/access/client-identity.ts), for the per-client cap.
+   * @throws OddsFeedLimitError when a new feed would pass a cap; nothing is opened then.
    */
-  onSnapshot(matchId: string, listener: Listener<OddsSnapshotView>): () => void {
-    const channel = this.#join(matchId);
+  onSnapshot(matchId: string, listener: Listener<OddsSnapshotView>, client = ''): () => void {
+    const channel = this.#join(matchId, client);
     channel.snapshotListeners.add(listener);
     if (channel.latest !== undefined) listener(channel.latest);
     return () => {
@@ -95,9 +131,12 @@ export class OddsHub {
     };
   }
 
-  /** Listens to a match's changes from now on. */
-  onChanges(matchId: string, listener: Listener<readonly OddsChangeView[]>): () => void {
-    const channel = this.#join(matchId);
+  /**
+   * Listens to a match's changes from now on.
+   * @throws OddsFeedLimitError as `onSnapshot`.
+   */
+  onChanges(matchId: string, listener: Listener<readonly OddsChangeView[]>, client = ''): () => void {
+    const channel = this.#join(matchId, client);
     channel.changeListeners.add(listener);
     return () => {
       channel.changeListeners.delete(listener);
@@ -112,17 +151,25 @@ export class OddsHub {
       channel.feed.stop();
     }
     this.#channels.clear();
+    this.#openedBy.clear();
   }
 
-  #join(matchId: string): MatchChannel {
+  #join(matchId: string, client: string): MatchChannel {
     if (this.#closed) throw new Error('OddsHub is closed');
+    // The resolvers refuse other IDs with BAD_USER_INPUT; this guards any other caller.
+    if (!isOddsMatchId(matchId)) throw new TypeError(`not an odds match ID: ${JSON.stringify(matchId.slice(0, 40))}`);
     const existing = this.#channels.get(matchId);
     if (existing !== undefined) {
       clearTimeout(existing.linger);
       existing.linger = undefined;
       return existing;
     }
-    const { socketUrl, apiKey, logger, watchdogMs, backoff } = this.#options;
+    const { socketUrl, apiKey, logger, watchdogMs, backoff, maxFeeds = 100, maxFeedsPerClient = 10 } = this.#options;
+    // Checked and counted in one synchronous step: subscriptions arriving together cannot all pass.
+    if (this.#channels.size >= maxFeeds) throw new OddsFeedLimitError('gateway');
+    const opened = this.#openedBy.get(client) ?? 0;
+    if (opened >= maxFeedsPerClient) throw new OddsFeedLimitError('client');
+    this.#openedBy.set(client, opened + 1);
     let channel: MatchChannel | undefined;
     const feed = new MatchFeed({
       url: socketUrl,
@@ -134,7 +181,7 @@ export class OddsHub {
       onFrame: (frame, receivedAt) => channel !== undefined && this.#onFrame(channel, frame, receivedAt),
       onState: (state) => channel !== undefined && this.#onState(channel, state),
     });
-    channel = new MatchChannel(matchId, feed);
+    channel = new MatchChannel(matchId, feed, client);
     this.#channels.set(matchId, channel);
     logger.debug({ matchId }, 'opening the upstream odds feed');
     feed.start();
@@ -147,6 +194,9 @@ export class OddsHub {
     channel.linger = setTimeout(() => {
       if (channel.subscribers > 0) return;
       this.#channels.delete(channel.matchId);
+      const opened = (this.#openedBy.get(channel.openedBy) ?? 1) - 1;
+      if (opened > 0) this.#openedBy.set(channel.openedBy, opened);
+      else this.#openedBy.delete(channel.openedBy);
       channel.feed.stop();
       this.#options.logger.debug({ matchId: channel.matchId }, 'closed the upstream odds feed: no subscribers');
     }, this.#options.lingerMs);

@@ -15,12 +15,25 @@
  *   4. a confirmed answer is pushed to everyone and the watch ends.
  * A failed poll (upstream down, quota) is pushed as a status with `error`
  * and the schedule goes on: a lineup is worth waiting for.
+ *
+ * Who pays: src/live/poll-payers.ts, per watch (the match detail and each
+ * poll are charged to the plan and to the longest-standing subscriber of
+ * the match whose client can pay; a poll nobody can pay for is not made and
+ * is pushed as a status whose error is QUOTA_EXHAUSTED).
  */
+import type { GraphQLError } from 'graphql';
 import type { Logger } from 'pino';
+import type { SpendGate, SpendRefusal } from '../access/spend-gate.js';
+import { resourceEstimate, type AnyRoute, type Estimate } from '../cost/field-cost.js';
 import type { UpstreamFetcher } from '../upstream/fetcher.js';
-import { isGatewayError, type GatewayError } from '../upstream/errors.js';
+import { isGatewayError } from '../upstream/errors.js';
 import { v2BaseballRoutes, type BaseballLineupsPayload } from '../upstream/routes/v2-baseball.js';
+import { v2EventRoutes } from '../upstream/routes/v2-events.js';
 import { assertLineupsCarried, fetchBaseballEvent } from '../model/baseball-lineups.js';
+import { PollPayers, PollRefusedError, subscriptionRefusal } from './poll-payers.js';
+
+/** A failure with a stable code: an upstream error, or a poll nobody could pay for. */
+export type CodedError = GraphQLError & { readonly code: string };
 
 export interface LineupPollerOptions {
   /**
@@ -52,13 +65,14 @@ export interface LineupStatus {
   /** The last lineups answer, unconfirmed (probable pitcher only) or confirmed. */
   lineups: BaseballLineupsPayload | null;
   /** The last poll's failure, if it failed. */
-  error: GatewayError | null;
+  error: CodedError | null;
 }
 
-export type LineupListener = (status: LineupStatus, final: boolean, fatal?: GatewayError) => void;
+export type LineupListener = (status: LineupStatus, final: boolean, fatal?: CodedError) => void;
 
 interface MatchWatch {
   listeners: Set<LineupListener>;
+  payers: PollPayers;
   last: LineupStatus;
   timer: NodeJS.Timeout | undefined;
   stopped: boolean;
@@ -73,9 +87,12 @@ export class LineupPoller {
   readonly #now: () => number;
   readonly #watches = new Map<number, MatchWatch>();
 
-  constructor(fetcher: UpstreamFetcher, logger: Logger, options: LineupPollerOptions = {}) {
+  readonly #spend: SpendGate;
+
+  constructor(fetcher: UpstreamFetcher, spend: SpendGate, logger: Logger, options: LineupPollerOptions = {}) {
     const { intervalMs = 300_000, leadMs = 10_800_000, requestTimeoutMs = 10_000, now = Date.now } = options;
     this.#fetcher = fetcher;
+    this.#spend = spend;
     this.#logger = logger;
     this.#intervalMs = intervalMs;
     this.#leadMs = leadMs;
@@ -88,25 +105,47 @@ export class LineupPoller {
     return this.#watches.size;
   }
 
-  /** Adds a listener for a match; returns the function that removes it. */
-  subscribe(matchId: number, listener: LineupListener): () => void {
+  /** What one poll of a match may cost now: its lineups, and the match detail when no watch has read it yet. */
+  pollEstimate(matchId: number): Estimate {
+    const lineups = this.#estimate(v2BaseballRoutes.lineups as unknown as AnyRoute, { matchId });
+    if (this.#watches.has(matchId)) return lineups;
+    const event = this.#estimate(v2EventRoutes.event as unknown as AnyRoute, { sport: 'baseball', id: matchId });
+    return { requests: lineups.requests + event.requests, unanswerable: lineups.unanswerable + event.unanswerable };
+  }
+
+  /** Why `client` may not subscribe to a match (its budget cannot hold one poll), or undefined. */
+  refusalFor(matchId: number, client: string | undefined): SpendRefusal | undefined {
+    return subscriptionRefusal(this.#spend, client, this.pollEstimate(matchId));
+  }
+
+  #estimate(route: AnyRoute, params: unknown): Estimate {
+    return resourceEstimate(this.#fetcher, { route, params });
+  }
+
+  /** Adds a listener for a match, on behalf of `client`; returns the function that removes it. */
+  subscribe(matchId: number, listener: LineupListener, client?: string): () => void {
     let watch = this.#watches.get(matchId);
+    let leave: () => void;
     if (watch === undefined) {
       watch = {
         listeners: new Set(),
+        payers: new PollPayers(this.#spend),
         last: { matchId, confirmed: false, polls: 0, checkedAt: null, nextCheckAt: null, lineups: null, error: null },
         timer: undefined,
         stopped: false,
       };
       this.#watches.set(matchId, watch);
       watch.listeners.add(listener);
+      leave = watch.payers.add(client);
       void this.#start(matchId, watch);
     } else {
       watch.listeners.add(listener);
+      leave = watch.payers.add(client);
       if (watch.last.nextCheckAt !== null || watch.last.checkedAt !== null) listener(watch.last, false);
     }
     const current = watch;
     return () => {
+      leave();
       current.listeners.delete(listener);
       if (current.listeners.size === 0) this.#stop(matchId, current);
     };
@@ -114,7 +153,15 @@ export class LineupPoller {
 
   async #start(matchId: number, watch: MatchWatch): Promise<void> {
     try {
-      const event = await fetchBaseballEvent(this.#fetcher, matchId, this.#now() + this.#requestTimeoutMs);
+      const estimate = this.#estimate(v2EventRoutes.event as unknown as AnyRoute, { sport: 'baseball', id: matchId });
+      const read = await watch.payers.run(estimate, (meter) => fetchBaseballEvent(this.#fetcher, matchId, this.#now() + this.#requestTimeoutMs, meter));
+      if (!read.ran) {
+        // Without the first pitch there is no schedule: the subscribers are told why.
+        if (read.refusal !== undefined) this.#finish(matchId, watch, new PollRefusedError(read.refusal));
+        else this.#stop(matchId, watch);
+        return;
+      }
+      const event = read.value;
       assertLineupsCarried(event);
       if (event.status.type !== 'notstarted' && event.status.type !== 'inprogress') {
         // Finished or cancelled: one look settles it.
@@ -139,10 +186,15 @@ export class LineupPoller {
   async #poll(matchId: number, watch: MatchWatch): Promise<void> {
     if (watch.stopped) return;
     let payload: BaseballLineupsPayload | null = watch.last.lineups;
-    let error: GatewayError | null = null;
+    let error: CodedError | null = null;
     try {
-      const result = await this.#fetcher.fetch(v2BaseballRoutes.lineups, { matchId }, { deadline: this.#now() + this.#requestTimeoutMs });
-      payload = result.value;
+      const estimate = this.#estimate(v2BaseballRoutes.lineups as unknown as AnyRoute, { matchId });
+      const result = await watch.payers.run(estimate, (meter) =>
+        this.#fetcher.fetch(v2BaseballRoutes.lineups, { matchId }, { deadline: this.#now() + this.#requestTimeoutMs, meter }),
+      );
+      if (result.ran) payload = result.value.value;
+      else if (result.refusal !== undefined) error = new PollRefusedError(result.refusal);
+      else return;
     } catch (failure) {
       if (!isGatewayError(failure)) throw failure;
       error = failure;
@@ -173,7 +225,7 @@ export class LineupPoller {
     for (const listener of [...watch.listeners]) listener(watch.last, final);
   }
 
-  #finish(matchId: number, watch: MatchWatch, fatal: GatewayError | undefined): void {
+  #finish(matchId: number, watch: MatchWatch, fatal: CodedError | undefined): void {
     for (const listener of [...watch.listeners]) listener(watch.last, true, fatal);
     this.#stop(matchId, watch);
   }

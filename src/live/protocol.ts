@@ -59,6 +59,22 @@ export type ServerMessage =
   | { readonly type: 'snapshot'; readonly channel: string; readonly data: unknown }
   | { readonly type: 'error'; readonly message: string; readonly channel?: string };
 
+/**
+ * A match ID the odds channel can carry. Spec 6 shows the channel
+ * `match:{matchId}:odds` for V1 and Football V2 only, and both number their
+ * matches (2.15, 9.3: V1 and V2 IDs are numeric; V6's opaque strings have
+ * no channel). So: a positive integer in its canonical form (no sign, no
+ * leading zero, at most 15 digits, within a double's exact range), which
+ * also keeps `7` and `007` from opening two upstream feeds for one match.
+ * Checked before any upstream subscription; if the real service names
+ * matches otherwise, this line is the one to change.
+ */
+export const ODDS_MATCH_ID = /^[1-9][0-9]{0,14}$/;
+
+export function isOddsMatchId(matchId: string): boolean {
+  return ODDS_MATCH_ID.test(matchId);
+}
+
 /** `match:{matchId}:odds` (spec 6). */
 export function oddsChannel(matchId: string): string {
   return `match:${matchId}:odds`;

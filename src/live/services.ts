@@ -4,6 +4,7 @@
  * baseball lineup poller, all stopped together when the gateway closes.
  */
 import type { Logger } from 'pino';
+import type { SpendGate } from '../access/spend-gate.js';
 import type { Config } from '../config.js';
 import type { UpstreamFetcher } from '../upstream/fetcher.js';
 import type { QuotaLedger } from '../upstream/quota.js';
@@ -26,9 +27,11 @@ export interface LiveServicesOptions {
   readonly logger: Logger;
   readonly fetcher: UpstreamFetcher;
   readonly ledger: QuotaLedger;
+  /** Who pays for the shared polls (src/live/poll-payers.ts). */
+  readonly spend: SpendGate;
 }
 
-export function createLiveServices({ config, baseUrl, logger, fetcher, ledger }: LiveServicesOptions): LiveServices {
+export function createLiveServices({ config, baseUrl, logger, fetcher, ledger, spend }: LiveServicesOptions): LiveServices {
   const wsBase = config.wsUrl ?? wsBaseFromHttp(baseUrl);
   const odds = new OddsHub({
     socketUrl: oddsSocketUrl(wsBase),
@@ -37,17 +40,20 @@ export function createLiveServices({ config, baseUrl, logger, fetcher, ledger }:
     watchdogMs: config.live.oddsWatchdogMs,
     lingerMs: config.live.oddsLingerMs,
     backoff: { initialMs: config.live.oddsBackoffInitialMs, maxMs: config.live.oddsBackoffMaxMs },
+    maxFeeds: config.live.oddsMaxFeeds,
+    maxFeedsPerClient: config.live.oddsMaxFeedsPerClient,
   });
   const ticker = new LiveTicker({
     fetcher,
     ledger,
+    spend,
     logger: logger.child({ component: 'live-ticker' }),
     allowancePercent: config.live.tickerAllowancePercent,
     minIntervalMs: config.live.tickerMinIntervalMs,
     cacheTtlMs: config.cacheTtls.worldCup * 1000,
     operationMs: config.timeouts.operationMs,
   });
-  const lineups = new LineupPoller(fetcher, logger.child({ component: 'lineup-poller' }), config.lineupPoll);
+  const lineups = new LineupPoller(fetcher, spend, logger.child({ component: 'lineup-poller' }), config.lineupPoll);
   return {
     odds,
     ticker,

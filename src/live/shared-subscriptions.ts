@@ -151,11 +151,14 @@ function isAsyncIterable(value: unknown): value is AsyncIterable<ExecutionResult
  * One subscriber's view of a source: a bounded queue that keeps the newest
  * results (a slow reader skips to the latest rather than holding every
  * frame), as a plain async iterator (lighter than a Repeater per subscriber,
- * which matters at 10,000 subscribers).
+ * which matters at 10,000 subscribers). Also what the odds resolvers return:
+ * unlike a Repeater, whose executor runs only on the first `next()`, it
+ * listens from the moment it is made, so their feed is opened (and its caps
+ * checked) inside the subscribe resolver, and `return()` always stops it.
  */
-class MemberQueue implements AsyncIterableIterator<ExecutionResult> {
-  readonly #buffer: ExecutionResult[] = [];
-  #waiting: ((result: IteratorResult<ExecutionResult>) => void) | undefined;
+export class MemberQueue<T = ExecutionResult> implements AsyncIterableIterator<T> {
+  readonly #buffer: T[] = [];
+  #waiting: ((result: IteratorResult<T>) => void) | undefined;
   #failWaiting: ((error: unknown) => void) | undefined;
   #done = false;
   #error: unknown;
@@ -165,7 +168,7 @@ class MemberQueue implements AsyncIterableIterator<ExecutionResult> {
     private readonly onLeave: () => void,
   ) {}
 
-  push(result: ExecutionResult): void {
+  push(result: T): void {
     if (this.#done) return;
     const waiting = this.#waiting;
     if (waiting !== undefined) {
@@ -191,7 +194,7 @@ class MemberQueue implements AsyncIterableIterator<ExecutionResult> {
     else waiting?.({ value: undefined, done: true });
   }
 
-  next(): Promise<IteratorResult<ExecutionResult>> {
+  next(): Promise<IteratorResult<T>> {
     const queued = this.#buffer.shift();
     if (queued !== undefined) return Promise.resolve({ value: queued, done: false });
     if (this.#done) {
@@ -208,7 +211,7 @@ class MemberQueue implements AsyncIterableIterator<ExecutionResult> {
     });
   }
 
-  return(): Promise<IteratorResult<ExecutionResult>> {
+  return(): Promise<IteratorResult<T>> {
     if (!this.#done) {
       this.#done = true;
       this.#buffer.length = 0;
@@ -220,7 +223,7 @@ class MemberQueue implements AsyncIterableIterator<ExecutionResult> {
     return Promise.resolve({ value: undefined, done: true });
   }
 
-  [Symbol.asyncIterator](): AsyncIterableIterator<ExecutionResult> {
+  [Symbol.asyncIterator](): AsyncIterableIterator<T> {
     return this;
   }
 }

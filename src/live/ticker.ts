@@ -16,11 +16,18 @@
  * so a full day of polling spends at most p % of the allowance. Free (100):
  * 10 polls a day, one every 2.4 hours. Pro (7,500): one every 115.2 s.
  * Ultra and Mega: one every 30 s (the cache TTL).
+ *
+ * Who pays: src/live/poll-payers.ts (each poll is charged to the plan and to
+ * the longest-standing subscriber whose client can pay; a poll nobody can
+ * pay for is not made, and the subscribers keep the last games, stale).
  */
 import type { Logger } from 'pino';
+import type { SpendGate, SpendRefusal } from '../access/spend-gate.js';
+import { resourceEstimate, type AnyRoute, type Estimate } from '../cost/field-cost.js';
 import type { UpstreamFetcher } from '../upstream/fetcher.js';
 import type { QuotaLedger } from '../upstream/quota.js';
 import { V1StatusGroup, v1WorldCupRoutes, type V1WorldCupMatch } from '../upstream/routes/v1-world-cup.js';
+import { PollPayers, subscriptionRefusal } from './poll-payers.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -52,6 +59,8 @@ export interface TickerSnapshot {
 export interface LiveTickerOptions {
   readonly fetcher: UpstreamFetcher;
   readonly ledger: QuotaLedger;
+  /** Who pays for each poll (poll-payers.ts). */
+  readonly spend: SpendGate;
   readonly logger: Logger;
   readonly allowancePercent: number;
   readonly minIntervalMs: number;
@@ -72,9 +81,21 @@ export class LiveTicker {
   #latestKey = '';
   #timer: NodeJS.Timeout | undefined;
   #polling = false;
+  readonly #payers: PollPayers;
 
   constructor(options: LiveTickerOptions) {
     this.#options = options;
+    this.#payers = new PollPayers(options.spend);
+  }
+
+  /** What the next poll may cost now: nothing while the cache holds the matches fresh. */
+  pollEstimate(): Estimate {
+    return resourceEstimate(this.#options.fetcher, { route: v1WorldCupRoutes.matches as unknown as AnyRoute, params: {} });
+  }
+
+  /** Why `client` may not subscribe (its budget cannot hold one poll), or undefined. */
+  refusalFor(client: string | undefined): SpendRefusal | undefined {
+    return subscriptionRefusal(this.#options.spend, client, this.pollEstimate());
   }
 
   /** The interval now, from the ledger's current limit. */
@@ -88,11 +109,13 @@ export class LiveTicker {
    * each poll whose games differ. The first listener starts the poll, the
    * last one leaving stops it.
    */
-  subscribe(listener: (snapshot: TickerSnapshot) => void): () => void {
+  subscribe(listener: (snapshot: TickerSnapshot) => void, client?: string): () => void {
     this.#listeners.add(listener);
+    const leave = this.#payers.add(client);
     if (this.#latest !== undefined) listener(this.#latest);
     if (this.#listeners.size === 1 && this.#timer === undefined && !this.#polling) void this.#poll();
     return () => {
+      leave();
       this.#listeners.delete(listener);
       if (this.#listeners.size === 0) {
         clearTimeout(this.#timer);
@@ -112,9 +135,16 @@ export class LiveTicker {
     const pollIntervalMs = this.intervalMs();
     try {
       const { fetcher, operationMs } = this.#options;
-      const result = await fetcher.fetch(v1WorldCupRoutes.matches, {}, { deadline: Date.now() + operationMs });
-      const games = inProgress(result.value.matches);
-      this.#publish({ games, fetchedAt: Date.now(), pollIntervalMs, stale: result.stale !== undefined });
+      const outcome = await this.#payers.run(this.pollEstimate(), (meter) =>
+        fetcher.fetch(v1WorldCupRoutes.matches, {}, { deadline: Date.now() + operationMs, meter }),
+      );
+      if (outcome.ran) {
+        const games = inProgress(outcome.value.value.matches);
+        this.#publish({ games, fetchedAt: Date.now(), pollIntervalMs, stale: outcome.value.stale !== undefined });
+      } else {
+        this.#options.logger.warn({ code: outcome.refusal?.code, scope: outcome.refusal?.scope }, 'live ticker poll not made: no subscriber or plan can pay for it');
+        if (this.#latest !== undefined) this.#publish({ ...this.#latest, pollIntervalMs, stale: true });
+      }
     } catch (error) {
       // Keep what we have; say it is stale. A failed poll never ends a subscription.
       this.#options.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'live ticker poll failed');

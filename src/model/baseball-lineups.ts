@@ -4,6 +4,7 @@
  */
 import type { GatewayContext } from '../context.js';
 import type { UpstreamFetcher } from '../upstream/fetcher.js';
+import type { SpendMeter } from '../upstream/spend-meter.js';
 import { knownGap } from '../upstream/known-gaps.js';
 import { baseballLineupCoverage, v2BaseballRoutes, type BaseballLineupsPayload } from '../upstream/routes/v2-baseball.js';
 import { v2EventRoutes } from '../upstream/routes/v2-events.js';
@@ -29,7 +30,7 @@ export async function loadBaseballLineups(ctx: GatewayContext, matchId: number):
 }
 
 /** The same, outside any operation (the confirmation poller), straight through the shared fetcher. */
-export async function fetchBaseballEvent(fetcher: UpstreamFetcher, matchId: number, deadline: number): Promise<V2Event> {
-  const result = await fetcher.fetch(v2EventRoutes.event, { sport: 'baseball', id: matchId }, { deadline });
+export async function fetchBaseballEvent(fetcher: UpstreamFetcher, matchId: number, deadline: number, meter?: SpendMeter): Promise<V2Event> {
+  const result = await fetcher.fetch(v2EventRoutes.event, { sport: 'baseball', id: matchId }, { deadline, meter });
   return result.value.event;
 }

@@ -1,33 +1,26 @@
 /**
- * Refuses, before execution and without an upstream request, an operation
- * whose estimated cost in counted upstream requests (src/cost/estimate.ts)
- * passes the per-operation limit (COST_LIMIT_EXCEEDED), the allowance left
- * (QUOTA_EXHAUSTED, `scope: "plan"`) or its client's daily budget
- * (QUOTA_EXHAUSTED, `scope: "client"`). Messages never say what a limit is.
+ * The GraphQL door of the spend gate (src/access/spend-gate.ts): before
+ * execution and without an upstream request, an operation is estimated in
+ * counted upstream requests (src/cost/estimate.ts) and refused when the
+ * gate refuses it (COST_LIMIT_EXCEEDED, or QUOTA_EXHAUSTED with `scope`
+ * `plan` or `client`); otherwise its client's budget hold is kept for the
+ * trace plugin, which settles it with what was really spent.
  *
  * It hooks `onExecute`, which graphql-ws runs too (server.ts sends every
  * WebSocket operation through yoga's envelop), so both transports are
- * covered. Subscriptions are not estimated: they spend through shared live
- * services, not per operation.
+ * covered. Subscriptions are not estimated here: they spend through shared
+ * live services, whose subscribe resolvers pass the same gate
+ * (src/live/poll-payers.ts).
  */
-import { getOperationAST, getVariableValues, GraphQLError, Kind, type FragmentDefinitionNode } from 'graphql';
+import { getOperationAST, getVariableValues, Kind, type FragmentDefinitionNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { BudgetHold, ClientBudgets } from '../access/client-budgets.js';
 import type { GatewayContext } from '../context.js';
 import { costExtension } from '../cost/cost-extension.js';
 import { estimateOperation } from '../cost/estimate.js';
 import { operationCosts } from '../cost/operation-costs.js';
-import { ErrorCode } from '../upstream/errors.js';
+import { refusalError } from '../access/spend-refusal.js';
 
-export const COST_LIMIT_EXCEEDED = 'COST_LIMIT_EXCEEDED';
-
-export interface CostLimitOptions {
-  /** Most counted upstream requests one operation may be estimated at. @default 50 */
-  maxOperationCost?: number;
-  budgets: ClientBudgets;
-}
-
-export function useCostLimit({ maxOperationCost = 50, budgets }: CostLimitOptions): Plugin<GatewayContext> {
+export function useCostLimit(): Plugin<GatewayContext> {
   return {
     async onExecute({ args, setResultAndStopExecution }) {
       const context = args.contextValue;
@@ -42,41 +35,14 @@ export function useCostLimit({ maxOperationCost = 50, budgets }: CostLimitOption
         if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
       }
       const estimate = await estimateOperation({ schema: args.schema, operation, fragments, variables: coerced.coerced, context });
-      const { ledger } = context.services;
-      const refuse = (error: GraphQLError): void => {
-        const cost = costExtension({ estimated: estimate.requests, upstreamRequests: 0, cacheHits: 0 }, ledger, budgets.remaining(context.clientName));
-        setResultAndStopExecution({ errors: [error], extensions: { cost } });
-      };
-
-      if (estimate.requests > maxOperationCost) {
-        refuse(
-          new GraphQLError('Operation refused: it could cost more upstream requests than one operation may spend. Select fewer items or fields.', {
-            extensions: { code: COST_LIMIT_EXCEEDED, estimated: estimate.requests },
-          }),
-        );
+      const { ledger, spend } = context.services;
+      const admission = spend.admit(estimate, context.clientName, 'operation');
+      if (!admission.ok) {
+        const cost = costExtension({ estimated: estimate.requests, upstreamRequests: 0, cacheHits: 0 }, ledger, spend.budgetRemaining(context.clientName));
+        setResultAndStopExecution({ errors: [refusalError(admission.refusal)], extensions: { cost } });
         return;
       }
-      // Requests whose resource the cache cannot answer, even stale, fail once the allowance is spent.
-      if (estimate.unanswerable > ledger.available()) {
-        refuse(
-          new GraphQLError('The daily upstream allowance has not enough left for this operation.', {
-            extensions: { code: ErrorCode.QuotaExhausted, scope: 'plan', estimated: estimate.requests, resetsAt: new Date(ledger.snapshot().resetsAt).toISOString() },
-          }),
-        );
-        return;
-      }
-      let hold: BudgetHold | undefined;
-      if (budgets.has(context.clientName)) {
-        hold = budgets.hold(context.clientName, estimate.requests);
-        if (hold === undefined) {
-          refuse(
-            new GraphQLError("This client's daily budget of upstream requests has not enough left for this operation.", {
-              extensions: { code: ErrorCode.QuotaExhausted, scope: 'client', estimated: estimate.requests, resetsAt: budgets.resetsAtIso },
-            }),
-          );
-          return;
-        }
-      }
+      const { hold } = admission.pass;
       operationCosts.set(context, hold === undefined ? { estimated: estimate.requests } : { estimated: estimate.requests, hold });
     },
   };

@@ -11,6 +11,7 @@ import { Pool } from 'undici';
 import { upstreamAssumptions } from './assumptions.js';
 import { ErrorCode, GatewayError } from './errors.js';
 import type { QuotaLedger } from './quota.js';
+import type { SpendMeter } from './spend-meter.js';
 import type { RouteRequest, Version } from './routes/route.js';
 import type { GatewayMetrics } from '../metrics.js';
 
@@ -29,6 +30,8 @@ export interface UpstreamCall {
   /** Epoch ms by which the whole operation must be answered. */
   readonly deadline: number;
   readonly headers: Readonly<Record<string, string>>;
+  /** Told of every request that reached the upstream for this call (spend-meter.ts). */
+  readonly meter?: SpendMeter | undefined;
 }
 
 export interface UpstreamResponse {
@@ -208,21 +211,31 @@ export function withAuth(apiKey: string | undefined): Step {
   };
 }
 
-/** Counted routes reserve a unit before sending, and are refused when none is left. */
+/**
+ * Counted routes reserve a unit before sending, and are refused when none is
+ * left. Every request that reached the upstream is recorded on the call's
+ * spend meter, if it carries one.
+ */
 export function withQuota(ledger: QuotaLedger): Step {
   return (next) => async (call) => {
-    if (!call.route.counted) return next(call);
-    const reservation = ledger.reserve({ version: call.route.version, route: call.route.template });
+    const { counted } = call.route;
+    if (!counted && call.meter === undefined) return next(call);
+    const reservation = counted ? ledger.reserve({ version: call.route.version, route: call.route.template }) : undefined;
     let response: UpstreamResponse;
     try {
       // Never send what a crash could forget (quota.ts, "Crash safety").
-      await reservation.durable;
+      if (reservation !== undefined) await reservation.durable;
       response = await next(call);
     } catch (error) {
-      if (error instanceof UpstreamNetworkError && !error.sent) reservation.release();
-      else reservation.commit();
+      if (error instanceof UpstreamNetworkError && !error.sent) reservation?.release();
+      else {
+        reservation?.commit();
+        call.meter?.record(counted);
+      }
       throw error;
     }
+    call.meter?.record(counted);
+    if (reservation === undefined) return response;
     reservation.commit(response.header);
     if (response.status === upstreamAssumptions.quotaExhaustedStatus) {
       ledger.markExhausted(parseRetryAfter(response.header('retry-after'), Date.now()));

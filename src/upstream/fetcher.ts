@@ -21,11 +21,14 @@ import {
 } from './client.js';
 import { ErrorCode, errorForStatus, GatewayError } from './errors.js';
 import type { QuotaLedger } from './quota.js';
+import type { SpendMeter } from './spend-meter.js';
 import { resourceKey, type Route, type RouteRequest, type UpstreamBase } from './routes/route.js';
 
 export interface FetchOptions {
   /** Epoch ms by which the operation must be answered. */
   deadline: number;
+  /** Records the upstream requests this call starts (joined in-flight requests are its starter's). */
+  meter?: SpendMeter | undefined;
 }
 
 interface Base {
@@ -110,7 +113,7 @@ export class UpstreamFetcher {
     const labels = { route: route.template };
     if (!this.config.bench.upstreamCache) {
       // Bench-only (UPSTREAM_CACHE=off): every call goes upstream, unshared.
-      const loaded = this.load(route, request, options.deadline).then(({ value }): CacheResult<T> => ({ value, source: 'upstream' }));
+      const loaded = this.load(route, request, options.deadline, options.meter).then(({ value }): CacheResult<T> => ({ value, source: 'upstream' }));
       return raceDeadline(loaded, options.deadline, route);
     }
     const result = this.cache.get<T>(
@@ -118,7 +121,7 @@ export class UpstreamFetcher {
       ttlMs,
       // Bounded by the deadline of the operation that starts the refresh, also
       // once every caller has answered stale and left (cache.ts, "stale beats slow").
-      () => this.load(route, request, options.deadline),
+      () => this.load(route, request, options.deadline, options.meter),
       {
         onHit: () => this.metrics.cacheHits.inc(labels),
         onMiss: () => this.metrics.cacheMisses.inc(labels),
@@ -131,7 +134,7 @@ export class UpstreamFetcher {
     return raceDeadline(result, options.deadline, route);
   }
 
-  private async load<T>(route: Route<unknown, T>, request: RouteRequest, deadline: number): Promise<{ value: T; size: number }> {
+  private async load<T>(route: Route<unknown, T>, request: RouteRequest, deadline: number, meter: SpendMeter | undefined): Promise<{ value: T; size: number }> {
     const base = this.bases[route.base ?? 'main'];
     const response = await this.send({
       route,
@@ -139,6 +142,7 @@ export class UpstreamFetcher {
       request: { path: base.prefix + request.path, query: request.query },
       deadline,
       headers: {},
+      meter,
     });
     if (response.status < 200 || response.status >= 300) throw errorOfResponse(route, response);
     let body: unknown;
@@ -167,6 +171,7 @@ export class UpstreamFetcher {
       request: { path: base.prefix + request.path, query: request.query },
       deadline: options.deadline,
       headers: {},
+      meter: options.meter,
     });
   }
 
