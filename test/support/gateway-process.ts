@@ -1,0 +1,101 @@
+/**
+ * The gateway as `npm start` runs it (src/main.ts, on its embedded sandbox),
+ * in a child process: a request that ends the process shows as an exit,
+ * not as a crashed test worker. Same way of starting as soak/processes.ts:
+ * `node --import tsx` directly, a free loopback port, a fresh DATA_DIR.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort } from '../../src/net/free-port.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface GatewayProcess {
+  readonly url: string;
+  readonly port: number;
+  readonly process: ChildProcess;
+  /** How the process ended, or undefined while it runs. */
+  exit(): { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  /** The last lines it wrote (stdout and stderr), for failure messages. */
+  tail(): string;
+  stop(): Promise<void>;
+}
+
+export interface GatewayProcessOptions {
+  /** A DATA_DIR of the caller's, kept after `stop` (restart and crash tests); default a fresh one, removed on `stop`. */
+  dataDir?: string;
+}
+
+/** Spawns the gateway; `ready` resolves once /healthz answers and rejects, with its output, if it exits first. */
+function spawnGateway(env: Record<string, string>, port: number, dataDir: string, ownsDataDir: boolean): { handle: GatewayProcess; ready: Promise<GatewayProcess>; exited: Promise<void> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: root,
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const keep = (chunk: Buffer): void => {
+    output = (output + chunk.toString('utf8')).slice(-8_000);
+  };
+  // Always drained: a full pipe would block the child's logging.
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  let ended: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', (code, signal) => {
+      ended = { code, signal };
+      resolve();
+    }),
+  );
+  const url = `http://127.0.0.1:${port}`;
+  const handle: GatewayProcess = {
+    url,
+    port,
+    process: child,
+    exit: () => ended,
+    tail: () => output,
+    stop: async () => {
+      if (ended === undefined) {
+        child.kill('SIGTERM');
+        const killTimer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+        await exited;
+        clearTimeout(killTimer);
+      }
+      if (ownsDataDir) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+  // Polled until it answers; the child exiting first fails at once with its output.
+  const ready = (async (): Promise<GatewayProcess> => {
+    for (;;) {
+      if (ended !== undefined) throw new Error(`the gateway exited before answering (${JSON.stringify(ended)}):\n${output}`);
+      try {
+        const response = await fetch(`${url}/healthz`);
+        if (response.ok) return handle;
+      } catch {
+        // Not listening yet.
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  })();
+  return { handle, ready, exited };
+}
+
+export async function startGatewayProcess(env: Record<string, string> = {}, options: GatewayProcessOptions = {}): Promise<GatewayProcess> {
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'sports-graph-process-')));
+  return spawnGateway(env, await freePort(), dataDir, options.dataDir === undefined).ready;
+}
+
+/** Starts a gateway that is expected to refuse to start: resolves with its exit code and output once it has exited. */
+export async function gatewayStartFailure(env: Record<string, string>, dataDir: string): Promise<{ code: number | null; output: string }> {
+  const { handle, ready, exited } = spawnGateway(env, await freePort(), dataDir, false);
+  const started = await Promise.race([ready.then(() => true, () => false), exited.then(() => false)]);
+  if (started) {
+    await handle.stop();
+    throw new Error(`the gateway started although it should have refused:\n${handle.tail()}`);
+  }
+  await exited;
+  return { code: handle.exit()?.code ?? null, output: handle.tail() };
+}
