@@ -13,14 +13,16 @@ const services = new WeakMap<object, Promise<ImageService>>();
 
 type Needed = Pick<GatewayServices, 'config' | 'fetcher' | 'logger'>;
 
+/**
+ * @throws StateFileError (through the promise) when the store's files cannot
+ * be read; the failure is not kept, so the next call tries again once the
+ * operator fixed them.
+ */
 export function imageServiceFor(gateway: Needed): Promise<ImageService> {
   let service = services.get(gateway.fetcher);
   if (service === undefined) {
     service = (async () => {
-      const store = await ImageStore.open({
-        dir: join(gateway.config.dataDir, 'images'),
-        onPersistError: (error) => gateway.logger.error({ err: error }, 'could not persist the image store'),
-      });
+      const store = await ImageStore.open({ dir: join(gateway.config.dataDir, 'images'), logger: gateway.logger });
       return new ImageService({
         fetcher: gateway.fetcher,
         store,
@@ -28,6 +30,7 @@ export function imageServiceFor(gateway: Needed): Promise<ImageService> {
         v6TtlMs: gateway.config.cacheTtls.image * 1000,
       });
     })();
+    service.catch(() => services.delete(gateway.fetcher));
     services.set(gateway.fetcher, service);
   }
   return service;
