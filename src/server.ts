@@ -34,6 +34,7 @@ import { SharedSubscriptions, type SubscribeResult } from './live/shared-subscri
 import { GatewaySocket, preSerialize, preSerializedReplacer } from './live/preserialized.js';
 import { useWidgets } from './widgets/use-widgets.js';
 import { useImages } from './images/use-images.js';
+import { imageServiceFor } from './images/for-services.js';
 import { useOperationLimits } from './plugins/use-operation-limits.js';
 import { limitRequestBody } from './http-limits.js';
 import { useUpstreamTrace } from './plugins/use-upstream-trace.js';
@@ -93,6 +94,14 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     metrics,
     logger,
   });
+  try {
+    // The image index is a state file too: one that cannot be read stops start-up here, naming it.
+    await imageServiceFor({ config, fetcher, logger });
+  } catch (error) {
+    await fetcher.close();
+    await local.close();
+    throw error;
+  }
   const clientKeys = new ClientKeys(config.access.clientKeys);
   const spend = new SpendGate({ ledger, budgets, maxOperationCost: config.limits.maxOperationCost });
   const live = createLiveServices({ config, baseUrl: options.baseUrl, logger, fetcher, ledger, spend });
