@@ -3,6 +3,7 @@
  * value stops the gateway with a message naming the variable.
  */
 import { budgetProblem } from './access/client-budgets.js';
+import { isAllowedHostEntry } from './http/allowed-hosts.js';
 import { parseClientKeys, type ClientKey } from './access/client-keys.js';
 import { isPlan, type Plan } from './upstream/assumptions.js';
 import { defaultCacheTtls, type CacheClass } from './upstream/cache-ttls.js';
@@ -66,6 +67,13 @@ export interface AccessConfig {
   graphiql: boolean;
   /** `GATEWAY_CORS_ORIGINS`, comma separated; empty = no cross-origin access. */
   corsOrigins: readonly string[];
+  /**
+   * `GATEWAY_ALLOWED_HOSTS`, comma separated: the `Host` names the gateway
+   * answers for (src/http/allowed-hosts.ts); `*` = any.
+   * @default empty: the names of `HOST` (every interface address and the
+   * machine's name for `0.0.0.0`/`::`, plus `localhost`, `127.0.0.1`, `::1` on loopback)
+   */
+  allowedHosts: readonly string[];
 }
 
 export interface Config {
@@ -184,6 +192,12 @@ export function loadConfig(env: Env = process.env): Config {
     return fallback;
   };
 
+  const list = (name: string): string[] =>
+    (env[name] ?? '')
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item !== '');
+
   const keysOrProblem = (): ClientKey[] => {
     try {
       return parseClientKeys(env);
@@ -236,10 +250,8 @@ export function loadConfig(env: Env = process.env): Config {
       clientKeys: keysOrProblem(),
       introspection: bool('GATEWAY_INTROSPECTION', true),
       graphiql: bool('GATEWAY_GRAPHIQL', true),
-      corsOrigins: (env['GATEWAY_CORS_ORIGINS'] ?? '')
-        .split(',')
-        .map((origin) => origin.trim())
-        .filter((origin) => origin !== ''),
+      corsOrigins: list('GATEWAY_CORS_ORIGINS'),
+      allowedHosts: list('GATEWAY_ALLOWED_HOSTS'),
     },
     limits: {
       maxDepth: int('LIMIT_MAX_DEPTH', 12, 1),
@@ -268,6 +280,10 @@ export function loadConfig(env: Env = process.env): Config {
   };
   if (config.baseUrl !== undefined && config.apiKey === undefined) {
     problems.push('SPORTS_API_KEY is required when SPORTS_API_BASE_URL points at a real upstream');
+  }
+  const badHosts = config.access.allowedHosts.filter((entry) => !isAllowedHostEntry(entry));
+  if (badHosts.length > 0) {
+    problems.push(`GATEWAY_ALLOWED_HOSTS takes host names or IP addresses without scheme or port, or *, got "${badHosts.join('", "')}"`);
   }
   const overCarved = budgetProblem(config.access.clientKeys, config.plan);
   if (overCarved !== undefined) problems.push(overCarved);

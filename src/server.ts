@@ -35,6 +35,8 @@ import { useWidgets } from './widgets/use-widgets.js';
 import { useImages } from './images/use-images.js';
 import { useOperationLimits } from './plugins/use-operation-limits.js';
 import { limitRequestBody } from './http-limits.js';
+import { defaultAllowedHosts, HostPolicy } from './http/allowed-hosts.js';
+import { refuseForeignHosts, upgradeAnswer, upgradeRefusal } from './http/host-check.js';
 import { useUpstreamTrace } from './plugins/use-upstream-trace.js';
 import { useJit } from './plugins/use-jit.js';
 import { useResultCache } from './plugins/use-result-cache.js';
@@ -109,6 +111,10 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
   }
 
   const resultCache = config.resultCache.enabled ? new ResultCache(config.resultCache.maxBytes) : undefined;
+  const hostPolicy = new HostPolicy({
+    allowedHosts: config.access.allowedHosts.length > 0 ? config.access.allowedHosts : defaultAllowedHosts(config.host),
+    corsOrigins: config.access.corsOrigins,
+  });
 
   const yoga: YogaServerInstance<Record<string, unknown>, OperationContext> = createYoga<Record<string, unknown>, OperationContext>({
     schema,
@@ -168,7 +174,12 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     resultCache === undefined
       ? yoga
       : serveResultCacheHits({ cache: resultCache, keys: clientKeys, services: { ledger, metrics, budgets }, fastHits: metrics.resultCacheFastHits }, yoga);
-  const server: Server = createServer(limitRequestBody(config.limits.maxBodyBytes, handler));
+  // Foreign host names are refused before anything reads the request.
+  const server: Server = createServer(
+    // The Host check answers a missing Host itself, with a code (src/http/host-check.ts).
+    { requireHostHeader: false },
+    refuseForeignHosts(hostPolicy, limitRequestBody(config.limits.maxBodyBytes, handler)),
+  );
   const sockets = new Set<Socket>();
   server.on('connection', (socket) => {
     sockets.add(socket);
@@ -181,9 +192,22 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     // Restores pre-serialized subscription payloads (src/live/preserialized.ts).
     WebSocket: GatewaySocket,
     maxPayload: config.limits.maxWsMessageBytes,
-    // Browsers let any page open a WebSocket: only our own pages and the configured origins may.
-    verifyClient: ({ origin, req }: { origin: string; req: IncomingMessage }) =>
-      origin === undefined || origin === '' || origin === `http://${req.headers.host ?? ''}` || config.access.corsOrigins.includes(origin),
+    // Browsers let any page open a WebSocket: only our own pages and the configured origins may,
+    // and only under a host name we answer for (src/http/host-check.ts). Refused at the upgrade, with a coded body.
+    verifyClient: ({ req }: { req: IncomingMessage }, accept: (ok: boolean, status?: number, body?: string, headers?: Record<string, string>) => void) => {
+      try {
+        const refusal = upgradeRefusal(hostPolicy, req);
+        if (refusal === undefined) {
+          accept(true);
+          return;
+        }
+        const answer = upgradeAnswer(req, refusal);
+        accept(false, answer.status, answer.body, answer.headers);
+      } catch (error) {
+        logger.error({ err: error }, 'a WebSocket upgrade check failed');
+        accept(false, 500);
+      }
+    },
   });
   const activeSubscriptions = new WeakMap<object, number>();
   // A consumer that does not read its socket would make the gateway hold
