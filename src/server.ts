@@ -26,7 +26,7 @@ import { useErrorCodes, withCodes } from './plugins/use-error-codes.js';
 import { useHealthz } from './plugins/use-healthz.js';
 import { useClientKeys } from './plugins/use-client-keys.js';
 import { ClientKeys, presentedKey } from './access/client-keys.js';
-import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
+import { useCsrfRefusal } from './plugins/use-csrf-refusal.js';
 import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
 import { createLiveServices } from './live/services.js';
 import { SharedSubscriptions, type SubscribeResult } from './live/shared-subscriptions.js';
@@ -37,6 +37,7 @@ import { useOperationLimits } from './plugins/use-operation-limits.js';
 import { limitRequestBody } from './http-limits.js';
 import { defaultAllowedHosts, HostPolicy } from './http/allowed-hosts.js';
 import { refuseForeignHosts, upgradeAnswer, upgradeRefusal } from './http/host-check.js';
+import { useCodedRefusals } from './plugins/use-coded-refusals.js';
 import { useUpstreamTrace } from './plugins/use-upstream-trace.js';
 import { useJit } from './plugins/use-jit.js';
 import { useResultCache } from './plugins/use-result-cache.js';
@@ -131,10 +132,11 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
       return { services, upstream: new UpstreamLoader(fetcher, deadline, config.bench.upstreamLoaders), deadline };
     },
     plugins: [
+      useCodedRefusals(),
       useHealthz({ endpoint: '/healthz' }),
       useClientKeys(clientKeys),
       // A cross-site <img> or form must not spend the allowance: simple requests need a custom header.
-      useCSRFPrevention({ requestHeaders: ['x-graphql-csrf', 'authorization', 'x-client-key'] }),
+      useCsrfRefusal({ requestHeaders: ['x-graphql-csrf', 'authorization', 'x-client-key'] }),
       ...(config.access.introspection ? [] : [useDisableIntrospection()]),
       useWidgets({ prefix: '/widgets' }),
       useImages(services),
