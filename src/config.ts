@@ -45,6 +45,10 @@ export interface OperationLimits {
   maxDirectives: number;
   /** Lexical tokens in one document. @default 2000 */
   maxTokens: number;
+  /** `LIMIT_MAX_VARIABLES_DEPTH`: nesting of `variables`, and of `extensions`, in one request (src/http/input-bounds.ts). @default 16 */
+  maxVariablesDepth: number;
+  /** `LIMIT_MAX_VARIABLES_VALUES`: values held by `variables`, and by `extensions`, in one request. @default 10_000 */
+  maxVariablesValues: number;
   /** HTTP request body. @default 100 KiB */
   maxBodyBytes: number;
   /** Active subscriptions on one WebSocket. @default 25 */
@@ -258,6 +262,8 @@ export function loadConfig(env: Env = process.env): Config {
       maxAliases: int('LIMIT_MAX_ALIASES', 30, 0),
       maxDirectives: int('LIMIT_MAX_DIRECTIVES', 20, 0),
       maxTokens: int('LIMIT_MAX_TOKENS', 2_000, 10),
+      maxVariablesDepth: int('LIMIT_MAX_VARIABLES_DEPTH', 16, 1),
+      maxVariablesValues: int('LIMIT_MAX_VARIABLES_VALUES', 10_000, 1),
       maxBodyBytes: int('LIMIT_MAX_BODY_BYTES', 100 * 1024, 1024),
       maxSubscriptionsPerSocket: int('LIMIT_MAX_SUBSCRIPTIONS_PER_SOCKET', 25, 1),
       maxWsMessageBytes: int('LIMIT_MAX_WS_MESSAGE_BYTES', 64 * 1024, 1024),

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { usePrometheus } from '@graphql-yoga/plugin-prometheus';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
-import { GraphQLError, type DocumentNode, type ExecutionArgs, type FormattedExecutionResult } from 'graphql';
+import { getOperationAST, GraphQLError, type DocumentNode, type ExecutionArgs, type FormattedExecutionResult } from 'graphql';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { useServer } from 'graphql-ws/use/ws';
 import type { Logger } from 'pino';
@@ -36,8 +36,16 @@ import { useImages } from './images/use-images.js';
 import { useOperationLimits } from './plugins/use-operation-limits.js';
 import { limitRequestBody } from './http-limits.js';
 import { defaultAllowedHosts, HostPolicy } from './http/allowed-hosts.js';
+import { answerClientErrors } from './http/client-errors.js';
 import { refuseForeignHosts, upgradeAnswer, upgradeRefusal } from './http/host-check.js';
+import { inputRefusal, type InputBounds } from './http/input-bounds.js';
+import { guardRequests, type ReportError } from './http/request-guard.js';
+import { refuseControlPayload } from './http/ws-control-bounds.js';
+import { refuseServerMessageTypes } from './http/ws-message-types.js';
+import { routeUpgrades } from './http/upgrades.js';
+import { inputRefusalError, useInputBounds } from './plugins/use-input-bounds.js';
 import { useCodedRefusals } from './plugins/use-coded-refusals.js';
+import { useKnownOperationTypes } from './plugins/use-known-operation-types.js';
 import { useUpstreamTrace } from './plugins/use-upstream-trace.js';
 import { useJit } from './plugins/use-jit.js';
 import { useResultCache } from './plugins/use-result-cache.js';
@@ -112,10 +120,13 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
   }
 
   const resultCache = config.resultCache.enabled ? new ResultCache(config.resultCache.maxBytes) : undefined;
+  const inputBounds: InputBounds = { maxDepth: config.limits.maxVariablesDepth, maxValues: config.limits.maxVariablesValues };
   const hostPolicy = new HostPolicy({
     allowedHosts: config.access.allowedHosts.length > 0 ? config.access.allowedHosts : defaultAllowedHosts(config.host),
     corsOrigins: config.access.corsOrigins,
   });
+  const reportRequestError: ReportError = (error, req) =>
+    logger.error({ err: error, method: req.method, path: (req.url ?? '').split('?')[0] }, 'a request handler failed before yoga');
 
   const yoga: YogaServerInstance<Record<string, unknown>, OperationContext> = createYoga<Record<string, unknown>, OperationContext>({
     schema,
@@ -132,6 +143,8 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
       return { services, upstream: new UpstreamLoader(fetcher, deadline, config.bench.upstreamLoaders), deadline };
     },
     plugins: [
+      // First: its onParams runs before any other plugin or graphql-js walks variables or extensions.
+      useInputBounds(inputBounds),
       useCodedRefusals(),
       useHealthz({ endpoint: '/healthz' }),
       useClientKeys(clientKeys),
@@ -159,6 +172,7 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
         },
       }),
       ...useOperationLimits(config.limits),
+      useKnownOperationTypes(),
       useErrorCodes(),
       // Before the cost plugin: a stored result spends nothing, so it is neither estimated nor refused (src/plugins/use-result-cache.ts).
       ...(resultCache === undefined ? [] : [useResultCache({ cache: resultCache, budgets })]),
@@ -175,13 +189,17 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
   const handler =
     resultCache === undefined
       ? yoga
-      : serveResultCacheHits({ cache: resultCache, keys: clientKeys, services: { ledger, metrics, budgets }, fastHits: metrics.resultCacheFastHits }, yoga);
-  // Foreign host names are refused before anything reads the request.
+      : serveResultCacheHits(
+          { cache: resultCache, keys: clientKeys, services: { ledger, metrics, budgets }, fastHits: metrics.resultCacheFastHits, inputBounds, report: reportRequestError },
+          yoga,
+        );
+  // The front door, outermost first: no throw escapes, foreign host names are refused before anything reads the request, bodies are bounded.
   const server: Server = createServer(
     // The Host check answers a missing Host itself, with a code (src/http/host-check.ts).
     { requireHostHeader: false },
-    refuseForeignHosts(hostPolicy, limitRequestBody(config.limits.maxBodyBytes, handler)),
+    guardRequests(refuseForeignHosts(hostPolicy, limitRequestBody(config.limits.maxBodyBytes, handler, reportRequestError)), reportRequestError),
   );
+  answerClientErrors(server);
   const sockets = new Set<Socket>();
   server.on('connection', (socket) => {
     sockets.add(socket);
@@ -189,7 +207,8 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
   });
 
   const wsServer = new WebSocketServer({
-    server,
+    // Upgrades are routed by src/http/upgrades.ts, which codes every refusal.
+    noServer: true,
     path: '/graphql',
     // Restores pre-serialized subscription payloads (src/live/preserialized.ts).
     WebSocket: GatewaySocket,
@@ -206,11 +225,13 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
         const answer = upgradeAnswer(req, refusal);
         accept(false, answer.status, answer.body, answer.headers);
       } catch (error) {
-        logger.error({ err: error }, 'a WebSocket upgrade check failed');
+        reportRequestError(error, req);
         accept(false, 500);
       }
     },
   });
+  routeUpgrades(server, wsServer, reportRequestError);
+  refuseServerMessageTypes(wsServer);
   const activeSubscriptions = new WeakMap<object, number>();
   // A consumer that does not read its socket would make the gateway hold
   // every frame for it; past the bound it is dropped (1013: try again later).
@@ -227,6 +248,7 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
   useServer<Record<string, unknown>, { request: IncomingMessage; socket: WebSocket }>(
     {
       onConnect: (ctx) => {
+        if (refuseControlPayload(ctx.extra.socket, ctx.connectionParams, inputBounds)) return false;
         if (!clientKeys.enabled) return true;
         const params = ctx.connectionParams ?? {};
         const fromParams = (name: string): string | undefined => {
@@ -247,6 +269,9 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
       subscribe: (args: ExecutionArgs) =>
         sharedSubscriptions.subscribe(args, (own) => (own.rootValue as EnvelopedRoot).subscribe(own) as SubscribeResult | Promise<SubscribeResult>),
       onSubscribe: async (ctx, _id, payload) => {
+        // Before anything walks them (the result-cache key, coercion): the same bounds as HTTP.
+        const outOfBounds = inputRefusal(payload, inputBounds);
+        if (outOfBounds !== undefined) return [inputRefusalError(outOfBounds)];
         // Counted before any await: subscriptions arriving together must not all see the old count.
         const active = activeSubscriptions.get(ctx.extra.socket) ?? 0;
         if (active >= config.limits.maxSubscriptionsPerSocket) {
@@ -274,6 +299,10 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
           throw error;
         }
         if (errors.length > 0) return refuse(errors);
+        // graphql-ws would answer this itself, uncoded: the same refusal and code yoga gives over HTTP.
+        if (getOperationAST(document, payload.operationName ?? null) == null) {
+          return refuse([new GraphQLError('Could not determine what operation to execute.', { extensions: { code: 'OPERATION_RESOLUTION_FAILURE' } })]);
+        }
         const args: ExecutionArgs = {
           schema: enveloped.schema,
           operationName: payload.operationName ?? null,
@@ -288,6 +317,13 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
       onNext: (_ctx, _id, _payload, _args, result) =>
         sharedSubscriptions.isShared(result) ? (preSerialize(result) as unknown as FormattedExecutionResult) : undefined,
       jsonMessageReplacer: preSerializedReplacer,
+      // A ping payload is echoed back with JSON.stringify: control messages are bounded as variables are (src/http/ws-control-bounds.ts).
+      onPing: (ctx, payload) => {
+        refuseControlPayload(ctx.extra.socket, payload, inputBounds);
+      },
+      onPong: (ctx, payload) => {
+        refuseControlPayload(ctx.extra.socket, payload, inputBounds);
+      },
       onComplete: (ctx) => {
         activeSubscriptions.set(ctx.extra.socket, Math.max(0, (activeSubscriptions.get(ctx.extra.socket) ?? 1) - 1));
       },
