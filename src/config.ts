@@ -45,6 +45,13 @@ export interface OperationLimits {
   maxDirectives: number;
   /** Lexical tokens in one document. @default 2000 */
   maxTokens: number;
+  /**
+   * `LIMIT_MAX_INTROSPECTION_DEPTH`: selection depth of an operation that
+   * introspects the schema, where the ordinary depth limit would refuse the
+   * `ofType` chain of the standard introspection query (15 deep, what
+   * GraphiQL and graphql-js's `getIntrospectionQuery` need). @default 15
+   */
+  maxIntrospectionDepth: number;
   /** `LIMIT_MAX_VARIABLES_DEPTH`: nesting of `variables`, and of `extensions`, in one request (src/http/input-bounds.ts). @default 16 */
   maxVariablesDepth: number;
   /** `LIMIT_MAX_VARIABLES_VALUES`: values held by `variables`, and by `extensions`, in one request. @default 10_000 */
@@ -262,6 +269,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxAliases: int('LIMIT_MAX_ALIASES', 30, 0),
       maxDirectives: int('LIMIT_MAX_DIRECTIVES', 20, 0),
       maxTokens: int('LIMIT_MAX_TOKENS', 2_000, 10),
+      maxIntrospectionDepth: int('LIMIT_MAX_INTROSPECTION_DEPTH', 15, 1),
       maxVariablesDepth: int('LIMIT_MAX_VARIABLES_DEPTH', 16, 1),
       maxVariablesValues: int('LIMIT_MAX_VARIABLES_VALUES', 10_000, 1),
       maxBodyBytes: int('LIMIT_MAX_BODY_BYTES', 100 * 1024, 1024),

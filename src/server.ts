@@ -44,6 +44,7 @@ import { refuseControlPayload } from './http/ws-control-bounds.js';
 import { refuseServerMessageTypes } from './http/ws-message-types.js';
 import { routeUpgrades } from './http/upgrades.js';
 import { inputRefusalError, useInputBounds } from './plugins/use-input-bounds.js';
+import { useIntrospectionBounds } from './plugins/use-introspection-bounds.js';
 import { useCodedRefusals } from './plugins/use-coded-refusals.js';
 import { useKnownOperationTypes } from './plugins/use-known-operation-types.js';
 import { useUpstreamTrace } from './plugins/use-upstream-trace.js';
@@ -179,6 +180,8 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
       // Before the trace: a refusal ends the onExecute chain and keeps its own `extensions.cost`.
       useCostLimit({ maxOperationCost: config.limits.maxOperationCost, budgets }),
       useUpstreamTrace(),
+      // After the trace: a stored introspection result still gets this operation's own extensions.cost.
+      useIntrospectionBounds(),
       // Compiled execution for queries (the warm path's resolver walk);
       // subscriptions keep graphql-js's executor and are shared instead.
       ...(config.graphqlJit ? [useJit()] : []),
