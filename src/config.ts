@@ -3,6 +3,7 @@
  * value stops the gateway with a message naming the variable.
  */
 import { budgetProblem } from './access/client-budgets.js';
+import { isAllowedHostEntry } from './http/allowed-hosts.js';
 import { parseClientKeys, type ClientKey } from './access/client-keys.js';
 import { isPlan, type Plan } from './upstream/assumptions.js';
 import { defaultCacheTtls, type CacheClass } from './upstream/cache-ttls.js';
@@ -52,6 +53,17 @@ export interface OperationLimits {
   maxDirectives: number;
   /** Lexical tokens in one document. @default 2000 */
   maxTokens: number;
+  /**
+   * `LIMIT_MAX_INTROSPECTION_DEPTH`: selection depth of an operation that
+   * introspects the schema, where the ordinary depth limit would refuse the
+   * `ofType` chain of the standard introspection query (15 deep, what
+   * GraphiQL and graphql-js's `getIntrospectionQuery` need). @default 15
+   */
+  maxIntrospectionDepth: number;
+  /** `LIMIT_MAX_VARIABLES_DEPTH`: nesting of `variables`, and of `extensions`, in one request (src/http/input-bounds.ts). @default 16 */
+  maxVariablesDepth: number;
+  /** `LIMIT_MAX_VARIABLES_VALUES`: values held by `variables`, and by `extensions`, in one request. @default 10_000 */
+  maxVariablesValues: number;
   /** HTTP request body. @default 100 KiB */
   maxBodyBytes: number;
   /** Active subscriptions on one WebSocket. @default 25 */
@@ -74,6 +86,13 @@ export interface AccessConfig {
   graphiql: boolean;
   /** `GATEWAY_CORS_ORIGINS`, comma separated; empty = no cross-origin access. */
   corsOrigins: readonly string[];
+  /**
+   * `GATEWAY_ALLOWED_HOSTS`, comma separated: the `Host` names the gateway
+   * answers for (src/http/allowed-hosts.ts); `*` = any.
+   * @default empty: the names of `HOST` (every interface address and the
+   * machine's name for `0.0.0.0`/`::`, plus `localhost`, `127.0.0.1`, `::1` on loopback)
+   */
+  allowedHosts: readonly string[];
 }
 
 export interface Config {
@@ -201,6 +220,12 @@ export function loadConfig(env: Env = process.env): Config {
     return fallback;
   };
 
+  const list = (name: string): string[] =>
+    (env[name] ?? '')
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item !== '');
+
   const keysOrProblem = (): ClientKey[] => {
     try {
       return parseClientKeys(env);
@@ -258,16 +283,17 @@ export function loadConfig(env: Env = process.env): Config {
       clientKeys: keysOrProblem(),
       introspection: bool('GATEWAY_INTROSPECTION', true),
       graphiql: bool('GATEWAY_GRAPHIQL', true),
-      corsOrigins: (env['GATEWAY_CORS_ORIGINS'] ?? '')
-        .split(',')
-        .map((origin) => origin.trim())
-        .filter((origin) => origin !== ''),
+      corsOrigins: list('GATEWAY_CORS_ORIGINS'),
+      allowedHosts: list('GATEWAY_ALLOWED_HOSTS'),
     },
     limits: {
       maxDepth: int('LIMIT_MAX_DEPTH', 12, 1),
       maxAliases: int('LIMIT_MAX_ALIASES', 30, 0),
       maxDirectives: int('LIMIT_MAX_DIRECTIVES', 20, 0),
       maxTokens: int('LIMIT_MAX_TOKENS', 2_000, 10),
+      maxIntrospectionDepth: int('LIMIT_MAX_INTROSPECTION_DEPTH', 15, 1),
+      maxVariablesDepth: int('LIMIT_MAX_VARIABLES_DEPTH', 16, 1),
+      maxVariablesValues: int('LIMIT_MAX_VARIABLES_VALUES', 10_000, 1),
       maxBodyBytes: int('LIMIT_MAX_BODY_BYTES', 100 * 1024, 1024),
       maxSubscriptionsPerSocket: int('LIMIT_MAX_SUBSCRIPTIONS_PER_SOCKET', 25, 1),
       maxWsMessageBytes: int('LIMIT_MAX_WS_MESSAGE_BYTES', 64 * 1024, 1024),
@@ -296,6 +322,10 @@ export function loadConfig(env: Env = process.env): Config {
   }
   if (config.baseUrl !== undefined && config.apiKey === undefined) {
     problems.push('SPORTS_API_KEY is required when SPORTS_API_BASE_URL points at a real upstream');
+  }
+  const badHosts = config.access.allowedHosts.filter((entry) => !isAllowedHostEntry(entry));
+  if (badHosts.length > 0) {
+    problems.push(`GATEWAY_ALLOWED_HOSTS takes host names or IP addresses without scheme or port, or *, got "${badHosts.join('", "')}"`);
   }
   const overCarved = budgetProblem(config.access.clientKeys, config.plan);
   if (overCarved !== undefined) problems.push(overCarved);

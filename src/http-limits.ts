@@ -4,33 +4,30 @@
  * and a chunked body that grows past it is cut off.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { guarded, type ReportError } from './http/request-guard.js';
+import { writeRefusal, type Refusal } from './http/refusal.js';
 
-function refuse(res: ServerResponse): void {
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  const body = JSON.stringify({ errors: [{ message: 'Request body too large.', extensions: { code: 'PAYLOAD_TOO_LARGE' } }] });
-  res.writeHead(413, { 'content-type': 'application/json; charset=utf-8', connection: 'close' });
-  res.end(body);
-}
+const tooLarge: Refusal = { status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'Request body too large.' };
 
-export function limitRequestBody(maxBytes: number, next: RequestListener): RequestListener {
+export function limitRequestBody(maxBytes: number, next: RequestListener, report: ReportError): RequestListener {
   return (req: IncomingMessage, res: ServerResponse) => {
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > maxBytes) {
       req.resume();
-      refuse(res);
+      writeRefusal(req, res, tooLarge);
       return;
     }
     let seen = 0;
-    req.on('data', (chunk: Buffer) => {
-      seen += chunk.length;
-      if (seen > maxBytes) {
-        refuse(res);
-        req.destroy();
-      }
-    });
+    req.on(
+      'data',
+      guarded(req, res, report, (chunk: Buffer) => {
+        seen += chunk.length;
+        if (seen > maxBytes) {
+          writeRefusal(req, res, tooLarge);
+          req.destroy();
+        }
+      }),
+    );
     next(req, res);
   };
 }

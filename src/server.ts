@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { usePrometheus } from '@graphql-yoga/plugin-prometheus';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
-import { GraphQLError, type DocumentNode, type ExecutionArgs, type FormattedExecutionResult } from 'graphql';
+import { getOperationAST, GraphQLError, type DocumentNode, type ExecutionArgs, type FormattedExecutionResult } from 'graphql';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { useServer } from 'graphql-ws/use/ws';
 import type { Logger } from 'pino';
@@ -27,7 +27,7 @@ import { useHealthz } from './plugins/use-healthz.js';
 import { useRouteTable } from './plugins/use-route-table.js';
 import { useClientKeys } from './plugins/use-client-keys.js';
 import { ClientKeys, presentedKey } from './access/client-keys.js';
-import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
+import { useCsrfRefusal } from './plugins/use-csrf-refusal.js';
 import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
 import { createLiveServices } from './live/services.js';
 import { SharedSubscriptions, type SubscribeResult } from './live/shared-subscriptions.js';
@@ -37,6 +37,18 @@ import { useImages } from './images/use-images.js';
 import { imageServiceFor } from './images/for-services.js';
 import { useOperationLimits } from './plugins/use-operation-limits.js';
 import { limitRequestBody } from './http-limits.js';
+import { defaultAllowedHosts, HostPolicy } from './http/allowed-hosts.js';
+import { answerClientErrors } from './http/client-errors.js';
+import { refuseForeignHosts, upgradeAnswer, upgradeRefusal } from './http/host-check.js';
+import { inputRefusal, type InputBounds } from './http/input-bounds.js';
+import { guardRequests, type ReportError } from './http/request-guard.js';
+import { refuseControlPayload } from './http/ws-control-bounds.js';
+import { refuseServerMessageTypes } from './http/ws-message-types.js';
+import { routeUpgrades } from './http/upgrades.js';
+import { inputRefusalError, useInputBounds } from './plugins/use-input-bounds.js';
+import { useIntrospectionBounds } from './plugins/use-introspection-bounds.js';
+import { useCodedRefusals } from './plugins/use-coded-refusals.js';
+import { useKnownOperationTypes } from './plugins/use-known-operation-types.js';
 import { useUpstreamTrace } from './plugins/use-upstream-trace.js';
 import { useJit } from './plugins/use-jit.js';
 import { useResultCache } from './plugins/use-result-cache.js';
@@ -112,6 +124,13 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
   }
 
   const resultCache = config.resultCache.enabled ? new ResultCache(config.resultCache.maxBytes) : undefined;
+  const inputBounds: InputBounds = { maxDepth: config.limits.maxVariablesDepth, maxValues: config.limits.maxVariablesValues };
+  const hostPolicy = new HostPolicy({
+    allowedHosts: config.access.allowedHosts.length > 0 ? config.access.allowedHosts : defaultAllowedHosts(config.host),
+    corsOrigins: config.access.corsOrigins,
+  });
+  const reportRequestError: ReportError = (error, req) =>
+    logger.error({ err: error, method: req.method, path: (req.url ?? '').split('?')[0] }, 'a request handler failed before yoga');
 
   const yoga: YogaServerInstance<Record<string, unknown>, OperationContext> = createYoga<Record<string, unknown>, OperationContext>({
     schema,
@@ -128,12 +147,15 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
       return { services, upstream: new UpstreamLoader(fetcher, deadline, config.bench.upstreamLoaders), deadline };
     },
     plugins: [
-      // First: a path outside the route table (src/route-table.ts) is answered 404 here.
+      // First (onRequest): a path outside the route table (src/route-table.ts) is answered 404 here.
       useRouteTable(),
+      // Its onParams runs before any other plugin or graphql-js walks variables or extensions.
+      useInputBounds(inputBounds),
+      useCodedRefusals(),
       useHealthz({ endpoint: '/healthz' }),
       useClientKeys(clientKeys),
       // A cross-site <img> or form must not spend the allowance: simple requests need a custom header.
-      useCSRFPrevention({ requestHeaders: ['x-graphql-csrf', 'authorization', 'x-client-key'] }),
+      useCsrfRefusal({ requestHeaders: ['x-graphql-csrf', 'authorization', 'x-client-key'] }),
       ...(config.access.introspection ? [] : [useDisableIntrospection()]),
       useWidgets({ prefix: '/widgets' }),
       useImages(services, clientKeys),
@@ -156,12 +178,15 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
         },
       }),
       ...useOperationLimits(config.limits),
+      useKnownOperationTypes(),
       useErrorCodes(),
       // Before the cost plugin: a stored result spends nothing, so it is neither estimated nor refused (src/plugins/use-result-cache.ts).
       ...(resultCache === undefined ? [] : [useResultCache({ cache: resultCache, budgets })]),
       // Before the trace: a refusal ends the onExecute chain and keeps its own `extensions.cost`.
       useCostLimit(),
       useUpstreamTrace(),
+      // After the trace: a stored introspection result still gets this operation's own extensions.cost.
+      useIntrospectionBounds(),
       // Compiled execution for queries (the warm path's resolver walk);
       // subscriptions keep graphql-js's executor and are shared instead.
       ...(config.graphqlJit ? [useJit()] : []),
@@ -172,8 +197,17 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
   const handler =
     resultCache === undefined
       ? yoga
-      : serveResultCacheHits({ cache: resultCache, keys: clientKeys, services: { ledger, metrics, budgets }, fastHits: metrics.resultCacheFastHits }, yoga);
-  const server: Server = createServer(limitRequestBody(config.limits.maxBodyBytes, handler));
+      : serveResultCacheHits(
+          { cache: resultCache, keys: clientKeys, services: { ledger, metrics, budgets }, fastHits: metrics.resultCacheFastHits, inputBounds, report: reportRequestError },
+          yoga,
+        );
+  // The front door, outermost first: no throw escapes, foreign host names are refused before anything reads the request, bodies are bounded.
+  const server: Server = createServer(
+    // The Host check answers a missing Host itself, with a code (src/http/host-check.ts).
+    { requireHostHeader: false },
+    guardRequests(refuseForeignHosts(hostPolicy, limitRequestBody(config.limits.maxBodyBytes, handler, reportRequestError)), reportRequestError),
+  );
+  answerClientErrors(server);
   const sockets = new Set<Socket>();
   server.on('connection', (socket) => {
     sockets.add(socket);
@@ -181,15 +215,31 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
   });
 
   const wsServer = new WebSocketServer({
-    server,
+    // Upgrades are routed by src/http/upgrades.ts, which codes every refusal.
+    noServer: true,
     path: '/graphql',
     // Restores pre-serialized subscription payloads (src/live/preserialized.ts).
     WebSocket: GatewaySocket,
     maxPayload: config.limits.maxWsMessageBytes,
-    // Browsers let any page open a WebSocket: only our own pages and the configured origins may.
-    verifyClient: ({ origin, req }: { origin: string; req: IncomingMessage }) =>
-      origin === undefined || origin === '' || origin === `http://${req.headers.host ?? ''}` || config.access.corsOrigins.includes(origin),
+    // Browsers let any page open a WebSocket: only our own pages and the configured origins may,
+    // and only under a host name we answer for (src/http/host-check.ts). Refused at the upgrade, with a coded body.
+    verifyClient: ({ req }: { req: IncomingMessage }, accept: (ok: boolean, status?: number, body?: string, headers?: Record<string, string>) => void) => {
+      try {
+        const refusal = upgradeRefusal(hostPolicy, req);
+        if (refusal === undefined) {
+          accept(true);
+          return;
+        }
+        const answer = upgradeAnswer(req, refusal);
+        accept(false, answer.status, answer.body, answer.headers);
+      } catch (error) {
+        reportRequestError(error, req);
+        accept(false, 500);
+      }
+    },
   });
+  routeUpgrades(server, wsServer, reportRequestError);
+  refuseServerMessageTypes(wsServer);
   const activeSubscriptions = new WeakMap<object, number>();
   // A consumer that does not read its socket would make the gateway hold
   // every frame for it; past the bound it is dropped (1013: try again later).
@@ -207,6 +257,7 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
   useServer<Record<string, unknown>, { request: IncomingMessage; socket: WebSocket }>(
     {
       onConnect: (ctx) => {
+        if (refuseControlPayload(ctx.extra.socket, ctx.connectionParams, inputBounds)) return false;
         if (!clientKeys.enabled) return true;
         const params = ctx.connectionParams ?? {};
         const fromParams = (name: string): string | undefined => {
@@ -227,6 +278,9 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
       subscribe: (args: ExecutionArgs) =>
         sharedSubscriptions.subscribe(args, (own) => (own.rootValue as EnvelopedRoot).subscribe(own) as SubscribeResult | Promise<SubscribeResult>),
       onSubscribe: async (ctx, _id, payload) => {
+        // Before anything walks them (the result-cache key, coercion): the same bounds as HTTP.
+        const outOfBounds = inputRefusal(payload, inputBounds);
+        if (outOfBounds !== undefined) return [inputRefusalError(outOfBounds)];
         // Counted before any await: subscriptions arriving together must not all see the old count.
         const active = activeSubscriptions.get(ctx.extra.socket) ?? 0;
         if (active >= config.limits.maxSubscriptionsPerSocket) {
@@ -254,6 +308,10 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
           throw error;
         }
         if (errors.length > 0) return refuse(errors);
+        // graphql-ws would answer this itself, uncoded: the same refusal and code yoga gives over HTTP.
+        if (getOperationAST(document, payload.operationName ?? null) == null) {
+          return refuse([new GraphQLError('Could not determine what operation to execute.', { extensions: { code: 'OPERATION_RESOLUTION_FAILURE' } })]);
+        }
         const args: ExecutionArgs = {
           schema: enveloped.schema,
           operationName: payload.operationName ?? null,
@@ -268,6 +326,13 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
       onNext: (_ctx, _id, _payload, _args, result) =>
         sharedSubscriptions.isShared(result) ? (preSerialize(result) as unknown as FormattedExecutionResult) : undefined,
       jsonMessageReplacer: preSerializedReplacer,
+      // A ping payload is echoed back with JSON.stringify: control messages are bounded as variables are (src/http/ws-control-bounds.ts).
+      onPing: (ctx, payload) => {
+        refuseControlPayload(ctx.extra.socket, payload, inputBounds);
+      },
+      onPong: (ctx, payload) => {
+        refuseControlPayload(ctx.extra.socket, payload, inputBounds);
+      },
       onComplete: (ctx) => {
         activeSubscriptions.set(ctx.extra.socket, Math.max(0, (activeSubscriptions.get(ctx.extra.socket) ?? 1) - 1));
       },

@@ -76,6 +76,23 @@ describe('CSRF, CORS, introspection and GraphiQL', () => {
     expect(allowed.status).toBe(200);
   });
 
+  it('the CSRF refusal is 403 with a code of its own, CSRF_REFUSED, and a message that names the x-graphql-csrf header', async () => {
+    await resetCounts(stack.sandbox.url);
+    const get = await fetch(`${stack.gateway.url}/graphql?query=${encodeURIComponent('{ v1 { hockey { standings { season } } } }')}`);
+    const form = await fetch(`${stack.gateway.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `query=${encodeURIComponent(QUOTA)}`,
+    });
+    for (const response of [get, form]) {
+      expect(response.status).toBe(403);
+      const error = ((await response.json()) as { errors: Array<{ message: string; extensions: { code: string } }> }).errors[0]!;
+      expect(error.extensions.code).toBe('CSRF_REFUSED');
+      expect(error.message).toContain('x-graphql-csrf');
+    }
+    expect((await requestCounts(stack.sandbox.url)).total).toBe(0);
+  });
+
   it('CORS answers only the configured origins', async () => {
     const preflight = (origin: string) =>
       fetch(`${stack.gateway.url}/graphql`, {

@@ -156,7 +156,7 @@ describe('every door pays', () => {
     for (const path of ['/', '/graphiql', '/graphql/extra', '/image/v2/football/teams/1', '/__sandbox/requests']) {
       const response = await fetch(`${stack.gateway.url}${path}`, { headers: bearer(RICH) });
       expect(response.status, path).toBe(404);
-      expect(((await response.json()) as { error: { code: string } }).error.code).toBe('NOT_FOUND');
+      expect(((await response.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]?.extensions.code).toBe('NOT_FOUND');
     }
     expect((await requestCounts(stack.sandbox.url)).total).toBe(0);
   });

@@ -74,6 +74,48 @@ describe('operation limits', () => {
     expectRefused(await overWs(long), '300');
   });
 
+  it('every operation-limit refusal (depth, aliases, directives, tokens) answers 400 OPERATION_LIMIT_EXCEEDED, as parse and validation errors answer 400, whatever the accept header', async () => {
+    const refusals: Record<string, [string, string]> = {
+      depth: [DEEP, 'OPERATION_LIMIT_EXCEEDED'],
+      aliases: [aliases(6), 'OPERATION_LIMIT_EXCEEDED'],
+      directives: [directives(4), 'OPERATION_LIMIT_EXCEEDED'],
+      // Over 300 tokens, under the 4 KiB body bound.
+      tokens: [`{ ${Array.from({ length: 320 }, () => '__typename').join(' ')} }`, 'OPERATION_LIMIT_EXCEEDED'],
+      parse: ['{ quota {', 'GRAPHQL_PARSE_FAILED'],
+      validation: ['{ nope }', 'GRAPHQL_VALIDATION_FAILED'],
+    };
+    const seen: string[] = [];
+    const messages: string[] = [];
+    for (const accept of ['application/graphql-response+json', 'application/json']) {
+      for (const [name, [query]] of Object.entries(refusals)) {
+        const answer = await gql(stack.gateway.url, query, undefined, { accept });
+        seen.push(`${accept} ${name}: ${answer.status} ${String(answer.errors?.[0]?.extensions?.['code'])}`);
+        messages.push(answer.errors?.[0]?.message ?? '');
+      }
+    }
+    expect(seen).toEqual(
+      ['application/graphql-response+json', 'application/json'].flatMap((accept) => Object.entries(refusals).map(([name, [, code]]) => `${accept} ${name}: 400 ${code}`)),
+    );
+    // A limit is not a syntax error (GraphQL Armor words its refusals as one).
+    expect(messages.filter((message) => message.startsWith('Syntax Error: Operation refused'))).toEqual([]);
+    expect((await requestCounts(stack.sandbox.url)).total).toBe(0);
+  });
+
+  it("yoga's bodiless refusals carry a code: 404 NOT_FOUND, 405 METHOD_NOT_ALLOWED, 406 NOT_ACCEPTABLE, 415 UNSUPPORTED_MEDIA_TYPE", async () => {
+    const body = JSON.stringify({ query: '{ __typename }' });
+    const answers = {
+      NOT_FOUND: await fetch(`${stack.gateway.url}/nowhere`),
+      METHOD_NOT_ALLOWED: await fetch(`${stack.gateway.url}/graphql`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body }),
+      NOT_ACCEPTABLE: await fetch(`${stack.gateway.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'image/png' }, body }),
+      UNSUPPORTED_MEDIA_TYPE: await fetch(`${stack.gateway.url}/graphql`, { method: 'POST', headers: { 'content-type': 'image/png' }, body }),
+    };
+    const statuses = { NOT_FOUND: 404, METHOD_NOT_ALLOWED: 405, NOT_ACCEPTABLE: 406, UNSUPPORTED_MEDIA_TYPE: 415 };
+    for (const [code, response] of Object.entries(answers)) {
+      expect(response.status).toBe(statuses[code as keyof typeof statuses]);
+      expect(((await response.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code).toBe(code);
+    }
+  });
+
   it('refuses a request body over the bound with 413', async () => {
     const response = await fetch(`${stack.gateway.url}/graphql`, {
       method: 'POST',

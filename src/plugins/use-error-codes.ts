@@ -1,16 +1,43 @@
 /**
  * Every error a client sees carries `extensions.code`: parse errors get
- * GRAPHQL_PARSE_FAILED, validation and limit refusals
- * GRAPHQL_VALIDATION_FAILED, bad variables BAD_USER_INPUT, anything else
- * that reached a field INTERNAL_SERVER_ERROR. Our own coded errors pass
- * through as they are. The same mapping serves HTTP (here) and graphql-ws
- * (server.ts, for errors returned before execution).
+ * GRAPHQL_PARSE_FAILED, limit refusals OPERATION_LIMIT_EXCEEDED, other
+ * validation errors GRAPHQL_VALIDATION_FAILED, bad variables BAD_USER_INPUT,
+ * anything else that reached a field INTERNAL_SERVER_ERROR. Our own coded
+ * errors pass through as they are. The same mapping serves HTTP (here) and
+ * graphql-ws (server.ts, for errors returned before execution).
+ *
+ * Over HTTP, a request refused before execution (no `data`) answers the
+ * status of its code in `refusalStatus`, whatever the `accept` header: yoga
+ * would answer 400 to `application/graphql-response+json` and 200 to
+ * `application/json` for validation errors, and 200 to either for a limit
+ * that throws, so the same refusal had two statuses and the same kind of
+ * refusal had different ones.
  */
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 
 /** Prefix of every limit refusal (use-operation-limits.ts). */
 export const LIMIT_REFUSAL = 'Operation refused:';
+
+/**
+ * The HTTP status of a request refused before execution, by code (the
+ * README's error table). Codes not listed keep yoga's status (QUOTA_EXHAUSTED
+ * is 200, as the same code is when a field meets it).
+ */
+export const refusalStatus: Readonly<Record<string, number>> = {
+  BAD_REQUEST: 400,
+  METHOD_NOT_ALLOWED: 405,
+  GRAPHQL_PARSE_FAILED: 400,
+  GRAPHQL_VALIDATION_FAILED: 400,
+  OPERATION_LIMIT_EXCEEDED: 400,
+  COST_LIMIT_EXCEEDED: 400,
+  BAD_USER_INPUT: 400,
+  VARIABLES_TOO_DEEP: 400,
+  VARIABLES_TOO_LARGE: 400,
+  EXTENSIONS_TOO_DEEP: 400,
+  EXTENSIONS_TOO_LARGE: 400,
+  CSRF_REFUSED: 403,
+};
 
 function codeFor(error: GraphQLError): string {
   if (error.message.includes(LIMIT_REFUSAL)) return 'OPERATION_LIMIT_EXCEEDED';
@@ -20,10 +47,27 @@ function codeFor(error: GraphQLError): string {
   return 'INTERNAL_SERVER_ERROR';
 }
 
-export function withCode(error: GraphQLError, code: string = codeFor(error)): GraphQLError {
+/** GraphQL Armor's limits (use-operation-limits.ts) throw their refusals as if the parser had failed. */
+const armorPrefix = 'Syntax Error: ';
+
+interface HttpExtension {
+  status?: number;
+  spec?: boolean;
+}
+
+const httpOf = (error: GraphQLError): HttpExtension | undefined => error.extensions?.['http'] as HttpExtension | undefined;
+
+/**
+ * yoga codes every refusal of a request's form BAD_REQUEST, the wrong method
+ * (PUT, a mutation over GET) included; that one has a code of its own.
+ */
+const isMethodRefusal = (error: GraphQLError): boolean => error.extensions?.['code'] === 'BAD_REQUEST' && httpOf(error)?.status === 405;
+
+export function withCode(error: GraphQLError, code: string = isMethodRefusal(error) ? 'METHOD_NOT_ALLOWED' : codeFor(error)): GraphQLError {
   // graphql-jit (use-jit.ts) reports a null in a non-null field with its own GraphQLError, which has no `extensions`.
-  if (typeof error.extensions?.['code'] === 'string') return error;
-  return new GraphQLError(error.message, {
+  if (typeof error.extensions?.['code'] === 'string' && !isMethodRefusal(error)) return error;
+  const message = code === 'OPERATION_LIMIT_EXCEEDED' && error.message.startsWith(armorPrefix) ? error.message.slice(armorPrefix.length) : error.message;
+  return new GraphQLError(message, {
     nodes: error.nodes ?? null,
     source: error.source ?? null,
     positions: error.positions ?? null,
@@ -37,10 +81,32 @@ export function withCodes(errors: readonly GraphQLError[]): GraphQLError[] {
   return errors.map((error) => withCode(error));
 }
 
-type ResultLike = { errors?: readonly GraphQLError[] | undefined };
+type ResultLike = { data?: unknown; errors?: readonly GraphQLError[] | undefined };
+
+/**
+ * `error` with `extensions.http.status` set to its refusal status; not
+ * `spec`, so yoga applies it to `application/json` too. A status a refusal
+ * chose for itself (405, 403) stays.
+ */
+function withRefusalStatus(error: GraphQLError): GraphQLError {
+  const code = error.extensions['code'];
+  const status = typeof code === 'string' ? refusalStatus[code] : undefined;
+  const own = httpOf(error);
+  if (status === undefined || (own?.status !== undefined && own.spec !== true)) return error;
+  return new GraphQLError(error.message, {
+    nodes: error.nodes ?? null,
+    source: error.source ?? null,
+    positions: error.positions ?? null,
+    path: error.path ?? null,
+    originalError: error.originalError ?? null,
+    extensions: { ...error.extensions, http: { ...own, status, spec: false } },
+  });
+}
 
 function codeResult<T extends ResultLike>(result: T): T {
-  return result.errors === undefined ? result : { ...result, errors: withCodes(result.errors) };
+  if (result.errors === undefined) return result;
+  const coded = withCodes(result.errors);
+  return { ...result, errors: result.data === undefined ? coded.map(withRefusalStatus) : coded };
 }
 
 export function useErrorCodes(): Plugin {

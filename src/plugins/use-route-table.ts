@@ -1,5 +1,5 @@
 /**
- * Answers 404 `NOT_FOUND` (JSON `{"error": {"code", "message"}}`) for any
+ * Answers 404 `NOT_FOUND` (the refusal body of every non-image route, `{"errors": [{"message", "extensions": {"code"}}]}`) for any
  * path that no row of the route table (src/route-table.ts) serves, before
  * any other plugin: the table is the list of the gateway's doors, and a door
  * that is not in it, with what it can spend, does not open.
@@ -19,7 +19,7 @@ export function useRouteTable(): Plugin {
       const raw = rawPath(serverContext);
       if (routeOf(url.pathname) !== undefined || (raw !== undefined && routeOf(raw) !== undefined)) return;
       endResponse(
-        new fetchAPI.Response(JSON.stringify({ error: { code: 'NOT_FOUND', message: 'No such route on this gateway.' } }), {
+        new fetchAPI.Response(JSON.stringify({ errors: [{ message: 'No such route on this gateway.', extensions: { code: 'NOT_FOUND' } }] }), {
           status: 404,
           headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
         }),

@@ -19,7 +19,11 @@
  * `Origin` (CORS stays yoga's), a content type other than JSON or an
  * encoded body, an `accept` yoga would not answer with JSON, a missing or
  * wrong key (yoga answers 401/403), a body that is not one plain operation,
- * and any miss.
+ * variables or extensions past the input bounds (yoga refuses them, with
+ * the same check: src/plugins/use-input-bounds.ts; they are never walked
+ * here, not even to make a cache key), and any miss. Its callbacks run
+ * guarded (src/http/request-guard.ts): an exception is a coded 500 on this
+ * request, never an uncaught one.
  *
  * The answer matches yoga's for a hit: status 200, the content type yoga's
  * result processor would pick, `data` spliced from the stored JSON and
@@ -30,6 +34,8 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Counter } from 'prom-client';
 import { presentedKey, type ClientKeys } from '../access/client-keys.js';
+import { inputRefusal, type InputBounds } from '../http/input-bounds.js';
+import { guarded, type ReportError } from '../http/request-guard.js';
 import { recordHit, type HitServices } from './hit.js';
 import { resultKey, type ResultCache } from './result-cache.js';
 import { splicedBody } from './splice.js';
@@ -39,6 +45,11 @@ export interface FastPathOptions {
   readonly keys: ClientKeys;
   readonly services: HitServices;
   readonly fastHits: Pick<Counter, 'inc'>;
+  /** The bounds yoga applies to variables and extensions; a body past them is yoga's to refuse. */
+  readonly inputBounds: InputBounds;
+  /** Told about an exception in this module's callbacks, answered as a coded 500. */
+  readonly report: ReportError;
+  /** @default '/graphql' */
   readonly endpoint?: string;
 }
 
@@ -92,6 +103,7 @@ interface Operation {
   query: string;
   operationName: string | null | undefined;
   variables: unknown;
+  extensions: unknown;
 }
 
 /** One plain `{ query, variables?, operationName?, extensions? }`, as yoga's parameter check accepts it; anything else is yoga's to answer. */
@@ -109,7 +121,7 @@ function singleOperation(body: string): Operation | undefined {
   if (variables != null && !isPlainObject(variables)) return undefined;
   if (extensions != null && !isPlainObject(extensions)) return undefined;
   if (operationName != null && typeof operationName !== 'string') return undefined;
-  return { query, operationName, variables };
+  return { query, operationName, variables, extensions };
 }
 
 export function serveResultCacheHits(options: FastPathOptions, next: RequestListener): RequestListener {
@@ -130,23 +142,27 @@ export function serveResultCacheHits(options: FastPathOptions, next: RequestList
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     // An aborted or over-long body (src/http-limits.ts answers 413) never ends: nothing to do.
-    req.once('end', () => {
-      if (res.headersSent || res.destroyed) return;
-      const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
-      const operation = singleOperation(body.toString('utf8'));
-      const hit = operation === undefined ? undefined : options.cache.get(resultKey({ ...operation, clientName }));
-      if (hit === undefined) {
-        // The stream is spent: @whatwg-node/server reads a request's `body`, when set, instead of the stream.
-        // An empty body is left unset: yoga then reads the ended stream, as it would have.
-        if (body.length > 0) Object.assign(req, { body });
-        next(req, res);
-        return;
-      }
-      const cost = recordHit(hit, options.services, clientName);
-      options.fastHits.inc();
-      const answer = splicedBody(hit, { cost });
-      res.writeHead(200, { 'content-type': `${mediaType}; charset=utf-8`, 'content-length': Buffer.byteLength(answer) });
-      res.end(answer);
-    });
+    req.once(
+      'end',
+      guarded(req, res, options.report, () => {
+        if (res.headersSent || res.destroyed) return;
+        const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+        const parsed = singleOperation(body.toString('utf8'));
+        const operation = parsed === undefined || inputRefusal(parsed, options.inputBounds) !== undefined ? undefined : parsed;
+        const hit = operation === undefined ? undefined : options.cache.get(resultKey({ ...operation, clientName }));
+        if (hit === undefined) {
+          // The stream is spent: @whatwg-node/server reads a request's `body`, when set, instead of the stream.
+          // An empty body is left unset: yoga then reads the ended stream, as it would have.
+          if (body.length > 0) Object.assign(req, { body });
+          next(req, res);
+          return;
+        }
+        const cost = recordHit(hit, options.services, clientName);
+        options.fastHits.inc();
+        const answer = splicedBody(hit, { cost });
+        res.writeHead(200, { 'content-type': `${mediaType}; charset=utf-8`, 'content-length': Buffer.byteLength(answer) });
+        res.end(answer);
+      }),
+    );
   };
 }

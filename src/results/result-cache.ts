@@ -25,7 +25,12 @@ export interface ResultKeyParts {
   readonly clientName: string | undefined;
 }
 
-/** One key per (document text, operation name, variables, client). */
+/**
+ * One key per (document text, operation name, variables, client).
+ * `JSON.stringify` walks the variables recursively: callers pass only
+ * variables that passed the input bounds (src/http/input-bounds.ts), which
+ * every door checks before any key is made.
+ */
 export function resultKey(parts: ResultKeyParts): string {
   return JSON.stringify([parts.clientName ?? null, parts.operationName ?? null, parts.variables ?? null, parts.query]);
 }
