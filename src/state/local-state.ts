@@ -70,7 +70,7 @@ export async function openLocalState(options: LocalStateOptions): Promise<LocalS
       budgets,
       close: async () => {
         try {
-          await state.flush();
+          await state.close();
         } finally {
           lock.release();
         }

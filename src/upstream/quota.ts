@@ -59,7 +59,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export const ALLOWANCE_SECTION = 'allowance';
 
 export const LEDGER_REMEDY =
-  'The gateway will not guess how much of today\'s allowance is spent. Correct the file, or move it away to start from 0 for today ' +
+  'The gateway will not guess how much of today\'s allowance is spent. Correct the file, or move it (and quota.json.wal beside it) away to start from 0 for today ' +
   '(the upstream\'s rate-limit headers correct the count on its next answer; client budgets then restart in full).';
 
 export interface QuotaLedgerOptions {
