@@ -96,13 +96,15 @@ const cases: readonly GapCase[] = [
     codes: ['NOT_SUPPORTED'],
     alternative: 'rider(id:)',
   },
-  {
-    name: '4.9 baseball /lineups answers 404 for two leagues',
-    warm: (stack) => `{ v2(sport: BASEBALL) { event(id: "${baseballGameOf(stack, baseballIds.lineups404Leagues[0])}") { id } } }`,
-    query: (stack) => `{ v2(sport: BASEBALL) { baseball { lineups(matchId: "${baseballGameOf(stack, baseballIds.lineups404Leagues[0])}") { confirmed } } } }`,
-    codes: ['NOT_SUPPORTED'],
-    alternative: 'event(id:)',
-  },
+  ...baseballIds.lineups404Leagues.map(
+    (league): GapCase => ({
+      name: `4.9 baseball /lineups answers 404 for two leagues: league ${league}`,
+      warm: (stack) => `{ v2(sport: BASEBALL) { event(id: "${baseballGameOf(stack, league)}") { id } } }`,
+      query: (stack) => `{ v2(sport: BASEBALL) { baseball { lineups(matchId: "${baseballGameOf(stack, league)}") { confirmed } } } }`,
+      codes: ['NOT_SUPPORTED'],
+      alternative: 'event(id:)',
+    }),
+  ),
   {
     name: '4.9 baseball: a fourth league is not carried for /lineups',
     warm: (stack) => `{ v2(sport: BASEBALL) { event(id: "${baseballGameOf(stack, baseballIds.notCarriedLeague)}") { id } } }`,
