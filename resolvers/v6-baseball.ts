@@ -6,16 +6,13 @@ import type { Resolvers } from '../src/generated/resolvers-types.js';
 import { toGlobalId } from '../src/model/global-id.js';
 import { namespace } from '../src/model/namespace.js';
 import { tagType } from '../src/model/typename.js';
-import { ErrorCode, GatewayError } from '../src/upstream/errors.js';
+import { opaqueV6Id } from '../src/model/v6-id.js';
 import { knownGap } from '../src/upstream/known-gaps.js';
 import { v6BaseballRoutes, type V6BaseballTeam } from '../src/upstream/routes/v6-baseball.js';
 
 const SPORT = 'baseball';
 
-function opaqueId(value: string): string {
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(value)) throw new GatewayError(ErrorCode.BadUserInput, 'matchId is not a V6 ID.');
-  return value;
-}
+const opaqueId = (value: string): string => opaqueV6Id(value, 'matchId');
 
 const unsupported = (sub: string) => (_: unknown, args: { matchId: string }): never => {
   opaqueId(args.matchId);

@@ -17,19 +17,13 @@ import {
   v6Periods,
   type V6PeriodKey,
 } from '../src/model/v6-team-stats.js';
-import { ErrorCode, GatewayError } from '../src/upstream/errors.js';
+import { opaqueV6Id } from '../src/model/v6-id.js';
 import { v6FootballRoutes } from '../src/upstream/routes/v6-football.js';
 
 const SPORT = 'football';
 
 const periodName = (key: V6PeriodKey): V6Period =>
   (Object.entries(v6Periods).find(([, value]) => value === key)?.[0] ?? 'FULL_MATCH') as V6Period;
-
-/** V6 IDs are opaque strings: only their length and alphabet are checked. */
-function opaqueId(value: string, what: string): string {
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(value)) throw new GatewayError(ErrorCode.BadUserInput, `${what} is not a V6 ID.`);
-  return value;
-}
 
 export const v6FootballResolvers: Resolvers = {
   Query: {
@@ -41,7 +35,7 @@ export const v6FootballResolvers: Resolvers = {
   V6Football: {
     statMapping: (_, __, ctx) => loadStatMapping(ctx),
     teamStats: async (_, { matchId }, ctx) => {
-      const payload = await ctx.upstream.load(v6FootballRoutes.teamStats, { matchId: opaqueId(matchId, 'matchId') });
+      const payload = await ctx.upstream.load(v6FootballRoutes.teamStats, { matchId: opaqueV6Id(matchId, 'matchId') });
       const mapping = await loadStatMapping(ctx, payload.mappingVersion === undefined ? undefined : String(payload.mappingVersion));
       return { payload, mapping };
     },

@@ -4,6 +4,7 @@
  */
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { cyclingIds } from '../src/sandbox/fixtures/cycling.js';
 import { imageIds } from '../src/sandbox/fixtures/images.js';
 import { clearFaults, injectFault, requestCounts, resetCounts } from './support/client.js';
 import { startStack, type TestStack } from './support/servers.js';
@@ -98,6 +99,15 @@ describe('gateway image routes', () => {
     const counts = await requestCounts(stack.sandbox.url);
     expect(counts.byRoute[`GET /v2/football/api/teams/${imageIds.v2Football.unknownTeam}`]).toBe(1);
     expect(counts.byRoute[`GET /v2/football/api/teams/${imageIds.v2Football.teamWithoutImage}`]).toBe(1);
+  });
+
+  it('answers a V2 cycling player image 404 without asking /api/players/{id}, which spec 4.9 says does not exist for cycling', async () => {
+    const rider = cyclingIds.firstRider + 3;
+    const missing = await raw(gw(), `/images/v2/cycling/players/${rider}`);
+    expect(missing.status).toBe(404);
+    expect(errorCode(missing)).toBe('NOT_FOUND');
+    expect(missing.body.toString()).toContain(`/images/v2/cycling/teams/${rider}`);
+    expect((await requestCounts(stack.sandbox.url)).byRoute).toEqual({ [`GET /v2/cycling/images/players/${rider}`]: 1 });
   });
 
   it('serves V6 by type, honours !w80 thumbnails, 404s a name under the wrong type, 400s an unknown type without a request', async () => {

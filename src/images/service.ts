@@ -13,6 +13,7 @@ import { nothing, resourceEstimate, type AnyRoute, type Estimate } from '../cost
 import { errorOfResponse, type FetchOptions, type UpstreamFetcher } from '../upstream/fetcher.js';
 import { ErrorCode, GatewayError, isGatewayError } from '../upstream/errors.js';
 import { imageRoutes, type V2ImageParams } from '../upstream/routes/images.js';
+import { knownGaps } from '../upstream/known-gaps.js';
 import type { Route } from '../upstream/routes/route.js';
 import { v2Routes } from '../upstream/routes/v2.js';
 import { v2AussieRulesRoutes } from '../upstream/routes/v2-aussie-rules.js';
@@ -22,6 +23,7 @@ import { isPlaceholder } from './placeholder.js';
 import type { ImageEntry, ImageStore } from './store.js';
 
 const AUSSIE_RULES = 'aussie-rules';
+const CYCLING = 'cycling';
 
 /** How long a V1 placeholder or a V2/V6 "not found" is remembered. */
 const MARKER_TTL_MS = 24 * 3600 * 1000;
@@ -81,14 +83,16 @@ function idCheck<P>(route: Route<P, unknown>, params: P): IdCheck {
 
 /**
  * The data route that matches a V2 image type (spec 7.1; tournaments by
- * `uniqueTournament.id`); it answers NOT_FOUND for an unknown ID.
+ * `uniqueTournament.id`); it answers NOT_FOUND for an unknown ID. None for
+ * cycling players: spec 4.9 says that route does not exist (riders are teams),
+ * so its 404 is known without paying for it.
  */
-function idCheckOf({ sport, type, id }: V2ImageParams): IdCheck {
+function idCheckOf({ sport, type, id }: V2ImageParams): IdCheck | undefined {
   switch (type) {
     case 'teams':
       return idCheck(v2Routes.team, { sport, id });
     case 'players':
-      return idCheck(v2Routes.player, { sport, id });
+      return sport === CYCLING ? undefined : idCheck(v2Routes.player, { sport, id });
     case 'tournaments':
       return idCheck(v2Routes.tournament, { sport, uniqueTournamentId: id });
     case 'managers':
@@ -147,7 +151,8 @@ export class ImageService {
   rawCost(request: ImageRequest): Estimate {
     const image = this.imageCost(request);
     if (request.version !== 'v2' || this.options.store.get(storeKeyOf(request))?.kind === 'image') return image;
-    return plus(image, idCheckOf(request.params).estimate(this.options.fetcher));
+    const check = idCheckOf(request.params);
+    return check === undefined ? image : plus(image, check.estimate(this.options.fetcher));
   }
 
   /** What the logo chain may cost: each counted version's image not answered by the store. */
@@ -215,8 +220,16 @@ export class ImageService {
       return new GatewayError(ErrorCode.NotFound, 'No such image upstream.', where);
     }
     const { type, id } = request.params;
+    const check = idCheckOf(request.params);
+    if (check === undefined) {
+      const gap = knownGaps.v2CyclingPlayers;
+      return new GatewayError(ErrorCode.NotFound, `V2 cycling has no players: riders are teams (spec ${gap.spec}), see /images/v2/cycling/teams/${id}.`, {
+        ...where,
+        alternative: gap.alternative,
+      });
+    }
     try {
-      await idCheckOf(request.params).run(this.options.fetcher, { deadline, meter });
+      await check.run(this.options.fetcher, { deadline, meter });
     } catch (error) {
       if (isGatewayError(error) && error.code === ErrorCode.NotFound) {
         return new GatewayError(ErrorCode.NotFound, `Invalid V2 ID: the data route also answers 404 (${type} ${id}).`, where);

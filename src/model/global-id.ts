@@ -22,7 +22,8 @@ export function toGlobalId(id: GlobalId): string {
 
 export function fromGlobalId(value: string): GlobalId {
   const decoded = Buffer.from(value, 'base64url').toString('utf8');
-  const match = /^(V[12346]):([a-z-]*):([A-Za-z0-9]+):(.+)$/.exec(decoded);
+  // `s`: a V6 native ID is opaque text (spec 2.15) and may hold a line break.
+  const match = /^(V[12346]):([a-z-]*):([A-Za-z0-9]+):(.+)$/s.exec(decoded);
   const version = match?.[1]?.toLowerCase();
   if (match === null || version === undefined || !versions.has(version)) {
     throw new GatewayError(ErrorCode.BadUserInput, 'Not a sports-graph global ID.');

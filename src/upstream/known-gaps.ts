@@ -53,6 +53,14 @@ export const knownGaps = {
     spec: '4.9',
     alternative: 'v3 { cycling(window:) } (race and stage content for cycling)',
   },
+  v2CyclingPlayers: {
+    version: 'v2',
+    sport: 'cycling',
+    routes: ['/api/players/{id}'],
+    upstream: 404,
+    spec: '4.9',
+    alternative: 'v2(sport: CYCLING) { cycling { rider(id:) } } (riders are modelled as teams, /api/teams/{id})',
+  },
   motorsportStageDetail: {
     version: 'v2',
     sport: 'motorsport',
