@@ -14,6 +14,7 @@
  * `COST_LIMIT_EXCEEDED`.
  */
 import type { Plugin } from 'graphql-yoga';
+import { rawTarget } from '../http/raw-target.js';
 import { presentedKey, type ClientKeys } from '../access/client-keys.js';
 import { COST_LIMIT_EXCEEDED, type SpendRefusal } from '../access/spend-gate.js';
 import { refusalBody, secondsUntil } from '../access/spend-refusal.js';
@@ -78,12 +79,6 @@ function imageHeaders(contentType: string, etag: string | undefined, extra: Reco
   };
 }
 
-/** The raw request target, before URL normalisation ate `..` and the like. */
-function rawTarget(serverContext: unknown, url: URL): string {
-  const req = (serverContext as { req?: { url?: unknown } } | undefined)?.req;
-  return typeof req?.url === 'string' ? req.url : url.pathname + url.search;
-}
-
 /**
  * @param keys the gateway's client keys: the key a request presents names
  *   the client whose budget it spends (the same key GraphQL reads).
@@ -91,7 +86,7 @@ function rawTarget(serverContext: unknown, url: URL): string {
 export function useImages(services: GatewayServices, keys: ClientKeys): Plugin {
   return {
     onRequest({ request, url, serverContext, endResponse, fetchAPI }) {
-      const target = rawTarget(serverContext, url);
+      const target = rawTarget(serverContext) ?? url.pathname + url.search;
       const path = target.split('?')[0] ?? '';
       if (!isImagePath(path) && !isImagePath(url.pathname)) return;
       if (request.method !== 'GET' && request.method !== 'HEAD') {
