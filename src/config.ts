@@ -2,6 +2,8 @@
  * Environment -> typed, validated configuration. Read once at start; a bad
  * value stops the gateway with a message naming the variable.
  */
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { budgetProblem } from './access/client-budgets.js';
 import { isAllowedHostEntry } from './http/allowed-hosts.js';
 import { parseClientKeys, type ClientKey } from './access/client-keys.js';
@@ -95,6 +97,16 @@ export interface AccessConfig {
   allowedHosts: readonly string[];
 }
 
+/** Cluster mode (src/state/shared-state.ts): replicas share their state through Redis. */
+export interface ClusterConfig {
+  /** `REDIS_URL` (`redis://` or `rediss://`): set, the gateway joins the cluster on it; unset, it runs alone on memory and `DATA_DIR`. */
+  redisUrl: string | undefined;
+  /** `REDIS_KEY_PREFIX`: every key and channel starts with it, so clusters can share one Redis. @default 'sports-graph:' */
+  keyPrefix: string;
+  /** `REPLICA_ID`: this replica's name in metrics, `/healthz` and leases. @default host name, process ID and a random suffix */
+  replicaId: string;
+}
+
 export interface Config {
   /** `SPORTS_API_KEY`: sent as `x-api-key` on the routes that need it, and nowhere else. */
   apiKey: string | undefined;
@@ -162,6 +174,7 @@ export interface Config {
     /** `RESULT_CACHE_MAX_BYTES`: bytes of serialized results held. @default 16 MiB */
     maxBytes: number;
   };
+  cluster: ClusterConfig;
   /** Baseball lineup confirmation polling (spec 4.9: every 5 minutes from about 3 hours before the first pitch). */
   lineupPoll: {
     /** `LINEUP_POLL_INTERVAL_MS`. @default 300_000 (5 minutes) */
@@ -309,6 +322,11 @@ export function loadConfig(env: Env = process.env): Config {
       enabled: bool('RESULT_CACHE', true),
       maxBytes: int('RESULT_CACHE_MAX_BYTES', 16 * 1024 * 1024, 1024),
     },
+    cluster: {
+      redisUrl: url('REDIS_URL', ['redis:', 'rediss:']),
+      keyPrefix: env['REDIS_KEY_PREFIX'] ?? 'sports-graph:',
+      replicaId: env['REPLICA_ID'] || defaultReplicaId(),
+    },
     lineupPoll: {
       intervalMs: int('LINEUP_POLL_INTERVAL_MS', 300_000, 10),
       leadMs: int('LINEUP_POLL_LEAD_MS', 3 * 3600 * 1000),
@@ -327,8 +345,16 @@ export function loadConfig(env: Env = process.env): Config {
   if (badHosts.length > 0) {
     problems.push(`GATEWAY_ALLOWED_HOSTS takes host names or IP addresses without scheme or port, or *, got "${badHosts.join('", "')}"`);
   }
+  if (!/^[\w.:-]{1,64}$/.test(config.cluster.replicaId)) problems.push(`REPLICA_ID must be 1 to 64 letters, digits, '.', ':', '_' or '-', got "${config.cluster.replicaId}"`);
+  if (config.cluster.keyPrefix.length > 64) problems.push('REDIS_KEY_PREFIX must be at most 64 characters');
   const overCarved = budgetProblem(config.access.clientKeys, config.plan);
   if (overCarved !== undefined) problems.push(overCarved);
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/** Unique among replicas started together on one machine, and readable in a metric label. */
+function defaultReplicaId(): string {
+  const host = hostname().replace(/[^\w.-]/g, '').slice(0, 40) || 'replica';
+  return `${host}-${process.pid}-${randomBytes(2).toString('hex')}`;
 }

@@ -10,12 +10,12 @@ import type { LiveServices } from './live/services.js';
 import type { UpstreamLoader } from './loaders/upstream-loader.js';
 import type { GatewayMetrics } from './metrics.js';
 import type { UpstreamFetcher } from './upstream/fetcher.js';
-import type { QuotaLedger } from './upstream/quota.js';
+import type { Ledger } from './upstream/ledger.js';
 
 export interface GatewayServices {
   readonly config: Config;
   readonly fetcher: UpstreamFetcher;
-  readonly ledger: QuotaLedger;
+  readonly ledger: Ledger;
   readonly metrics: GatewayMetrics;
   readonly logger: Logger;
   /** Live odds hub and live ticker (src/live). */

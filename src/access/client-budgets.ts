@@ -25,6 +25,22 @@ export interface BudgetHold {
   settle(spent: number): number;
 }
 
+/**
+ * What the spend gate needs of client budgets, whoever keeps them: this
+ * module on the state document, or the cluster's in Redis
+ * (src/state/redis/redis-budgets.ts).
+ */
+export interface Budgets {
+  /** True when `client` has a daily budget. */
+  has(client: string | undefined): client is string;
+  /** Units left today as far as this replica knows now, holds deducted; undefined for a client without a budget. */
+  remaining(client: string | undefined): number | undefined;
+  /** Holds `units` for an operation about to run; undefined (nothing held) when they are not left. */
+  hold(client: string, units: number): Promise<BudgetHold | undefined>;
+  /** ISO time the budgets reset. */
+  readonly resetsAtIso: string;
+}
+
 /** The `clients` section of the state document. */
 export interface PersistedBudgets {
   resetsAt: number;
@@ -43,7 +59,7 @@ export interface ClientBudgetsOptions {
   legacy?: unknown;
 }
 
-export class ClientBudgets {
+export class ClientBudgets implements Budgets {
   private readonly budgets: ReadonlyMap<string, number>;
   private spent = new Map<string, number>();
   private readonly held = new Map<string, number>();
@@ -86,7 +102,12 @@ export class ClientBudgets {
    * Holds `units` of `client`'s budget for an operation about to run;
    * undefined (nothing held) when they are not left.
    */
-  hold(client: string, units: number): BudgetHold | undefined {
+  hold(client: string, units: number): Promise<BudgetHold | undefined> {
+    return Promise.resolve(this.holdNow(client, units));
+  }
+
+  /** `hold`, synchronously: the single-node budgets need no round trip. */
+  holdNow(client: string, units: number): BudgetHold | undefined {
     const left = this.remaining(client) ?? 0;
     if (units > left) return undefined;
     this.held.set(client, (this.held.get(client) ?? 0) + units);

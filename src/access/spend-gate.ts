@@ -20,8 +20,8 @@
  */
 import type { Estimate } from '../cost/field-cost.js';
 import { ErrorCode } from '../upstream/errors.js';
-import type { QuotaLedger } from '../upstream/quota.js';
-import type { BudgetHold, ClientBudgets } from './client-budgets.js';
+import type { Ledger } from '../upstream/ledger.js';
+import type { BudgetHold, Budgets } from './client-budgets.js';
 
 export const COST_LIMIT_EXCEEDED = 'COST_LIMIT_EXCEEDED';
 
@@ -49,9 +49,9 @@ export interface SpendPass {
 export type Admission = { readonly ok: true; readonly pass: SpendPass } | { readonly ok: false; readonly refusal: SpendRefusal };
 
 export interface SpendGateOptions {
-  readonly ledger: Pick<QuotaLedger, 'available' | 'snapshot'>;
+  readonly ledger: Pick<Ledger, 'available' | 'snapshot'>;
   /** Client budgets; none for a caller that acts for no client (the importer). */
-  readonly budgets?: Pick<ClientBudgets, 'has' | 'hold' | 'remaining' | 'resetsAtIso'> | undefined;
+  readonly budgets?: Budgets | undefined;
   /** Most counted upstream requests one piece of work may be estimated at. @default 50 */
   readonly maxOperationCost?: number;
   /** Allowance units the gate leaves untouched (the importer's `--reserve`). @default 0 */
@@ -75,43 +75,66 @@ export class SpendGate {
    * Admits work estimated at `estimate` for `client` (undefined: no client,
    * or keys off), holding its budget; or says why not. `what` names the
    * work in messages ("operation", "image request", "subscription").
+   * Asynchronous because a cluster holds budgets in Redis.
    */
-  admit(estimate: Estimate, client: string | undefined, what = 'operation'): Admission {
+  async admit(estimate: Estimate, client: string | undefined, what = 'operation'): Promise<Admission> {
+    const early = this.#limitOrPlanRefusal(estimate, what);
+    if (early !== undefined) return this.#refuse(early);
+    const budgets = this.#budgets;
+    let hold: BudgetHold | undefined;
+    if (budgets?.has(client) === true) {
+      hold = await budgets.hold(client, estimate.requests);
+      if (hold === undefined) return this.#refuse(this.#clientRefusal(budgets, estimate.requests, what));
+    }
+    const held = hold;
+    return {
+      ok: true,
+      pass: { estimated: estimate.requests, hold: held, settle: (spent) => held?.settle(spent) },
+    };
+  }
+
+  /**
+   * Why `admit` would refuse now, from what this replica knows, holding
+   * nothing: for a subscription that only needs to be able to pay one poll.
+   */
+  check(estimate: Estimate, client: string | undefined, what = 'subscription'): SpendRefusal | undefined {
+    const early = this.#limitOrPlanRefusal(estimate, what);
+    if (early !== undefined) return early;
+    const budgets = this.#budgets;
+    if (budgets?.has(client) === true && (budgets.remaining(client) ?? 0) < estimate.requests) {
+      return this.#clientRefusal(budgets, estimate.requests, what);
+    }
+    return undefined;
+  }
+
+  #limitOrPlanRefusal(estimate: Estimate, what: string): SpendRefusal | undefined {
     const estimated = estimate.requests;
     if (estimated > this.#maxOperationCost) {
-      return this.#refuse({
+      return {
         code: COST_LIMIT_EXCEEDED,
         message: `Refused: this ${what} could cost more upstream requests than one ${what} may spend. Ask for fewer items or fields.`,
         estimated,
-      });
+      };
     }
     if (estimate.unanswerable > 0 && estimate.unanswerable > this.#ledger.available() - this.#reserve) {
-      return this.#refuse({
+      return {
         code: ErrorCode.QuotaExhausted,
         message: `The daily upstream allowance has not enough left for this ${what}.`,
         scope: 'plan',
         estimated,
         resetsAt: new Date(this.#ledger.snapshot().resetsAt).toISOString(),
-      });
+      };
     }
-    const budgets = this.#budgets;
-    let hold: BudgetHold | undefined;
-    if (budgets?.has(client) === true) {
-      hold = budgets.hold(client, estimated);
-      if (hold === undefined) {
-        return this.#refuse({
-          code: ErrorCode.QuotaExhausted,
-          message: `This client's daily budget of upstream requests has not enough left for this ${what}.`,
-          scope: 'client',
-          estimated,
-          resetsAt: budgets.resetsAtIso,
-        });
-      }
-    }
-    const held = hold;
+    return undefined;
+  }
+
+  #clientRefusal(budgets: Budgets, estimated: number, what: string): SpendRefusal {
     return {
-      ok: true,
-      pass: { estimated, hold: held, settle: (spent) => held?.settle(spent) },
+      code: ErrorCode.QuotaExhausted,
+      message: `This client's daily budget of upstream requests has not enough left for this ${what}.`,
+      scope: 'client',
+      estimated,
+      resetsAt: budgets.resetsAtIso,
     };
   }
 

@@ -4,7 +4,7 @@
  * served from the result cache (through yoga or the HTTP fast path). Built
  * in one place so the four answers cannot drift apart.
  */
-import type { QuotaLedger } from '../upstream/quota.js';
+import type { Ledger } from '../upstream/ledger.js';
 
 export interface CostExtension {
   /** Upper bound computed before execution; absent when no estimate was made (subscriptions). */
@@ -22,7 +22,7 @@ export interface CostSpent {
   readonly cacheHits: number;
 }
 
-export function costExtension(spent: CostSpent, ledger: Pick<QuotaLedger, 'snapshot'>, budgetRemaining: number | undefined): CostExtension {
+export function costExtension(spent: CostSpent, ledger: Pick<Ledger, 'snapshot'>, budgetRemaining: number | undefined): CostExtension {
   return {
     ...(spent.estimated === undefined ? {} : { estimated: spent.estimated }),
     upstreamRequests: spent.upstreamRequests,

@@ -11,7 +11,7 @@
  * out; what each entity really spent is measured on a spend meter.
  */
 import type { SpendGate } from '../access/spend-gate.js';
-import type { QuotaLedger } from '../upstream/quota.js';
+import type { Ledger } from '../upstream/ledger.js';
 import { SpendMeter } from '../upstream/spend-meter.js';
 import type { ImportItem } from './import-list.js';
 import type { ImageRequest } from './paths.js';
@@ -41,7 +41,7 @@ export interface ImportOptions {
   readonly items: readonly ImportItem[];
   readonly images: ImageService;
   /** Only read for the summary's `allowanceRemaining`. */
-  readonly ledger: Pick<QuotaLedger, 'snapshot'>;
+  readonly ledger: Pick<Ledger, 'snapshot'>;
   /** The plan check each entity passes; its `reserve` is the units left untouched for the gateway's own use. */
   readonly gate: SpendGate;
   /** Per-entity time budget, ms. */
@@ -81,7 +81,7 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
       options.onProgress?.(index + 1, summary);
       continue;
     }
-    const admission = gate.admit(images.logoCost(item.sources), undefined, 'import');
+    const admission = await gate.admit(images.logoCost(item.sources), undefined, 'import');
     if (!admission.ok) {
       summary.stoppedEarly = true;
       summary.notAttempted = items.length - index;

@@ -117,7 +117,7 @@ async function serve(
     return failed(services, fetchAPI, error);
   }
   const estimate = parsed.kind === 'logo' ? images.logoCost(parsed.sources) : images.rawCost(parsed.request);
-  const admission = services.spend.admit(estimate, client, 'image request');
+  const admission = await services.spend.admit(estimate, client, 'image request');
   if (!admission.ok) return refusalResponse(fetchAPI, admission.refusal);
   const meter = new SpendMeter();
   try {

@@ -48,10 +48,7 @@ export class PollRefusedError extends GraphQLError {
  * subscribe. Nothing stays held.
  */
 export function subscriptionRefusal(gate: SpendGate, client: string | undefined, estimate: Estimate): SpendRefusal | undefined {
-  const admission = gate.admit(estimate, client, 'subscription');
-  if (!admission.ok) return admission.refusal;
-  admission.pass.settle(0);
-  return undefined;
+  return gate.check(estimate, client, 'subscription');
 }
 
 export class PollPayers {
@@ -83,7 +80,7 @@ export class PollPayers {
   async run<T>(estimate: Estimate, poll: (meter: SpendMeter) => Promise<T>): Promise<PollOutcome<T>> {
     let refusal: SpendRefusal | undefined;
     for (const client of [...this.#clients.keys()]) {
-      const admission = this.#gate.admit(estimate, client, 'poll');
+      const admission = await this.#gate.admit(estimate, client, 'poll');
       if (!admission.ok) {
         refusal = admission.refusal;
         // Only a client's own budget differs from one subscriber to the next.

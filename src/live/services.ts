@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import type { SpendGate } from '../access/spend-gate.js';
 import type { Config } from '../config.js';
 import type { UpstreamFetcher } from '../upstream/fetcher.js';
-import type { QuotaLedger } from '../upstream/quota.js';
+import type { Ledger } from '../upstream/ledger.js';
 import { OddsHub } from './hub.js';
 import { LineupPoller } from './lineup-poller.js';
 import { oddsSocketUrl, wsBaseFromHttp } from './protocol.js';
@@ -26,7 +26,7 @@ export interface LiveServicesOptions {
   readonly baseUrl: string;
   readonly logger: Logger;
   readonly fetcher: UpstreamFetcher;
-  readonly ledger: QuotaLedger;
+  readonly ledger: Ledger;
   /** Who pays for the shared polls (src/live/poll-payers.ts). */
   readonly spend: SpendGate;
 }

@@ -25,7 +25,7 @@ import type { Logger } from 'pino';
 import type { SpendGate, SpendRefusal } from '../access/spend-gate.js';
 import { resourceEstimate, type AnyRoute, type Estimate } from '../cost/field-cost.js';
 import type { UpstreamFetcher } from '../upstream/fetcher.js';
-import type { QuotaLedger } from '../upstream/quota.js';
+import type { Ledger } from '../upstream/ledger.js';
 import { V1StatusGroup, v1WorldCupRoutes, type V1WorldCupMatch } from '../upstream/routes/v1-world-cup.js';
 import { PollPayers, subscriptionRefusal } from './poll-payers.js';
 
@@ -58,7 +58,7 @@ export interface TickerSnapshot {
 
 export interface LiveTickerOptions {
   readonly fetcher: UpstreamFetcher;
-  readonly ledger: QuotaLedger;
+  readonly ledger: Ledger;
   /** Who pays for each poll (poll-payers.ts). */
   readonly spend: SpendGate;
   readonly logger: Logger;

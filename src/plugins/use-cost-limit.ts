@@ -36,7 +36,7 @@ export function useCostLimit(): Plugin<GatewayContext> {
       }
       const estimate = await estimateOperation({ schema: args.schema, operation, fragments, variables: coerced.coerced, context });
       const { ledger, spend } = context.services;
-      const admission = spend.admit(estimate, context.clientName, 'operation');
+      const admission = await spend.admit(estimate, context.clientName, 'operation');
       if (!admission.ok) {
         const cost = costExtension({ estimated: estimate.requests, upstreamRequests: 0, cacheHits: 0 }, ledger, spend.budgetRemaining(context.clientName));
         setResultAndStopExecution({ errors: [refusalError(admission.refusal)], extensions: { cost } });

@@ -21,7 +21,7 @@
  * (src/results/fast-path.ts); this hook serves every other hit.
  */
 import type { Plugin } from 'graphql-yoga';
-import type { ClientBudgets } from '../access/client-budgets.js';
+import type { Budgets } from '../access/client-budgets.js';
 import type { GatewayContext } from '../context.js';
 import { isCacheableOperation } from '../results/cacheable.js';
 import { resultKey, type ResultCache } from '../results/result-cache.js';
@@ -30,7 +30,7 @@ import { splicedResult } from '../results/splice.js';
 
 export interface ResultCacheOptions {
   cache: ResultCache;
-  budgets: ClientBudgets;
+  budgets: Budgets;
 }
 
 export function useResultCache({ cache, budgets }: ResultCacheOptions): Plugin<GatewayContext> {

@@ -7,16 +7,16 @@
  * executing again over the fresh cache would report), the allowance and the
  * client's budget as they are. One function so both answers stay identical.
  */
-import type { ClientBudgets } from '../access/client-budgets.js';
+import type { Budgets } from '../access/client-budgets.js';
 import { costExtension, type CostExtension } from '../cost/cost-extension.js';
 import type { GatewayMetrics } from '../metrics.js';
-import type { QuotaLedger } from '../upstream/quota.js';
+import type { Ledger } from '../upstream/ledger.js';
 import type { StoredResult } from './result-cache.js';
 
 export interface HitServices {
-  readonly ledger: Pick<QuotaLedger, 'snapshot'>;
+  readonly ledger: Pick<Ledger, 'snapshot'>;
   readonly metrics: Pick<GatewayMetrics, 'cacheHits'>;
-  readonly budgets: Pick<ClientBudgets, 'remaining'>;
+  readonly budgets: Pick<Budgets, 'remaining'>;
 }
 
 /** Records the hit in the cache-hit metric and returns its `extensions.cost`. */

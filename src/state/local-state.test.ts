@@ -133,7 +133,7 @@ describe('local state files', () => {
 
   it('client spending lives in the same file as the allowance, so one cannot be lost without the other', async () => {
     let state = await open({ budget: 30 });
-    const hold = state.budgets.hold('alice', 5);
+    const hold = state.budgets.holdNow('alice', 5);
     hold?.settle(4);
     state = await reopen(state, { budget: 30 });
     expect(state.budgets.remaining('alice')).toBe(26);
@@ -142,7 +142,7 @@ describe('local state files', () => {
 
   it('a running operation\'s hold reaches the disk with its first counted request: a crash counts it as spent', async () => {
     const state = await open({ budget: 30 });
-    state.budgets.hold('alice', 6);
+    state.budgets.holdNow('alice', 6);
     await state.ledger.reserve(route).durable;
     expect(await afterCrash('allowance')).toMatchObject({ used: 1 });
     expect(await afterCrash('clients')).toMatchObject({ spent: { alice: 6 } });

@@ -10,7 +10,7 @@
 import { Pool } from 'undici';
 import { upstreamAssumptions } from './assumptions.js';
 import { ErrorCode, GatewayError } from './errors.js';
-import type { QuotaLedger } from './quota.js';
+import type { Ledger } from './ledger.js';
 import type { SpendMeter } from './spend-meter.js';
 import type { RouteRequest, Version } from './routes/route.js';
 import type { GatewayMetrics } from '../metrics.js';
@@ -216,15 +216,17 @@ export function withAuth(apiKey: string | undefined): Step {
  * left. Every request that reached the upstream is recorded on the call's
  * spend meter, if it carries one.
  */
-export function withQuota(ledger: QuotaLedger): Step {
+export function withQuota(ledger: Ledger): Step {
   return (next) => async (call) => {
     const { counted } = call.route;
     if (!counted && call.meter === undefined) return next(call);
     const reservation = counted ? ledger.reserve({ version: call.route.version, route: call.route.template }) : undefined;
+    // Never send what a crash could forget (quota.ts, "Crash safety") or
+    // another replica could spend too: a unit refused here was given back
+    // by the ledger, and nothing was sent.
+    if (reservation !== undefined) await reservation.durable;
     let response: UpstreamResponse;
     try {
-      // Never send what a crash could forget (quota.ts, "Crash safety").
-      if (reservation !== undefined) await reservation.durable;
       response = await next(call);
     } catch (error) {
       if (error instanceof UpstreamNetworkError && !error.sent) reservation?.release();

@@ -20,7 +20,7 @@ import {
   type UpstreamResponse,
 } from './client.js';
 import { ErrorCode, errorForStatus, GatewayError } from './errors.js';
-import type { QuotaLedger } from './quota.js';
+import type { Ledger } from './ledger.js';
 import type { SpendMeter } from './spend-meter.js';
 import { resourceKey, type Route, type RouteRequest, type UpstreamBase } from './routes/route.js';
 
@@ -48,7 +48,7 @@ export interface UpstreamFetcherOptions {
   baseUrl: string;
   /** `{v3_cycling_base_url}`. @default baseUrl */
   v3CyclingBaseUrl?: string | undefined;
-  ledger: QuotaLedger;
+  ledger: Ledger;
   metrics: GatewayMetrics;
   logger: Logger;
 }

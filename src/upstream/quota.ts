@@ -23,15 +23,9 @@
 import { nextResetAt, planAllowances, upstreamAssumptions, type Plan } from './assumptions.js';
 import { ErrorCode, GatewayError } from './errors.js';
 import { StateDocument } from '../state/state-document.js';
+import type { HeaderSource, Ledger, QuotaSnapshot, Reservation } from './ledger.js';
 
-export interface QuotaSnapshot {
-  plan: Plan;
-  limit: number;
-  used: number;
-  remaining: number;
-  /** Epoch ms of the next reset. */
-  resetsAt: number;
-}
+export type { HeaderSource, QuotaSnapshot, Reservation } from './ledger.js';
 
 /** The `allowance` section of the state document. */
 export interface PersistedAllowance {
@@ -40,17 +34,6 @@ export interface PersistedAllowance {
   used: number;
   resetsAt: number;
 }
-
-export interface Reservation {
-  /** Resolves once the reservation is on disk: send the request only after it. */
-  readonly durable: Promise<void>;
-  /** The request reached the upstream: count it (or take the upstream's own count). */
-  commit(headers?: HeaderSource): void;
-  /** The request never left (connection refused): give the unit back. */
-  release(): void;
-}
-
-export type HeaderSource = (name: string) => string | undefined;
 
 /** GraphQL's `Int` is 32-bit: no figure the ledger reports may pass it. */
 export const MAX_ALLOWANCE = 2_147_483_647;
@@ -72,7 +55,8 @@ export interface QuotaLedgerOptions {
 
 type Listener = (snapshot: QuotaSnapshot) => void;
 
-export class QuotaLedger {
+/** The single-node ledger (src/upstream/ledger.ts has the contract). */
+export class QuotaLedger implements Ledger {
   readonly plan: Plan;
   private limit: number;
   private used = 0;
