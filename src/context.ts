@@ -11,6 +11,7 @@ import type { UpstreamLoader } from './loaders/upstream-loader.js';
 import type { GatewayMetrics } from './metrics.js';
 import type { UpstreamFetcher } from './upstream/fetcher.js';
 import type { Ledger } from './upstream/ledger.js';
+import type { SharedState } from './state/shared-state.js';
 
 export interface GatewayServices {
   readonly config: Config;
@@ -22,6 +23,8 @@ export interface GatewayServices {
   readonly live: LiveServices;
   /** The cost, plan and client-budget check every door passes (src/access/spend-gate.ts). */
   readonly spend: SpendGate;
+  /** Where shared state lives: this process alone, or the cluster (src/state/shared-state.ts). */
+  readonly state: Pick<SharedState, 'mode' | 'replicaId' | 'bus' | 'leases' | 'board' | 'health'>;
 }
 
 /** Made for each operation. */

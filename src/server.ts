@@ -57,7 +57,7 @@ import { serveResultCacheHits } from './results/fast-path.js';
 import { useCostLimit } from './plugins/use-cost-limit.js';
 import { SpendGate } from './access/spend-gate.js';
 import { UpstreamFetcher } from './upstream/fetcher.js';
-import { openLocalState } from './state/local-state.js';
+import { openSharedState } from './state/shared-state.js';
 
 export interface GatewayOptions {
   /** The upstream base URL: the configured one, or the embedded sandbox's. */
@@ -87,8 +87,8 @@ export function loadTypeDefs(): string[] {
 export async function createGateway(config: Config, options: GatewayOptions): Promise<Gateway> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const metrics = new GatewayMetrics();
-  const local = await openLocalState({ dataDir: config.dataDir, plan: config.plan, clientKeys: config.access.clientKeys, logger, purpose: 'gateway' });
-  const { ledger, budgets } = local;
+  const state = await openSharedState({ config, logger, purpose: 'gateway' });
+  const { ledger, budgets } = state;
   const showQuota = (): void => {
     const quota = ledger.snapshot();
     metrics.allowanceLimit.set(quota.limit);
@@ -111,13 +111,13 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     await imageServiceFor({ config, fetcher, logger });
   } catch (error) {
     await fetcher.close();
-    await local.close();
+    await state.close();
     throw error;
   }
   const clientKeys = new ClientKeys(config.access.clientKeys);
   const spend = new SpendGate({ ledger, budgets, maxOperationCost: config.limits.maxOperationCost });
-  const live = createLiveServices({ config, baseUrl: options.baseUrl, logger, fetcher, ledger, spend });
-  const services: GatewayServices = { config, fetcher, ledger, metrics, logger, live, spend };
+  const live = createLiveServices({ config, baseUrl: options.baseUrl, logger, fetcher, ledger, spend, state });
+  const services: GatewayServices = { config, fetcher, ledger, metrics, logger, live, spend, state };
   const schema = makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers });
   if (!clientKeys.enabled && config.baseUrl !== undefined) {
     logger.warn('no gateway client keys are configured: anyone who reaches this gateway can spend the upstream allowance (set GATEWAY_CLIENT_KEYS)');
@@ -152,7 +152,7 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
       // Its onParams runs before any other plugin or graphql-js walks variables or extensions.
       useInputBounds(inputBounds),
       useCodedRefusals(),
-      useHealthz({ endpoint: '/healthz' }),
+      useHealthz({ endpoint: '/healthz', health: () => state.health() }),
       useClientKeys(clientKeys),
       // A cross-site <img> or form must not spend the allowance: simple requests need a custom header.
       useCsrfRefusal({ requestHeaders: ['x-graphql-csrf', 'authorization', 'x-client-key'] }),
@@ -353,7 +353,7 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     clearInterval(slowConsumerCheck);
     await live.close();
     await fetcher.close();
-    await local.close();
+    await state.close();
     throw error;
   }
   const { port } = server.address() as AddressInfo;
@@ -372,7 +372,7 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await live.close();
       await fetcher.close();
-      await local.close();
+      await state.close();
     },
   };
 }

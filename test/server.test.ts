@@ -18,10 +18,10 @@ describe('gateway HTTP surface', () => {
   });
   afterAll(() => stack.close());
 
-  it('GET /healthz -> 200 {"status":"ok"}', async () => {
+  it('GET /healthz -> 200 {"status":"ok"} and says the replica runs alone', async () => {
     const response = await fetch(`${stack.gateway.url}/healthz`);
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ status: 'ok' });
+    expect(await response.json()).toMatchObject({ status: 'ok', mode: 'single', reasons: [] });
   });
 
   it('GET /metrics shows operations, upstream requests, cache hits and misses, and the allowance', async () => {

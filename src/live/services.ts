@@ -8,6 +8,7 @@ import type { SpendGate } from '../access/spend-gate.js';
 import type { Config } from '../config.js';
 import type { UpstreamFetcher } from '../upstream/fetcher.js';
 import type { Ledger } from '../upstream/ledger.js';
+import type { SharedState } from '../state/shared-state.js';
 import { OddsHub } from './hub.js';
 import { LineupPoller } from './lineup-poller.js';
 import { oddsSocketUrl, wsBaseFromHttp } from './protocol.js';
@@ -29,6 +30,8 @@ export interface LiveServicesOptions {
   readonly ledger: Ledger;
   /** Who pays for the shared polls (src/live/poll-payers.ts). */
   readonly spend: SpendGate;
+  /** Bus, leases and board: one owner per live feed in a cluster (src/state/shared.ts). */
+  readonly state: Pick<SharedState, 'bus' | 'leases' | 'board' | 'replicaId'>;
 }
 
 export function createLiveServices({ config, baseUrl, logger, fetcher, ledger, spend }: LiveServicesOptions): LiveServices {

@@ -1,0 +1,171 @@
+/**
+ * One replica's connection to the cluster's Redis: a command connection, a
+ * subscriber connection (Redis requires its own for pub/sub), the key
+ * prefix, and the replica's membership.
+ *
+ * Redis going away is a state, not an error to throw at callers: commands
+ * fail at once instead of queueing (`enableOfflineQueue: false`, a command
+ * timeout), ioredis reconnects on its own, and every shared-state module
+ * listens to `onDown`/`onUp` to fall back to local state and to rejoin.
+ *
+ * Membership is a sorted set of replica IDs scored by when their heartbeat
+ * expires, on Redis's own clock (replicas' clocks may disagree): a replica
+ * that stops beating drops out within `memberTtlMs`. The ledger uses the
+ * count for its degraded share; `/healthz` shows the list.
+ */
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { luaScript, REDIS_NOW_MS, type LuaScript } from './lua-script.js';
+
+export interface RedisLinkOptions {
+  readonly url: string;
+  /** Prepended to every key and channel (`REDIS_KEY_PREFIX`). */
+  readonly keyPrefix: string;
+  readonly replicaId: string;
+  readonly logger: Logger;
+  /** @default 1_000 */
+  readonly heartbeatMs?: number;
+  /** A replica silent this long is no longer a member. @default 5_000 */
+  readonly memberTtlMs?: number;
+  /** A command not answered within this fails (and counts as Redis being away). @default 1_000 */
+  readonly commandTimeoutMs?: number;
+}
+
+type Listener = () => void;
+
+const HEARTBEAT = `${REDIS_NOW_MS}
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+return redis.call('ZRANGE', KEYS[1], 0, -1)
+`;
+
+export class RedisLink {
+  readonly command: Redis;
+  readonly subscriber: Redis;
+  readonly replicaId: string;
+  readonly #prefix: string;
+  readonly #logger: Logger;
+  readonly #upListeners = new Set<Listener>();
+  readonly #downListeners = new Set<Listener>();
+  readonly #memberTtlMs: number;
+  #up = false;
+  #downReason: string | undefined = 'not connected yet';
+  #members: readonly string[] = [];
+  #heartbeat: NodeJS.Timeout | undefined;
+  #closed = false;
+  readonly #heartbeatScript: LuaScript;
+
+  private constructor(options: RedisLinkOptions) {
+    this.replicaId = options.replicaId;
+    this.#prefix = options.keyPrefix;
+    this.#logger = options.logger;
+    this.#memberTtlMs = options.memberTtlMs ?? 5_000;
+    const common = {
+      lazyConnect: true,
+      connectTimeout: 2_000,
+      // Reconnect forever, never faster than every 200 ms nor slower than every 2 s.
+      retryStrategy: (times: number) => Math.min(200 * times, 2_000),
+      connectionName: `sports-graph:${options.replicaId}`,
+    };
+    this.command = new Redis(options.url, {
+      ...common,
+      // A command while Redis is away fails at once: callers fall back instead of waiting.
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      commandTimeout: options.commandTimeoutMs ?? 1_000,
+    });
+    // Subscriptions made while Redis is away are sent when it returns (ioredis resubscribes on reconnect).
+    this.subscriber = new Redis(options.url, { ...common, maxRetriesPerRequest: null });
+    this.#heartbeatScript = luaScript(this.command, 'sgHeartbeat', 1, HEARTBEAT);
+    this.command.on('ready', () => this.#setUp());
+    this.command.on('close', () => this.#setDown('the connection to Redis closed'));
+    this.command.on('error', (error: Error) => {
+      this.#downReason = `Redis: ${error.message}`;
+    });
+    // Errors on the subscriber show as the command connection's too; an unheard 'error' event would end the process.
+    this.subscriber.on('error', () => undefined);
+    const beat = (): void => void this.#beat();
+    this.#heartbeat = setInterval(beat, options.heartbeatMs ?? 1_000);
+    this.#heartbeat.unref();
+  }
+
+  /**
+   * Connects, waiting up to `waitMs` for Redis. A Redis that is not there
+   * yet is not an error: the link starts down and comes up when Redis does.
+   */
+  static async open(options: RedisLinkOptions, waitMs = 3_000): Promise<RedisLink> {
+    const link = new RedisLink(options);
+    const connect = (client: Redis): Promise<void> => client.connect().catch(() => undefined);
+    await Promise.race([Promise.all([connect(link.command), connect(link.subscriber)]), delay(waitMs)]);
+    if (link.up) await link.#beat();
+    else options.logger.warn({ reason: link.#downReason }, 'Redis is not reachable: starting degraded, on local state');
+    return link;
+  }
+
+  get up(): boolean {
+    return this.#up;
+  }
+
+  /** Why the link is down; undefined while up. */
+  get downReason(): string | undefined {
+    return this.#up ? undefined : this.#downReason;
+  }
+
+  /** Replicas whose heartbeat was seen (this one included), as of the last beat. */
+  get members(): readonly string[] {
+    return this.#members;
+  }
+
+  key(name: string): string {
+    return this.#prefix + name;
+  }
+
+  onUp(listener: Listener): () => void {
+    this.#upListeners.add(listener);
+    return () => this.#upListeners.delete(listener);
+  }
+
+  onDown(listener: Listener): () => void {
+    this.#downListeners.add(listener);
+    return () => this.#downListeners.delete(listener);
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    clearInterval(this.#heartbeat);
+    if (this.#up) await this.command.zrem(this.key('members'), this.replicaId).catch(() => undefined);
+    this.command.disconnect();
+    this.subscriber.disconnect();
+  }
+
+  async #beat(): Promise<void> {
+    if (!this.#up) return;
+    try {
+      const members = await this.#heartbeatScript([this.key('members')], [this.replicaId, this.#memberTtlMs]);
+      if (Array.isArray(members)) this.#members = members.map(String);
+    } catch {
+      // The 'close' event says Redis is away; one slow beat is not news.
+    }
+  }
+
+  #setUp(): void {
+    if (this.#up || this.#closed) return;
+    this.#up = true;
+    this.#downReason = undefined;
+    this.#logger.info('connected to Redis: shared state in use');
+    void this.#beat();
+    for (const listener of this.#upListeners) listener();
+  }
+
+  #setDown(reason: string): void {
+    if (!this.#up || this.#closed) return;
+    this.#up = false;
+    this.#downReason = reason;
+    this.#logger.warn({ reason }, 'Redis is away: degraded, answering from local state');
+    for (const listener of this.#downListeners) listener();
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}

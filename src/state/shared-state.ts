@@ -1,0 +1,95 @@
+/**
+ * The one place that decides where a gateway's state lives (DESIGN.md,
+ * "State"): alone, on memory and `DATA_DIR` (src/state/local-state.ts);
+ * with `REDIS_URL`, in the cluster's Redis (src/state/redis/). Everything
+ * else receives the interfaces and never asks which.
+ *
+ * Either way the process locks its `DATA_DIR` (the image store lives there,
+ * and one directory belongs to one process): replicas share state through
+ * Redis, never through files.
+ */
+import type { Logger } from 'pino';
+import type { Budgets } from '../access/client-budgets.js';
+import type { Config } from '../config.js';
+import type { Ledger } from '../upstream/ledger.js';
+import { LocalBoard, LocalBus, LocalLeases } from './local-coordination.js';
+import { openLocalState } from './local-state.js';
+import { RedisBoard, RedisBus, RedisLeases } from './redis/redis-coordination.js';
+import { RedisLink } from './redis/redis-link.js';
+import type { Board, Bus, Leases, StateHealth } from './shared.js';
+
+export interface SharedState {
+  readonly mode: 'single' | 'cluster';
+  readonly replicaId: string;
+  readonly ledger: Ledger;
+  readonly budgets: Budgets;
+  readonly bus: Bus;
+  readonly leases: Leases;
+  readonly board: Board;
+  /** The cluster's Redis connection, for the modules that keep a Redis tier (cluster mode only). */
+  readonly link: RedisLink | undefined;
+  health(): Promise<StateHealth>;
+  /** Writes what is pending, leaves the cluster, releases `DATA_DIR`. */
+  close(): Promise<void>;
+}
+
+export interface SharedStateOptions {
+  readonly config: Config;
+  readonly logger: Logger;
+  /** Who holds `DATA_DIR`, for the message a second process prints. */
+  readonly purpose: string;
+}
+
+/**
+ * @throws DataDirInUseError when another process holds DATA_DIR.
+ * @throws StateFileError when a state file cannot be trusted.
+ */
+export async function openSharedState({ config, logger, purpose }: SharedStateOptions): Promise<SharedState> {
+  const local = await openLocalState({ dataDir: config.dataDir, plan: config.plan, clientKeys: config.access.clientKeys, logger, purpose });
+  const { redisUrl, keyPrefix, replicaId } = config.cluster;
+  if (redisUrl === undefined) {
+    return {
+      mode: 'single',
+      replicaId,
+      ledger: local.ledger,
+      budgets: local.budgets,
+      bus: new LocalBus(),
+      leases: new LocalLeases(replicaId),
+      board: new LocalBoard(),
+      link: undefined,
+      health: () => Promise.resolve({ status: 'ok', mode: 'single', replica: replicaId, reasons: [] }),
+      close: () => local.close(),
+    };
+  }
+  const link = await RedisLink.open({ url: redisUrl, keyPrefix, replicaId, logger: logger.child({ component: 'cluster' }) });
+  const leases = new RedisLeases(link);
+  return {
+    mode: 'cluster',
+    replicaId,
+    // Replaced by the Redis ledger and budgets in the next step of issue 14.
+    ledger: local.ledger,
+    budgets: local.budgets,
+    bus: new RedisBus(link),
+    leases,
+    board: new RedisBoard(link),
+    link,
+    health: async () => {
+      const reason = link.downReason;
+      return {
+        status: reason === undefined ? 'ok' : 'degraded',
+        mode: 'cluster',
+        replica: replicaId,
+        reasons: reason === undefined ? [] : [reason],
+        members: link.members,
+        leases: await leases.all(),
+      };
+    },
+    close: async () => {
+      try {
+        await link.close();
+      } finally {
+        await local.close();
+      }
+    },
+  };
+}
