@@ -13,7 +13,11 @@ import type { Budgets } from '../access/client-budgets.js';
 import type { Config } from '../config.js';
 import type { Ledger } from '../upstream/ledger.js';
 import { LocalBoard, LocalBus, LocalLeases } from './local-coordination.js';
+import { lockDataDir } from './data-dir-lock.js';
 import { openLocalState } from './local-state.js';
+import { RedisBudgets } from './redis/redis-budgets.js';
+import { RedisLedger } from './redis/redis-ledger.js';
+import { removeLeftoverTemporaries } from './state-file.js';
 import { RedisBoard, RedisBus, RedisLeases } from './redis/redis-coordination.js';
 import { RedisLink } from './redis/redis-link.js';
 import type { Board, Bus, Leases, StateHealth } from './shared.js';
@@ -44,32 +48,52 @@ export interface SharedStateOptions {
  * @throws DataDirInUseError when another process holds DATA_DIR.
  * @throws StateFileError when a state file cannot be trusted.
  */
-export async function openSharedState({ config, logger, purpose }: SharedStateOptions): Promise<SharedState> {
+export async function openSharedState(options: SharedStateOptions): Promise<SharedState> {
+  return options.config.cluster.redisUrl === undefined ? openSingleNode(options) : openClusterNode(options, options.config.cluster.redisUrl);
+}
+
+async function openSingleNode({ config, logger, purpose }: SharedStateOptions): Promise<SharedState> {
   const local = await openLocalState({ dataDir: config.dataDir, plan: config.plan, clientKeys: config.access.clientKeys, logger, purpose });
-  const { redisUrl, keyPrefix, replicaId } = config.cluster;
-  if (redisUrl === undefined) {
-    return {
-      mode: 'single',
-      replicaId,
-      ledger: local.ledger,
-      budgets: local.budgets,
-      bus: new LocalBus(),
-      leases: new LocalLeases(replicaId),
-      board: new LocalBoard(),
-      link: undefined,
-      health: () => Promise.resolve({ status: 'ok', mode: 'single', replica: replicaId, reasons: [] }),
-      close: () => local.close(),
-    };
+  const { replicaId } = config.cluster;
+  return {
+    mode: 'single',
+    replicaId,
+    ledger: local.ledger,
+    budgets: local.budgets,
+    bus: new LocalBus(),
+    leases: new LocalLeases(replicaId),
+    board: new LocalBoard(),
+    link: undefined,
+    health: () => Promise.resolve({ status: 'ok', mode: 'single', replica: replicaId, reasons: [] }),
+    close: () => local.close(),
+  };
+}
+
+/** The allowance and budgets live in Redis; `DATA_DIR` keeps only what is this replica's own (the image store). */
+async function openClusterNode({ config, logger, purpose }: SharedStateOptions, redisUrl: string): Promise<SharedState> {
+  const { keyPrefix, replicaId } = config.cluster;
+  const lock = lockDataDir(config.dataDir, purpose);
+  const clusterLogger = logger.child({ component: 'cluster', replica: replicaId });
+  let link: RedisLink;
+  let ledger: RedisLedger;
+  let bus: RedisBus;
+  try {
+    await removeLeftoverTemporaries(config.dataDir);
+    link = await RedisLink.open({ url: redisUrl, keyPrefix, replicaId, logger: clusterLogger });
+    bus = new RedisBus(link);
+    // A request may be in flight until its operation's deadline; a reservation older than that (and a margin) belonged to a replica that died.
+    ledger = await RedisLedger.open({ plan: config.plan, link, bus, logger: clusterLogger, inFlightExpiryMs: config.timeouts.operationMs + 30_000 });
+  } catch (error) {
+    lock.release();
+    throw error;
   }
-  const link = await RedisLink.open({ url: redisUrl, keyPrefix, replicaId, logger: logger.child({ component: 'cluster' }) });
   const leases = new RedisLeases(link);
   return {
     mode: 'cluster',
     replicaId,
-    // Replaced by the Redis ledger and budgets in the next step of issue 14.
-    ledger: local.ledger,
-    budgets: local.budgets,
-    bus: new RedisBus(link),
+    ledger,
+    budgets: new RedisBudgets({ keys: config.access.clientKeys, link, bus, logger: clusterLogger }),
+    bus,
     leases,
     board: new RedisBoard(link),
     link,
@@ -88,7 +112,7 @@ export async function openSharedState({ config, logger, purpose }: SharedStateOp
       try {
         await link.close();
       } finally {
-        await local.close();
+        lock.release();
       }
     },
   };

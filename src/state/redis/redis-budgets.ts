@@ -1,0 +1,235 @@
+/**
+ * Client budgets shared by every replica of a cluster, in Redis
+ * (src/access/client-budgets.ts has the contract and the single-node one).
+ *
+ * - **One budget per client for the cluster.** A hold is taken in one Lua
+ *   script: check, then add the held units to the client's count. The
+ *   count is spent *plus held*, as the single-node file is: a replica that
+ *   dies mid-operation leaves its whole estimate counted, never less than
+ *   it spent. Settling gives back what the operation held and did not spend.
+ * - **One reset for all**, in the script, on Redis's clock.
+ * - **A view for synchronous readers** (`remaining`, the cost report): the
+ *   counts the scripts returned or published.
+ * - **Redis away**: each client may spend its share of what it had left,
+ *   split among the replicas last seen (src/state/redis/degraded-share.ts);
+ *   the spending is added to its count when Redis returns.
+ */
+import type { Logger } from 'pino';
+import type { BudgetHold, Budgets } from '../../access/client-budgets.js';
+import type { ClientKey } from '../../access/client-keys.js';
+import { nextResetAt, upstreamAssumptions } from '../../upstream/assumptions.js';
+import type { Bus } from '../shared.js';
+import { DegradedShare } from './degraded-share.js';
+import { luaScript, REDIS_NOW_MS, type LuaScript } from './lua-script.js';
+import type { RedisLink } from './redis-link.js';
+
+const DAY_MS = 86_400_000;
+
+/**
+ * KEYS[1] the counts (hash: `resetsAt`, `c:{client}`); ARGV[1] the daily
+ * reset's offset from UTC midnight (ms), ARGV[2] the channel, ARGV[3] the
+ * client.
+ */
+const PREAMBLE = `${REDIS_NOW_MS}
+local day = ${DAY_MS}
+local resets = tonumber(redis.call('HGET', KEYS[1], 'resetsAt'))
+if not resets or now >= resets or resets > now + day then
+  resets = math.floor(now / day) * day + tonumber(ARGV[1])
+  if resets <= now then resets = resets + day end
+  redis.call('DEL', KEYS[1])
+  redis.call('HSET', KEYS[1], 'resetsAt', resets)
+  redis.call('PEXPIREAT', KEYS[1], resets + day)
+end
+local field = 'c:' .. ARGV[3]
+local function finish(granted, count)
+  redis.call('PUBLISH', ARGV[2], resets .. ' ' .. count .. ' ' .. ARGV[3])
+  return {granted, count, resets}
+end
+`;
+
+/** ARGV[4] units, ARGV[5] the client's budget. */
+const HOLD = `${PREAMBLE}
+local count = tonumber(redis.call('HGET', KEYS[1], field)) or 0
+if count + tonumber(ARGV[4]) > tonumber(ARGV[5]) then return finish(0, count) end
+return finish(1, redis.call('HINCRBY', KEYS[1], field, ARGV[4]))
+`;
+
+/** ARGV[4] units to add (negative: give back), ARGV[5] the reset the hold was taken under ('' for any). */
+const ADJUST = `${PREAMBLE}
+local count = tonumber(redis.call('HGET', KEYS[1], field)) or 0
+if ARGV[5] == '' or tonumber(ARGV[5]) == resets then
+  count = math.max(0, count + tonumber(ARGV[4]))
+  redis.call('HSET', KEYS[1], field, count)
+end
+return finish(1, count)
+`;
+
+export interface RedisBudgetsOptions {
+  readonly keys: readonly ClientKey[];
+  readonly link: RedisLink;
+  readonly bus: Bus;
+  readonly logger: Logger;
+}
+
+export class RedisBudgets implements Budgets {
+  readonly #budgets: ReadonlyMap<string, number>;
+  readonly #link: RedisLink;
+  readonly #logger: Logger;
+  readonly #key: readonly string[];
+  readonly #channel: string;
+  readonly #hold: LuaScript;
+  readonly #adjust: LuaScript;
+  /** Each client's count (spent + held) as last seen, and the reset it belongs to. */
+  readonly #counts = new Map<string, number>();
+  #resetsAt = nextResetAt(Date.now());
+  /** Per client while Redis is away. */
+  readonly #shares = new Map<string, DegradedShare>();
+  /** Units spent from shares, per client, not yet in the shared count. */
+  readonly #owed = new Map<string, number>();
+  #degraded: boolean;
+
+  constructor(options: RedisBudgetsOptions) {
+    this.#budgets = new Map(options.keys.filter((k) => k.budget !== undefined).map((k) => [k.name, k.budget ?? 0]));
+    this.#link = options.link;
+    this.#logger = options.logger;
+    this.#key = [options.link.key('budgets')];
+    this.#channel = options.link.key('bus:budgets');
+    this.#hold = luaScript(options.link.command, 'sgBudgetHold', 1, HOLD);
+    this.#adjust = luaScript(options.link.command, 'sgBudgetAdjust', 1, ADJUST);
+    this.#degraded = !options.link.up;
+    options.bus.subscribe('budgets', (message) => {
+      const [resetsAt, count, ...client] = message.split(' ');
+      this.#see(client.join(' '), Number(count), Number(resetsAt));
+    });
+    options.link.onDown(() => {
+      this.#degraded = true;
+    });
+    options.link.onUp(() => void this.#rejoin());
+  }
+
+  has(client: string | undefined): client is string {
+    return client !== undefined && this.#budgets.has(client);
+  }
+
+  remaining(client: string | undefined): number | undefined {
+    if (!this.has(client)) return undefined;
+    const share = this.#shares.get(client);
+    if (this.#degraded && share !== undefined) return share.available;
+    this.#rollOver();
+    return Math.max(0, (this.#budgets.get(client) ?? 0) - (this.#counts.get(client) ?? 0) - (this.#owed.get(client) ?? 0));
+  }
+
+  get resetsAtIso(): string {
+    this.#rollOver();
+    return new Date(this.#resetsAt).toISOString();
+  }
+
+  async hold(client: string, units: number): Promise<BudgetHold | undefined> {
+    if (!this.#degraded) {
+      try {
+        const [granted, resetsAt] = await this.#run(this.#hold, client, [units, this.#budgets.get(client) ?? 0]);
+        if (!granted) return undefined;
+        return this.#sharedHold(client, units, resetsAt);
+      } catch (error) {
+        this.#logger.warn({ err: error, client }, "budget hold not confirmed by Redis: using this replica's share");
+        this.#degraded = true;
+      }
+    }
+    const share = this.#shareOf(client);
+    if (!share.take(units)) return undefined;
+    let settled = false;
+    return {
+      settle: (spent) => {
+        if (!settled) {
+          settled = true;
+          share.settle(units, spent);
+          if (spent > 0) this.#owe(client, spent);
+        }
+        return this.remaining(client) ?? 0;
+      },
+    };
+  }
+
+  #sharedHold(client: string, units: number, resetsAt: number): BudgetHold {
+    let settled = false;
+    return {
+      settle: (spent) => {
+        if (!settled) {
+          settled = true;
+          if (spent !== units) this.#correct(client, spent - units, resetsAt);
+        }
+        return this.remaining(client) ?? 0;
+      },
+    };
+  }
+
+  /** The count already holds the estimate: gives back what was not spent, or adds what was spent past it. */
+  #correct(client: string, delta: number, resetsAt: number): void {
+    this.#counts.set(client, Math.max(0, (this.#counts.get(client) ?? 0) + delta));
+    this.#run(this.#adjust, client, [delta, resetsAt]).catch(() => {
+      // A refund lost with Redis only keeps the client more careful; spending past the hold is owed.
+      if (delta > 0) this.#owe(client, delta);
+    });
+  }
+
+  #shareOf(client: string): DegradedShare {
+    let share = this.#shares.get(client);
+    if (share === undefined) {
+      share = new DegradedShare(this.remaining(client) ?? 0, this.#link.members.length);
+      this.#shares.set(client, share);
+    }
+    return share;
+  }
+
+  #owe(client: string, units: number): void {
+    this.#owed.set(client, (this.#owed.get(client) ?? 0) + units);
+    if (!this.#degraded) void this.#pay(client);
+  }
+
+  /** Adds what `client` owes to its shared count; false when Redis did not take it. */
+  async #pay(client: string): Promise<boolean> {
+    const owed = this.#owed.get(client) ?? 0;
+    if (owed === 0) return true;
+    this.#owed.delete(client);
+    try {
+      await this.#run(this.#adjust, client, [owed, '']);
+      return true;
+    } catch {
+      this.#owed.set(client, (this.#owed.get(client) ?? 0) + owed);
+      return false;
+    }
+  }
+
+  async #rejoin(): Promise<void> {
+    for (const client of [...this.#owed.keys()]) {
+      if (!(await this.#pay(client))) return;
+    }
+    this.#shares.clear();
+    this.#degraded = false;
+  }
+
+  /** Runs a script for `client`; returns [granted, resetsAt]. */
+  async #run(script: LuaScript, client: string, args: ReadonlyArray<string | number>): Promise<[boolean, number]> {
+    const reply = await script(this.#key, [upstreamAssumptions.quotaResetHourUtc * 3_600_000, this.#channel, client, ...args]);
+    if (!Array.isArray(reply) || reply.length < 3) throw new Error('unexpected reply from the budget script');
+    const [granted, count, resetsAt] = reply.map(Number) as [number, number, number];
+    this.#see(client, count, resetsAt);
+    return [granted === 1, resetsAt];
+  }
+
+  #see(client: string, count: number, resetsAt: number): void {
+    if (!Number.isFinite(count) || !Number.isFinite(resetsAt) || !this.#budgets.has(client)) return;
+    if (resetsAt > this.#resetsAt) {
+      this.#counts.clear();
+      this.#resetsAt = resetsAt;
+    }
+    if (resetsAt === this.#resetsAt) this.#counts.set(client, Math.max(0, count));
+  }
+
+  #rollOver(): void {
+    const now = Date.now();
+    if (now < this.#resetsAt) return;
+    this.#counts.clear();
+    this.#resetsAt = nextResetAt(now);
+  }
+}
