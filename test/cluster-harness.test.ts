@@ -122,13 +122,17 @@ describe('redis-server', () => {
   });
 });
 
+// Each replica is a cold Node start (tsx, yoga, the schema): seconds of CPU, so on a busy
+// 2-core machine the bound is the one test/state-processes.test.ts gives its process starts.
+const PROCESS_START_TIMEOUT_MS = 60_000;
+
 describe('a 2-replica cluster', () => {
   let cluster: Cluster | undefined;
   afterAll(async () => {
     await cluster?.close();
   });
 
-  it('starts two replicas on one sandbox and one Redis; each answers /healthz and GraphQL', async () => {
+  it('starts two replicas on one sandbox and one Redis; each answers /healthz and GraphQL', { timeout: PROCESS_START_TIMEOUT_MS }, async () => {
     cluster = await startCluster({ replicas: 2 });
     expect(cluster.replicas.map((replica) => replica.id)).toEqual(['r1', 'r2']);
     expect(new Set(cluster.replicas.map((replica) => replica.port)).size).toBe(2);
@@ -144,7 +148,7 @@ describe('a 2-replica cluster', () => {
     }
   });
 
-  it('kill() ends a replica at once; restart() brings it back on the same port and DATA_DIR', async () => {
+  it('kill() ends a replica at once; restart() brings it back on the same port and DATA_DIR', { timeout: PROCESS_START_TIMEOUT_MS }, async () => {
     if (cluster === undefined) throw new Error('the cluster did not start');
     const [, second] = cluster.replicas;
     if (second === undefined) throw new Error('no second replica');

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../../src/net/free-port.js';
+import { reapOnExit } from './reap-on-exit.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -40,6 +41,8 @@ export interface GatewayProcessOptions {
   detached?: boolean;
   /** Every chunk it writes, stdout and stderr, as it comes (a launcher forwarding the logs). */
   onOutput?: (chunk: string) => void;
+  /** How long it may take to answer /healthz; past it, it is killed and the start fails with its output. @default 60_000 */
+  readyTimeoutMs?: number;
 }
 
 /** Spawns the gateway; `ready` resolves once /healthz answers and rejects, with its output, if it exits first. */
@@ -48,7 +51,7 @@ function spawnGateway(
   port: number,
   dataDir: string,
   ownsDataDir: boolean,
-  options: Pick<GatewayProcessOptions, 'detached' | 'onOutput'> = {},
+  options: Pick<GatewayProcessOptions, 'detached' | 'onOutput' | 'readyTimeoutMs'> = {},
 ): { handle: GatewayProcess; ready: Promise<GatewayProcess>; exited: Promise<void> } {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: root,
@@ -56,6 +59,7 @@ function spawnGateway(
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: options.detached ?? false,
   });
+  reapOnExit(child);
   let output = '';
   const keep = (chunk: Buffer): void => {
     const text = chunk.toString('utf8');
@@ -94,12 +98,19 @@ function spawnGateway(
       await exited;
     },
   };
-  // Polled until it answers; the child exiting first fails at once with its output.
+  // Polled until it answers (bounded); the child exiting first fails at once with its output.
+  const readyTimeoutMs = options.readyTimeoutMs ?? 60_000;
+  const deadline = Date.now() + readyTimeoutMs;
   const ready = (async (): Promise<GatewayProcess> => {
     for (;;) {
       if (ended !== undefined) throw new Error(`the gateway exited before answering (${JSON.stringify(ended)}):\n${output}`);
+      if (Date.now() > deadline) {
+        await handle.kill();
+        throw new Error(`the gateway did not answer /healthz within ${readyTimeoutMs} ms:\n${output}`);
+      }
       try {
-        const response = await fetch(`${url}/healthz`);
+        // Bounded: a port held by something that accepts and never answers must not stall the poll past its deadline.
+        const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(5_000) });
         if (response.ok) return handle;
       } catch {
         // Not listening yet.

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { Redis } from 'ioredis';
 import { freePort } from '../../src/net/free-port.js';
+import { reapOnExit } from './reap-on-exit.js';
 
 /** Where Debian's `redis-server` package puts the binary. */
 export const DEBIAN_REDIS_SERVER = '/usr/bin/redis-server';
@@ -130,6 +131,7 @@ export async function startRedis(options: RedisServerOptions = {}): Promise<Redi
 
   const spawnOne = (): void => {
     const started = spawn(binary, args(), { stdio: ['ignore', 'pipe', 'pipe'], detached });
+    reapOnExit(started);
     const keep = (chunk: Buffer): void => {
       output = (output + chunk.toString('utf8')).slice(-8_000);
     };
