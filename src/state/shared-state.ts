@@ -110,6 +110,7 @@ async function openClusterNode({ config, logger, purpose }: SharedStateOptions, 
     },
     close: async () => {
       try {
+        ledger.close();
         await link.close();
       } finally {
         lock.release();

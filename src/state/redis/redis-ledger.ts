@@ -12,9 +12,10 @@
  *   died) is counted as spent by the next script: never less than the
  *   upstream saw.
  * - **One reset for all**, in the scripts, on Redis's clock.
- * - **The upstream's headers reconcile** the shared count exactly as the
- *   single-node ledger does: believed outright when nothing is in flight
- *   anywhere, never lowered while something is.
+ * - **The upstream's headers reconcile** the shared count upwards only: the
+ *   answers of concurrent requests reach Redis in any order (each replica
+ *   commits after its own answer came), so a lower count may simply be an
+ *   older one. A real refund from the upstream is taken at the daily reset.
  * - **A view for synchronous readers.** `available()` and `snapshot()` read
  *   the last state any script returned or published (every script publishes
  *   the new state on the bus): good enough to refuse early and to report;
@@ -99,7 +100,7 @@ if remaining then
   local upstream_limit = tonumber(ARGV[5])
   if upstream_limit then limit = upstream_limit end
   local upstream_used = math.max(0, limit - math.min(remaining, limit))
-  if redis.call('ZCARD', KEYS[2]) == 0 then spent = upstream_used else spent = math.max(spent, upstream_used) end
+  spent = math.max(spent, upstream_used)
   local reset = tonumber(ARGV[7])
   if reset then resets = math.min(now + reset * 1000, now + day) end
 elseif removed == 1 then
@@ -124,11 +125,16 @@ return finish(1)
 
 /**
  * ARGV[4] units spent while Redis was away; ARGV[5..6] the spent count and
- * reset this replica last saw: a count that came back lower for the same
- * day (Redis restarted empty) is raised to it.
+ * reset this replica last saw: a count that came back lower while that
+ * reset is still ahead (Redis restarted empty) is raised to it. (Not "the
+ * same reset": the upstream's headers move it by seconds.)
  */
+const READ = `${PREAMBLE}
+return finish(1)
+`;
+
 const REJOIN = `${PREAMBLE}
-if tonumber(ARGV[6]) == resets then spent = math.max(spent, tonumber(ARGV[5])) end
+if tonumber(ARGV[6]) > now then spent = math.max(spent, tonumber(ARGV[5])) end
 spent = spent + tonumber(ARGV[4])
 return finish(1)
 `;
@@ -140,10 +146,12 @@ export interface RedisLedgerOptions {
   readonly logger: Logger;
   /** A reservation not committed within this is counted as spent (its replica died): the operation deadline plus a margin. */
   readonly inFlightExpiryMs: number;
+  /** How often the view is read again, in case a published state was missed. @default 1_000 */
+  readonly refreshMs?: number;
 }
 
 type Listener = (snapshot: QuotaSnapshot) => void;
-type ScriptName = 'reserve' | 'commit' | 'release' | 'exhausted' | 'rejoin';
+type ScriptName = 'reserve' | 'commit' | 'release' | 'exhausted' | 'rejoin' | 'read';
 
 export class RedisLedger implements Ledger {
   readonly plan: Plan;
@@ -160,6 +168,7 @@ export class RedisLedger implements Ledger {
   /** Units spent from earlier shares, not yet added to the shared count. */
   #owed = 0;
   #sequence = 0;
+  readonly #refresh: NodeJS.Timeout;
 
   private constructor(options: RedisLedgerOptions) {
     this.plan = options.plan;
@@ -175,10 +184,16 @@ export class RedisLedger implements Ledger {
       release: define('Release', RELEASE),
       exhausted: define('Exhausted', EXHAUSTED),
       rejoin: define('Rejoin', REJOIN),
+      read: define('Read', READ),
     };
     options.bus.subscribe('ledger', (message) => this.#onPublished(message));
     options.link.onDown(() => this.#degrade());
     options.link.onUp(() => void this.#rejoin());
+    // Published states can be missed (a subscriber reconnecting after Redis returned): the view is read again every so often.
+    this.#refresh = setInterval(() => {
+      if (this.#share === undefined && options.link.up) this.#run('read', []).catch(() => undefined);
+    }, options.refreshMs ?? 1_000);
+    this.#refresh.unref();
   }
 
   /** Opens the ledger and reads the shared count (degraded with a share of 0 when Redis is away). */
@@ -208,8 +223,6 @@ export class RedisLedger implements Ledger {
     const member = `${this.#link.replicaId}:${++this.#sequence}`;
     let granted = false;
     let settled = false;
-    /** Set when Redis did not confirm and the unit came from this replica's share instead. */
-    let fromShare: DegradedShare | undefined;
     const durable = this.#run('reserve', [member, this.#expiryMs]).then(
       (ok) => {
         if (ok) {
@@ -220,14 +233,17 @@ export class RedisLedger implements Ledger {
         throw this.#exhausted(context);
       },
       (error: unknown) => {
-        // Unknown whether Redis took it: if it did, it expires and counts as spent; meanwhile the share decides.
-        this.#logger.warn({ err: error }, "allowance reservation not confirmed by Redis: using this replica's share");
-        const fallback = this.#share ?? this.#degrade();
-        if (!fallback.take(1)) {
-          settled = true;
-          throw this.#exhausted(context);
-        }
-        fromShare = fallback;
+        settled = true;
+        // Unknown whether Redis took it: give it back in case it did. Only a
+        // Redis that is away (the link says so) lets the replica spend from
+        // its share; a slow answer is not a licence to guess.
+        this.#run('release', [member]).catch(() => undefined);
+        this.#logger.warn({ err: error }, 'allowance reservation not confirmed by Redis: nothing sent');
+        throw new GatewayError(ErrorCode.QuotaExhausted, 'The shared allowance could not be checked in time; nothing was sent.', {
+          version: context.version,
+          route: context.route,
+          resetsAt: new Date(this.#currentView().resetsAt).toISOString(),
+        });
       },
     );
     return {
@@ -235,18 +251,12 @@ export class RedisLedger implements Ledger {
       commit: (headers) => {
         if (settled) return;
         settled = true;
-        if (fromShare !== undefined) {
-          fromShare.settle(1, 1);
-          this.#owe(1);
-        } else if (granted) {
-          this.#run('commit', [member, ...rateLimitHeaders(headers)]).catch(() => undefined);
-        }
+        if (granted) this.#run('commit', [member, ...rateLimitHeaders(headers)]).catch(() => undefined);
       },
       release: () => {
         if (settled) return;
         settled = true;
-        if (fromShare !== undefined) fromShare.settle(1, 0);
-        else if (granted) this.#run('release', [member]).catch(() => undefined);
+        if (granted) this.#run('release', [member]).catch(() => undefined);
       },
     };
   }
@@ -264,6 +274,10 @@ export class RedisLedger implements Ledger {
   /** Redis holds the count: nothing waits to be written. */
   flush(): Promise<void> {
     return Promise.resolve();
+  }
+
+  close(): void {
+    clearInterval(this.#refresh);
   }
 
   #reserveFromShare(share: DegradedShare): Reservation {
@@ -299,8 +313,8 @@ export class RedisLedger implements Ledger {
     this.#owed -= owed;
     try {
       if (await this.#run('rejoin', [owed, view?.spent ?? 0, view?.resetsAt ?? 0])) return true;
-    } catch {
-      // Redis went away again: still owed.
+    } catch (error) {
+      this.#logger.warn({ err: error, owed }, 'allowance: could not add what this replica spent to the shared count yet');
     }
     this.#owed += owed;
     return false;
@@ -320,6 +334,7 @@ export class RedisLedger implements Ledger {
 
   async #rejoin(): Promise<void> {
     const owed = this.#owed;
+    // Not paid (Redis went away again at once): the next 'ready' tries again.
     if (!(await this.#payOwed())) return;
     // Reservations still held from the share settle into what is owed and are paid then.
     this.#share = undefined;

@@ -27,7 +27,7 @@ export interface RedisLinkOptions {
   readonly heartbeatMs?: number;
   /** A replica silent this long is no longer a member. @default 5_000 */
   readonly memberTtlMs?: number;
-  /** A command not answered within this fails (and counts as Redis being away). @default 1_000 */
+  /** A command not answered within this fails. @default 2_000 */
   readonly commandTimeoutMs?: number;
 }
 
@@ -72,7 +72,7 @@ export class RedisLink {
       // A command while Redis is away fails at once: callers fall back instead of waiting.
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
-      commandTimeout: options.commandTimeoutMs ?? 1_000,
+      commandTimeout: options.commandTimeoutMs ?? 2_000,
     });
     // Subscriptions made while Redis is away are sent when it returns (ioredis resubscribes on reconnect).
     this.subscriber = new Redis(options.url, { ...common, maxRetriesPerRequest: null });

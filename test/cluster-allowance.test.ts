@@ -1,0 +1,120 @@
+/**
+ * Issue 14, items 2, 3 and 7: three replicas on one Redis spend one
+ * allowance and one budget per client, exactly; with Redis gone they spend
+ * at most a share each of what was left, and when it returns the shared
+ * count holds everything that was spent, once.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { hockeyV1Ids } from '../src/sandbox/fixtures/hockey-v1.js';
+import { gql, requestCounts, type GraphQLResponse } from './support/client.js';
+import { startCluster, type Cluster } from './support/cluster.js';
+
+const ATHLETE_ROUTE = 'GET /v1/hockey/athletes';
+const athlete = (offset: number): string => `{ v1 { hockey { athlete(id: ${hockeyV1Ids.firstAthleteId + offset}) { name } } } }`;
+const QUOTA = '{ quota { used remaining } }';
+
+/** Counted athlete requests the sandbox received. */
+async function athleteRequests(cluster: Cluster): Promise<number> {
+  return (await requestCounts(cluster.sandbox.url)).byRoute[ATHLETE_ROUTE] ?? 0;
+}
+
+const codeOf = (response: GraphQLResponse): unknown => response.errors?.[0]?.extensions?.['code'];
+
+/** Sends `count` distinct athlete queries from `first` on, round-robin over the replicas, all at once. */
+function hammer(cluster: Cluster, first: number, count: number, headers: Record<string, string> = {}): Promise<GraphQLResponse[]> {
+  const replicas = cluster.replicas;
+  return Promise.all(
+    Array.from({ length: count }, (_, index) => gql(replicas[index % replicas.length]!.url, athlete(first + index), undefined, headers)),
+  );
+}
+
+async function quotaOf(url: string): Promise<{ used: number; remaining: number }> {
+  const response = await gql<{ quota: { used: number; remaining: number } }>(url, QUOTA);
+  return response.data!.quota;
+}
+
+/** Polls `read` until `accept` holds, for at most `ms`; returns the last value. */
+async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boolean, ms = 10_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (accept(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+// Three cold gateway processes start in each test: their start-up, not any wait inside, is what needs the time.
+describe('cluster: one allowance, one budget per client', { timeout: 120_000 }, () => {
+  let cluster: Cluster | undefined;
+  afterEach(async () => {
+    await cluster?.close();
+    cluster = undefined;
+  });
+
+  it('three replicas hammered with 130 distinct counted requests send the free plan exactly 100, and refuse the rest with QUOTA_EXHAUSTED', async () => {
+    cluster = await startCluster({ replicas: 3, env: { SPORTS_API_PLAN: 'free' } });
+    const responses = await hammer(cluster, 0, 130);
+    const refused = responses.filter((response) => codeOf(response) === 'QUOTA_EXHAUSTED');
+    const answered = responses.filter((response) => response.errors === undefined);
+    expect(answered).toHaveLength(100);
+    expect(refused).toHaveLength(30);
+    // The 101st counted request would have been logged, and answered 429: exactly 100 reached the upstream.
+    expect(await athleteRequests(cluster)).toBe(100);
+    for (const replica of cluster.replicas) {
+      expect(await eventually(() => quotaOf(replica.url), (quota) => quota.used === 100)).toEqual({ used: 100, remaining: 0 });
+    }
+  });
+
+  it("a client's budget is one budget across the cluster", async () => {
+    cluster = await startCluster({ replicas: 3, env: { SPORTS_API_PLAN: 'free', GATEWAY_CLIENT_KEYS: 'alice:key-alice:10' } });
+    const responses = await hammer(cluster, 0, 16, { 'x-client-key': 'key-alice' });
+    const refused = responses.filter((response) => codeOf(response) === 'QUOTA_EXHAUSTED');
+    expect(responses.filter((response) => response.errors === undefined)).toHaveLength(10);
+    expect(refused).toHaveLength(6);
+    for (const response of refused) expect(response.errors?.[0]?.extensions?.['scope']).toBe('client');
+    expect(await athleteRequests(cluster)).toBe(10);
+  });
+
+  it('with Redis gone each replica spends at most its share of what was left; when Redis returns empty the shared count holds all of it, once', async () => {
+    cluster = await startCluster({ replicas: 3, env: { SPORTS_API_PLAN: 'free' } });
+    // 40 spent with Redis up: 60 left, 20 for each of three replicas while it is away.
+    expect((await hammer(cluster, 0, 40)).every((response) => response.errors === undefined)).toBe(true);
+    for (const replica of cluster.replicas) await eventually(() => quotaOf(replica.url), (quota) => quota.used === 40);
+    // Every replica has seen all three members beat (they beat every second).
+    await cluster.redis.kill();
+    for (const replica of cluster.replicas) {
+      const health = await eventually(
+        async () => (await (await fetch(`${replica.url}/healthz`)).json()) as { status: string; reasons: string[] },
+        (body) => body.status === 'degraded',
+      );
+      expect(health.status).toBe('degraded');
+      expect(health.reasons.join(' ')).toMatch(/Redis/);
+    }
+    // Cached answers still come: the first 40 athletes are in each replica's own cache only where it fetched them.
+    const cached = await gql(cluster.replicas[0]!.url, athlete(0));
+    expect(cached.errors).toBeUndefined();
+
+    // Athletes the sandbox does not have: a 404 is a counted request all the same.
+    const during = await hammer(cluster, 1_000, 90);
+    expect(during.filter((response) => codeOf(response) === 'NOT_FOUND')).toHaveLength(60);
+    expect(during.filter((response) => codeOf(response) === 'QUOTA_EXHAUSTED')).toHaveLength(30);
+    expect(await athleteRequests(cluster)).toBe(100);
+
+    await cluster.redis.restart();
+    for (const replica of cluster.replicas) {
+      const health = await eventually(
+        async () => (await (await fetch(`${replica.url}/healthz`)).json()) as { status: string },
+        (body) => body.status === 'ok',
+      );
+      expect(health.status).toBe('ok');
+    }
+    // Redis came back empty: the replicas raised it to the 40 they had seen and added the 60 spent meanwhile.
+    for (const replica of cluster.replicas) {
+      const quota = await eventually(() => quotaOf(replica.url), (value) => value.used === 100);
+      expect(quota).toEqual({ used: 100, remaining: 0 });
+    }
+    const after = await gql(cluster.replicas[1]!.url, athlete(5_000));
+    expect(codeOf(after)).toBe('QUOTA_EXHAUSTED');
+    expect(await athleteRequests(cluster)).toBe(100);
+  });
+});
