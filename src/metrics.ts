@@ -89,7 +89,30 @@ export class GatewayMetrics {
     },
   });
 
-  constructor() {
+  /** The shared state (src/state/shared-state.ts), read when scraped. */
+  #cluster: { readonly degraded: boolean; readonly memberCount: number } | undefined;
+
+  readonly degraded: Gauge = new Gauge({
+    name: 'sports_graph_degraded',
+    help: "Whether this replica runs degraded: 1 while the cluster's Redis is away and shared state falls back to local state.",
+    registers: [this.registry],
+    collect: (): void => this.degraded.set(this.#cluster?.degraded === true ? 1 : 0),
+  });
+
+  readonly clusterMembers: Gauge = new Gauge({
+    name: 'sports_graph_cluster_members',
+    help: 'Replicas this one saw alive at its last heartbeat (1 when it runs alone).',
+    registers: [this.registry],
+    collect: (): void => this.clusterMembers.set(this.#cluster?.memberCount ?? 1),
+  });
+
+  observeCluster(state: { readonly degraded: boolean; readonly memberCount: number }): void {
+    this.#cluster = state;
+  }
+
+  /** @param replica this replica's identity (`REPLICA_ID`): a label on every metric, so that replicas' series never merge. */
+  constructor(replica?: string) {
+    if (replica !== undefined) this.registry.setDefaultLabels({ replica });
     collectDefaultMetrics({ register: this.registry, prefix: 'sports_graph_' });
   }
 }

@@ -90,6 +90,8 @@ describe('cluster: one allowance, one budget per client', { timeout: 120_000 }, 
       expect(health.status).toBe('degraded');
       expect(health.reasons.join(' ')).toMatch(/Redis/);
     }
+    const metrics = await (await fetch(`${cluster.replicas[0]!.url}/metrics`)).text();
+    expect(metrics).toMatch(/^sports_graph_degraded\{replica="r1"\} 1$/m);
     // Cached answers still come: the first 40 athletes are in each replica's own cache only where it fetched them.
     const cached = await gql(cluster.replicas[0]!.url, athlete(0));
     expect(cached.errors).toBeUndefined();
@@ -108,6 +110,13 @@ describe('cluster: one allowance, one budget per client', { timeout: 120_000 }, 
       );
       expect(health.status).toBe('ok');
     }
+    const thirdUrl = cluster.replicas[2]!.url;
+    const third = await eventually(
+      async () => (await (await fetch(`${thirdUrl}/healthz`)).json()) as { members: string[]; replica: string },
+      (body) => body.members.length === 3,
+    );
+    expect(third).toMatchObject({ replica: 'r3', members: ['r1', 'r2', 'r3'] });
+    expect(await (await fetch(`${cluster.replicas[0]!.url}/metrics`)).text()).toMatch(/^sports_graph_degraded\{replica="r1"\} 0$/m);
     // Redis came back empty: the replicas raised it to the 40 they had seen and added the 60 spent meanwhile.
     for (const replica of cluster.replicas) {
       const quota = await eventually(() => quotaOf(replica.url), (value) => value.used === 100);

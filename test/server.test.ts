@@ -32,10 +32,12 @@ describe('gateway HTTP surface', () => {
     expect(response.status).toBe(200);
     const text = await response.text();
     expect(text).toMatch(/graphql_envelop_request\{[^}]*\} [1-9]/);
-    expect(text).toMatch(/sports_graph_upstream_requests_total\{version="v1",route="\/v1\/hockey\/standings",status="200"\} 1/);
-    expect(text).toMatch(/sports_graph_cache_misses_total\{route="\/v1\/hockey\/standings"\} 1/);
-    expect(text).toMatch(/sports_graph_cache_hits_total\{route="\/v1\/hockey\/standings"\} 1/);
-    expect(text).toMatch(/sports_graph_allowance_remaining \d+/);
+    // Every series carries the replica's identity (REPLICA_ID, or host-pid-random when unset).
+    expect(text).toMatch(/sports_graph_upstream_requests_total\{version="v1",route="\/v1\/hockey\/standings",status="200",replica="[\w.:-]+"\} 1/);
+    expect(text).toMatch(/sports_graph_cache_misses_total\{route="\/v1\/hockey\/standings",replica="[\w.:-]+"\} 1/);
+    expect(text).toMatch(/sports_graph_cache_hits_total\{route="\/v1\/hockey\/standings",replica="[\w.:-]+"\} 1/);
+    expect(text).toMatch(/sports_graph_allowance_remaining\{replica="[\w.:-]+"\} \d+/);
+    expect(text).toMatch(/sports_graph_degraded\{replica="[\w.:-]+"\} 0/);
     expect(text).toMatch(/sports_graph_upstream_request_duration_seconds_bucket/);
   });
 

@@ -33,6 +33,10 @@ export interface SharedState {
   /** The cluster's Redis connection, for the modules that keep a Redis tier (cluster mode only). */
   readonly link: RedisLink | undefined;
   health(): Promise<StateHealth>;
+  /** True while shared state falls back to local state (Redis away). */
+  readonly degraded: boolean;
+  /** Replicas seen alive at the last heartbeat (1 alone). */
+  readonly memberCount: number;
   /** Writes what is pending, leaves the cluster, releases `DATA_DIR`. */
   close(): Promise<void>;
 }
@@ -65,6 +69,8 @@ async function openSingleNode({ config, logger, purpose }: SharedStateOptions): 
     board: new LocalBoard(),
     link: undefined,
     health: () => Promise.resolve({ status: 'ok', mode: 'single', replica: replicaId, reasons: [] }),
+    degraded: false,
+    memberCount: 1,
     close: () => local.close(),
   };
 }
@@ -97,6 +103,12 @@ async function openClusterNode({ config, logger, purpose }: SharedStateOptions, 
     leases,
     board: new RedisBoard(link),
     link,
+    get degraded() {
+      return !link.up;
+    },
+    get memberCount() {
+      return Math.max(1, link.members.length);
+    },
     health: async () => {
       const reason = link.downReason;
       return {
