@@ -116,7 +116,7 @@ async function openClusterNode({ config, logger, purpose }: SharedStateOptions, 
         mode: 'cluster',
         replica: replicaId,
         reasons: reason === undefined ? [] : [reason],
-        members: link.members,
+        members: [...link.members].sort(),
         leases: await leases.all(),
       };
     },
