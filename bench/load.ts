@@ -3,6 +3,8 @@
  * one-request-at-a-time loop with a sub-millisecond clock for latency
  * against the upstream's own latency (cold), where autocannon's 1 ms
  * histogram buckets would be too coarse to compare 21 ms with 22 ms.
+ * Throughput can spread its connections over several servers (the cluster
+ * scenario's replicas), as a load balancer that balances connections does.
  */
 import autocannon from 'autocannon';
 import { Pool } from 'undici';
@@ -15,6 +17,22 @@ export interface Target {
   readonly body?: string;
 }
 
+/** The same request to several servers: autocannon opens connection i to `urls[i mod n]`. */
+export interface SpreadTarget extends Omit<Target, 'url'> {
+  readonly urls: readonly string[];
+}
+
+/** Connections each of `servers` servers gets from `connections` (autocannon's round-robin). */
+export function connectionsPerServer(connections: number, servers: number): number[] {
+  return Array.from({ length: servers }, (_, i) => Math.floor(connections / servers) + (i < connections % servers ? 1 : 0));
+}
+
+/**
+ * autocannon as it runs: its `url` may be an array (lib/url.js), which its
+ * type declarations (@types/autocannon) have not caught up with.
+ */
+const autocannonRun = autocannon as unknown as (options: Omit<autocannon.Options, 'url'> & { url: string | string[] }) => Promise<autocannon.Result>;
+
 export interface Throughput {
   readonly requestsPerSecond: number;
   readonly p50Ms: number;
@@ -23,9 +41,9 @@ export interface Throughput {
   readonly errors: number;
 }
 
-export async function throughput(target: Target, options: { connections: number; durationSeconds: number }): Promise<Throughput> {
-  const result = await autocannon({
-    url: target.url + target.path,
+export async function throughput(target: Target | SpreadTarget, options: { connections: number; durationSeconds: number }): Promise<Throughput> {
+  const result = await autocannonRun({
+    url: 'urls' in target ? target.urls.map((url) => url + target.path) : target.url + target.path,
     method: target.method,
     ...(target.headers === undefined ? {} : { headers: target.headers }),
     ...(target.body === undefined ? {} : { body: target.body }),

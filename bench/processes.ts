@@ -35,8 +35,13 @@ export function detectPinning(): Pinning {
 
 /** Pins this process (every thread, workers included) to the load generator's core. */
 export function pinSelf(pinning: Pinning): void {
+  pinProcess(pinning, process.pid, pinning.loadCpu);
+}
+
+/** Pins a running process (every thread) to `cpu`: for a process this module did not spawn (redis-server). */
+export function pinProcess(pinning: Pinning, pid: number, cpu: number): void {
   if (!pinning.enabled) return;
-  spawnSync('taskset', ['-a', '-cp', String(pinning.loadCpu), String(process.pid)], { stdio: 'ignore' });
+  spawnSync('taskset', ['-a', '-cp', String(cpu), String(pid)], { stdio: 'ignore' });
 }
 
 export interface Child {
