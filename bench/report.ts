@@ -1,10 +1,12 @@
-/** The targets of issue 7 checked against a run, and the table on stdout. */
+/** The targets of issues 7 and 14 checked against a run, and the table on stdout. */
+import type { ClusterResult } from './scenarios/cluster.js';
 
 interface Figures {
   warm: { ratio: number; gateway: { requestsPerSecond: number; p50Ms: number; p99Ms: number }; direct: { requestsPerSecond: number; p50Ms: number; p99Ms: number }; sameJson: boolean };
   cold: { ratio: number; gateway: { p50Ms: number; p99Ms: number }; direct: { p50Ms: number; p99Ms: number } };
   upstream: { gateway: number; minimum: number; naive: number; repeat: number; operations: number; operationErrors: number };
   fanout: { p99Ms: number | null; bytesPerSubscriber: number | null; levels: Array<{ subscribers: number; subscribed: number; p50Ms: number; p99Ms: number; bytesPerSubscriber: number; deliveryRatio: number }> };
+  cluster: ClusterResult;
   steady: { durationSeconds: number; requestsPerSecond: number; rssMbMedian: number; rssMbMax: number; cpuPercent: number };
 }
 
@@ -21,6 +23,8 @@ export function targetsOf(r: Figures): Target[] {
     { name: 'cold.ratio', target: '<= 1.05', measured: String(r.cold.ratio), met: r.cold.ratio <= 1.05 },
     { name: 'upstream.gateway', target: `== upstream.minimum (${r.upstream.minimum})`, measured: String(r.upstream.gateway), met: r.upstream.gateway === r.upstream.minimum },
     { name: 'upstream.repeat', target: '== 0', measured: String(r.upstream.repeat), met: r.upstream.repeat === 0 },
+    { name: 'cluster.upstream.requests', target: `== upstream.minimum (${r.upstream.minimum})`, measured: String(r.cluster.upstream.requests), met: r.cluster.upstream.requests === r.upstream.minimum },
+    { name: 'cluster.upstream.repeat', target: '== 0', measured: String(r.cluster.upstream.repeat), met: r.cluster.upstream.repeat === 0 },
     { name: 'fanout.p99Ms', target: '<= 50', measured: String(r.fanout.p99Ms), met: r.fanout.p99Ms !== null && r.fanout.p99Ms <= 50 },
     {
       name: 'fanout.bytesPerSubscriber',
@@ -31,6 +35,8 @@ export function targetsOf(r: Figures): Target[] {
   ];
 }
 
+const fig = (f: { requestsPerSecond: number; p50Ms: number; p99Ms: number }): string => `${f.requestsPerSecond} | ${f.p50Ms} ms | ${f.p99Ms} ms`;
+
 export function printTable(r: Figures & { targets: Target[] }): void {
   const rows: Array<[string, string]> = [
     ['warm gateway req/s | p50 | p99', `${r.warm.gateway.requestsPerSecond} | ${r.warm.gateway.p50Ms} ms | ${r.warm.gateway.p99Ms} ms`],
@@ -39,6 +45,13 @@ export function printTable(r: Figures & { targets: Target[] }): void {
     ['cold gateway p50 | p99', `${r.cold.gateway.p50Ms} ms | ${r.cold.gateway.p99Ms} ms`],
     ['cold direct p50 | p99', `${r.cold.direct.p50Ms} ms | ${r.cold.direct.p99Ms} ms`],
     ['upstream gateway / minimum / naive / repeat', `${r.upstream.gateway} / ${r.upstream.minimum} / ${r.upstream.naive} / ${r.upstream.repeat} (${r.upstream.operations} operations, ${r.upstream.operationErrors} with errors)`],
+    [
+      'cluster upstream requests / minimum / repeat',
+      `${r.cluster.upstream.requests} / ${r.cluster.upstream.minimum} / ${r.cluster.upstream.repeat} (${r.cluster.upstream.operations} operations round-robin over ${r.cluster.upstream.replicas} replicas, ${r.cluster.upstream.operationErrors} with errors)`,
+    ],
+    [`cluster warm ${r.cluster.warm.replicas} replicas req/s | p50 | p99`, `${fig(r.cluster.warm.threeReplicas)} (x${r.cluster.warm.ratio} of single; connections ${r.cluster.warm.connectionsPerReplica.join('/')})`],
+    ['cluster warm 1 replica req/s | p50 | p99', `${fig(r.cluster.warm.oneReplica)} (x${r.cluster.warm.oneReplicaRatio} of single)`],
+    ['cluster warm single req/s | p50 | p99', `${fig(r.cluster.warm.single)} (no Redis; all share ${r.cluster.warm.serverCores} core${r.cluster.warm.serverCores === 1 ? '' : 's'})`],
     ...r.fanout.levels.map((level): [string, string] => [
       `fanout ${level.subscribers} p50 | p99 | bytes/sub`,
       `${level.p50Ms} ms | ${level.p99Ms} ms | ${level.bytesPerSubscriber} B (${level.subscribed} subscribed, delivery ${level.deliveryRatio})`,

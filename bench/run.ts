@@ -9,16 +9,18 @@
  * - `BENCH_STEADY_SECONDS` (default 60).
  * - `BENCH_FANOUT` (default `1000,10000`): subscriber counts.
  * - `BENCH_CPU_PROF=dir`: the warm gateway runs with `--cpu-prof` into `dir`.
- * - `BENCH_ONLY=warm,fanout`: only those scenarios (for working on one);
+ * - `BENCH_ONLY=warm,fanout`: only those scenarios (upstream, warm, cluster,
+ *   cold, fanout, steady; for working on one);
  *   the results then go to bench/results/partial.json, never latest.json.
  */
 import { writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
 import { pinSelf } from './processes.js';
+import { runCluster } from './scenarios/cluster.js';
 import { runCold } from './scenarios/cold.js';
 import { runFanoutLevel } from './scenarios/fanout.js';
 import { runSteady } from './scenarios/steady.js';
-import { runUpstream } from './scenarios/upstream.js';
+import { measureMinimum, runUpstream } from './scenarios/upstream.js';
 import { runWarm } from './scenarios/warm.js';
 import { printTable, targetsOf } from './report.js';
 import { startBenchStack } from './stack.js';
@@ -32,6 +34,8 @@ const fanoutLevels = (process.env['BENCH_FANOUT'] ?? '1000,10000').split(',').ma
 const cpuProfDir = process.env['BENCH_CPU_PROF'];
 const only = process.env['BENCH_ONLY']?.split(',');
 const runs = (scenario: string): boolean => only === undefined || only.includes(scenario);
+/** The warm scenario's load, which the cluster scenario repeats through its replicas. */
+const warmLoad = { durationSeconds: 3, connections: 10 };
 
 /** Every data cache class at TTL 0 (the cold gateway); the free reference catalogue keeps its TTL. */
 const coldEnv = Object.fromEntries(
@@ -63,7 +67,29 @@ try {
   let warm;
   if (runs('warm')) {
     log('warm');
-    warm = await runWarm(gateway, direct, { rounds, durationSeconds: 3, connections: 10 });
+    warm = await runWarm(gateway, direct, { rounds, ...warmLoad });
+  }
+
+  let cluster;
+  if (runs('cluster')) {
+    let minimum = upstream?.minimum;
+    if (minimum === undefined) {
+      log('cluster: upstream.minimum on a naive gateway');
+      const naive = await stack.startGateway('cluster-naive', { UPSTREAM_CACHE: 'off', UPSTREAM_LOADERS: 'off' });
+      minimum = (await measureMinimum(naive, stack.sandbox.url)).minimum;
+      await naive.child.stop();
+    }
+    cluster = await runCluster({
+      startGateway: (name, env) => stack.startGateway(name, env),
+      pinning: stack.pinning,
+      sandboxUrl: stack.sandbox.url,
+      minimum,
+      single: gateway,
+      serverCores: stack.pinning.enabled ? 1 : cpus().length,
+      rounds,
+      ...warmLoad,
+      log,
+    });
   }
 
   let cold;
@@ -100,7 +126,7 @@ try {
     durationSeconds: Math.round((Date.now() - startedAt) / 1000),
     machine: {
       cpu: cpus()[0]?.model ?? 'unknown',
-      cores: cpus().length,
+      serverCores: stack.pinning.enabled ? 1 : cpus().length,
       memoryGb: Math.round(totalmem() / 1024 ** 3),
       node: process.version,
       pinning: stack.pinning.reason,
@@ -110,6 +136,7 @@ try {
     warm,
     cold,
     upstream,
+    cluster,
     fanout: {
       p99Ms: largest?.p99Ms ?? null,
       p50Ms: largest?.p50Ms ?? null,
@@ -119,12 +146,12 @@ try {
     },
     steady,
   };
-  if (warm === undefined || cold === undefined || upstream === undefined || steady === undefined || largest === undefined) {
+  if (warm === undefined || cold === undefined || upstream === undefined || cluster === undefined || steady === undefined || largest === undefined) {
     await writeFile(new URL('./results/partial.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
-    process.stdout.write(`${JSON.stringify({ upstream, warm, cold, fanout: results.fanout, steady }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ upstream, warm, cluster, cold, fanout: results.fanout, steady }, null, 2)}\n`);
     log('partial run: wrote bench/results/partial.json');
   } else {
-    const complete = { ...results, warm, cold, upstream, steady };
+    const complete = { ...results, warm, cold, upstream, cluster, steady };
     const withTargets = { ...complete, targets: targetsOf({ ...complete, fanout: complete.fanout }) };
     await writeFile(new URL('./results/latest.json', import.meta.url), `${JSON.stringify(withTargets, null, 2)}\n`);
     printTable(withTargets);
