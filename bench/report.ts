@@ -49,9 +49,9 @@ export function printTable(r: Figures & { targets: Target[] }): void {
       'cluster upstream requests / minimum / repeat',
       `${r.cluster.upstream.requests} / ${r.cluster.upstream.minimum} / ${r.cluster.upstream.repeat} (${r.cluster.upstream.operations} operations round-robin over ${r.cluster.upstream.replicas} replicas, ${r.cluster.upstream.operationErrors} with errors)`,
     ],
-    [`cluster warm ${r.cluster.warm.replicas} replicas req/s | p50 | p99`, `${fig(r.cluster.warm.threeReplicas)} (x${r.cluster.warm.ratio} of single; connections ${r.cluster.warm.connectionsPerReplica.join('/')})`],
+    [`cluster warm ${r.cluster.warm.replicas} replicas req/s | p50 | p99`, `${fig(r.cluster.warm.threeReplicas)} (x${r.cluster.warm.ratio} of single; connections ${r.cluster.warm.connectionsPerReplica.join('/')}; replicas and Redis share ${r.cluster.warm.serverCores} core${r.cluster.warm.serverCores === 1 ? '' : 's'})`],
     ['cluster warm 1 replica req/s | p50 | p99', `${fig(r.cluster.warm.oneReplica)} (x${r.cluster.warm.oneReplicaRatio} of single)`],
-    ['cluster warm single req/s | p50 | p99', `${fig(r.cluster.warm.single)} (no Redis; all share ${r.cluster.warm.serverCores} core${r.cluster.warm.serverCores === 1 ? '' : 's'})`],
+    ['cluster warm single req/s | p50 | p99', `${fig(r.cluster.warm.single)} (one process, no Redis)`],
     ...r.fanout.levels.map((level): [string, string] => [
       `fanout ${level.subscribers} p50 | p99 | bytes/sub`,
       `${level.p50Ms} ms | ${level.p99Ms} ms | ${level.bytesPerSubscriber} B (${level.subscribed} subscribed, delivery ${level.deliveryRatio})`,
