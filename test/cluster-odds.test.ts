@@ -266,4 +266,50 @@ describe('odds in a cluster: one upstream socket per match', () => {
     }
     for (const w of watchers) w.stop();
   }, 60_000);
+
+  it('Redis killed: no subscriber errs, each replica with subscribers runs its own socket; Redis back (empty): one socket again within a tick of the rejoin, moves delivered once', async () => {
+    const match = '920003';
+    const channel = channelOf(match);
+    const alive = cluster.replicas.filter((r) => r.running);
+    expect(alive.length).toBeGreaterThanOrEqual(2);
+    const watchers = await Promise.all(alive.map((replica) => watch(replica, match)));
+    const holder = await holderOf(match, alive);
+    expect((await oddsControl.stats(cluster.sandbox.url)).subscriptions[channel]).toBe(1);
+    const followers = watchers.filter((w) => w.replica !== holder);
+    const seen = followers.map((w) => w.snaps.stream.values.length);
+
+    await cluster.redis.kill();
+    // Degraded, still serving: every replica with subscribers opens its own socket.
+    await until(() => oddsControl.stats(cluster.sandbox.url), (s) => s.subscriptions[channel] === alive.length, SLACK_MS, `${alive.length} sockets while Redis is away`);
+    for (const replica of alive) expect((await health(replica)).status, replica.id).toBe('degraded');
+    await Promise.all(
+      followers.map((w, i) =>
+        w.snaps.stream.until((v) => {
+          const after = v.slice(seen[i]);
+          const stale = after.findIndex((s) => s.stale && s.feed === 'RECONNECTING');
+          return stale >= 0 && after.slice(stale + 1).some(fresh);
+        }, SLACK_MS),
+      ),
+    );
+    const before = priceOf(watchers[0]!.first, 'match-result', 'Draw')!;
+    await oddsControl.price(cluster.sandbox.url, match, 'match-result', 'Draw', before + 1);
+    await Promise.all(watchers.map((w) => w.snaps.stream.until((v) => fresh(v.at(-1)) && priceOf(v.at(-1), 'match-result', 'Draw') === before + 1, SLACK_MS)));
+
+    await cluster.redis.restart();
+    const restartedAt = Date.now();
+    for (const replica of alive) await until(() => health(replica), (h) => h.status === 'ok', 2_000 + SLACK_MS, `${replica.id} rejoined`);
+    // Back in the lease scheme: one replica keeps its socket, the others close theirs.
+    await until(() => oddsControl.stats(cluster.sandbox.url), (s) => s.subscriptions[channel] === 1, 2_000 + 1_000 + SLACK_MS, 'one socket after the rejoin');
+    expect(Date.now() - restartedAt).toBeLessThan(2_000 + 1_000 + SLACK_MS);
+    await holderOf(match, alive);
+
+    await oddsControl.price(cluster.sandbox.url, match, 'match-result', 'Draw', before + 2);
+    await Promise.all(watchers.map((w) => w.snaps.stream.until((v) => fresh(v.at(-1)) && priceOf(v.at(-1), 'match-result', 'Draw') === before + 2, SLACK_MS)));
+    await Promise.all(watchers.map((w) => { const n = w.snaps.stream.values.length; return w.snaps.stream.until((v) => v.length > n + 1, 5_000); }));
+    for (const w of watchers) {
+      expect(w.changes.stream.values.filter((c) => c.kind === 'PRICE_MOVED' && c.marketId === 'match-result' && c.outcome === 'Draw').map((c) => c.price), w.replica.id).toEqual([before + 1, before + 2]);
+      expectConsistent(w);
+    }
+    for (const w of watchers) w.stop();
+  }, 60_000);
 });
