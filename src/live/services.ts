@@ -14,6 +14,7 @@ import type { UpstreamFetcher } from '../upstream/fetcher.js';
 import type { Ledger } from '../upstream/ledger.js';
 import type { SharedState } from '../state/shared-state.js';
 import { ClusterFeedSource } from './cluster-feed-source.js';
+import { clusterLoops } from './cluster-loop.js';
 import { LocalFeedSource, type OddsFeedSource } from './feed-source.js';
 import { OddsHub } from './hub.js';
 import { LineupPoller } from './lineup-poller.js';
@@ -42,6 +43,12 @@ export interface LiveServicesOptions {
 
 export function createLiveServices({ config, baseUrl, logger, fetcher, ledger, spend, state }: LiveServicesOptions): LiveServices {
   const wsBase = config.wsUrl ?? wsBaseFromHttp(baseUrl);
+  const coordination =
+    state.link === undefined
+      ? undefined
+      : { replicaId: state.replicaId, bus: state.bus, leases: state.leases, board: state.board, link: state.link };
+  // One poll per cluster for the ticker and each lineup watch; alone, their own timers as before.
+  const loops = coordination === undefined ? undefined : clusterLoops({ ...coordination, logger: logger.child({ component: 'cluster-loop' }) });
   const oddsLogger = logger.child({ component: 'odds' });
   const upstream = new LocalFeedSource({
     socketUrl: oddsSocketUrl(wsBase),
@@ -51,9 +58,7 @@ export function createLiveServices({ config, baseUrl, logger, fetcher, ledger, s
     backoff: { initialMs: config.live.oddsBackoffInitialMs, maxMs: config.live.oddsBackoffMaxMs },
   });
   const source: OddsFeedSource =
-    state.link === undefined
-      ? upstream
-      : new ClusterFeedSource({ replicaId: state.replicaId, bus: state.bus, leases: state.leases, board: state.board, link: state.link, upstream, logger: oddsLogger });
+    coordination === undefined ? upstream : new ClusterFeedSource({ ...coordination, upstream, logger: oddsLogger });
   const odds = new OddsHub({
     source,
     logger: oddsLogger,
@@ -70,8 +75,9 @@ export function createLiveServices({ config, baseUrl, logger, fetcher, ledger, s
     minIntervalMs: config.live.tickerMinIntervalMs,
     cacheTtlMs: config.cacheTtls.worldCup * 1000,
     operationMs: config.timeouts.operationMs,
+    ...(loops === undefined ? {} : { loops }),
   });
-  const lineups = new LineupPoller(fetcher, spend, logger.child({ component: 'lineup-poller' }), config.lineupPoll);
+  const lineups = new LineupPoller(fetcher, spend, logger.child({ component: 'lineup-poller' }), { ...config.lineupPoll, ...(loops === undefined ? {} : { loops }) });
   return {
     odds,
     ticker,
