@@ -127,11 +127,6 @@ export class ClusterFeedSource implements OddsFeedSource {
     this.#offLink = [options.link.onDown(tickAll), options.link.onUp(tickAll)];
   }
 
-  /** Matches this replica follows or owns, and its role for each (tests, metrics). */
-  roles(): Record<string, Role> {
-    return Object.fromEntries([...this.#matches].map(([id, match]) => [id, match.role]));
-  }
-
   open(matchId: string, handlers: FeedHandlers): OddsFeed {
     let match: ClusterMatchFeed | undefined;
     return {
