@@ -174,7 +174,7 @@ describe('operation-result cache', () => {
     const body = JSON.stringify({ query, variables: {} });
     const fastHits = async (): Promise<number> => {
       const text = await (await fetch(`${stack.gateway.url}/metrics`, { headers: as(CLIENT_A) })).text();
-      const value = /^sports_graph_result_cache_fast_hits_total (\d+)$/m.exec(text)?.[1];
+      const value = /^sports_graph_result_cache_fast_hits_total\{replica="[\w.:-]+"\} (\d+)$/m.exec(text)?.[1];
       if (value === undefined) throw new Error('no fast-hit counter in /metrics');
       return Number(value);
     };

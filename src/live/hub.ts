@@ -13,6 +13,10 @@
  * - Changes come from diffing consecutive frames. The last frame is kept
  *   across reconnects, so the first frame after a gap is diffed against the
  *   last one before it.
+ * - Where a match's frames come from is the feed source's business
+ *   (feed-source.ts): the upstream socket itself when the gateway runs
+ *   alone, the cluster's one socket per match otherwise
+ *   (cluster-feed-source.ts). The hub is the same either way.
  * - Upstream feeds are bounded: at most `maxFeeds` open at once (lingering
  *   ones included: they still hold their upstream subscription), and at
  *   most `maxFeedsPerClient` opened by one client. A feed is charged to the
@@ -21,11 +25,18 @@
  *   and charged to nobody. Leaving and coming back within the linger does
  *   not open a second feed either. A subscription past a cap is refused
  *   with ODDS_FEED_LIMIT before anything is opened.
+ * - In a cluster both caps are per replica: they count this replica's
+ *   channels, whether its frames come from its own upstream socket or from
+ *   the lease holder's. So the cluster holds at most one upstream socket
+ *   per match and at most replicas x `maxFeeds` in all. A cluster-wide
+ *   count would put a Redis round trip in the subscribe resolver, which
+ *   checks and counts in one synchronous step today.
  */
 import { GraphQLError } from 'graphql';
 import type { Logger } from 'pino';
 import { diffFrames, type OddsChange } from './diff.js';
-import { MatchFeed, type BackoffOptions, type FeedState } from './match-feed.js';
+import type { OddsFeed, OddsFeedSource } from './feed-source.js';
+import type { FeedState } from './match-feed.js';
 import { isOddsMatchId, type OddsFrame } from './protocol.js';
 
 export const ODDS_FEED_LIMIT = 'ODDS_FEED_LIMIT';
@@ -62,15 +73,11 @@ export interface OddsChangeView extends OddsChange {
 }
 
 export interface OddsHubOptions {
-  /** `{ws_base_url}/ws`. */
-  readonly socketUrl: string;
-  readonly apiKey: string | undefined;
+  /** Where each match's frames come from (feed-source.ts). */
+  readonly source: OddsFeedSource;
   readonly logger: Logger;
-  /** @default 90_000 (spec 6.6) */
-  readonly watchdogMs: number;
   /** How long a feed stays open after its last subscriber leaves. @default 5_000 */
   readonly lingerMs: number;
-  readonly backoff: BackoffOptions;
   /** Upstream feeds open at once, whoever opened them. @default 100 */
   readonly maxFeeds?: number;
   /** Upstream feeds one client may have opened and still open. @default 10 */
@@ -89,7 +96,7 @@ class MatchChannel {
 
   constructor(
     readonly matchId: string,
-    readonly feed: MatchFeed,
+    readonly feed: OddsFeed,
     /** The client whose subscription opened the feed: it is charged for it until it closes. */
     readonly openedBy: string,
   ) {}
@@ -164,20 +171,14 @@ export class OddsHub {
       existing.linger = undefined;
       return existing;
     }
-    const { socketUrl, apiKey, logger, watchdogMs, backoff, maxFeeds = 100, maxFeedsPerClient = 10 } = this.#options;
+    const { source, logger, maxFeeds = 100, maxFeedsPerClient = 10 } = this.#options;
     // Checked and counted in one synchronous step: subscriptions arriving together cannot all pass.
     if (this.#channels.size >= maxFeeds) throw new OddsFeedLimitError('gateway');
     const opened = this.#openedBy.get(client) ?? 0;
     if (opened >= maxFeedsPerClient) throw new OddsFeedLimitError('client');
     this.#openedBy.set(client, opened + 1);
     let channel: MatchChannel | undefined;
-    const feed = new MatchFeed({
-      url: socketUrl,
-      apiKey,
-      matchId,
-      watchdogMs,
-      backoff,
-      logger,
+    const feed = source.open(matchId, {
       onFrame: (frame, receivedAt) => channel !== undefined && this.#onFrame(channel, frame, receivedAt),
       onState: (state) => channel !== undefined && this.#onState(channel, state),
     });

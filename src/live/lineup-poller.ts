@@ -20,8 +20,17 @@
  * poll are charged to the plan and to the longest-standing subscriber of
  * the match whose client can pay; a poll nobody can pay for is not made and
  * is pushed as a status whose error is QUOTA_EXHAUSTED).
+ *
+ * In a cluster each match is watched once for all replicas
+ * (cluster-loop.ts, lease `lineups:{matchId}`): the holder reads the match
+ * and polls, and every status it pushes goes to the other replicas'
+ * subscribers too. A replica that takes a watch over continues the
+ * schedule it finds on the board (the next poll at the last status's
+ * `nextCheckAt`) instead of starting again, so a handover reads nothing
+ * twice. A status relayed from another replica carries its error as a
+ * GraphQL error with the same code and extensions.
  */
-import type { GraphQLError } from 'graphql';
+import { GraphQLError } from 'graphql';
 import type { Logger } from 'pino';
 import type { SpendGate, SpendRefusal } from '../access/spend-gate.js';
 import { resourceEstimate, type AnyRoute, type Estimate } from '../cost/field-cost.js';
@@ -30,6 +39,7 @@ import { isGatewayError } from '../upstream/errors.js';
 import { v2BaseballRoutes, type BaseballLineupsPayload } from '../upstream/routes/v2-baseball.js';
 import { v2EventRoutes } from '../upstream/routes/v2-events.js';
 import { assertLineupsCarried, fetchBaseballEvent } from '../model/baseball-lineups.js';
+import type { ClusterLoop, ClusterLoops } from './cluster-loop.js';
 import { PollPayers, PollRefusedError, subscriptionRefusal } from './poll-payers.js';
 
 /** A failure with a stable code: an upstream error, or a poll nobody could pay for. */
@@ -53,6 +63,28 @@ export interface LineupPollerOptions {
   requestTimeoutMs?: number;
   /** @default Date.now */
   now?: () => number;
+  /** In a cluster: one watch per match for all replicas (cluster-loop.ts). Alone: undefined. */
+  loops?: ClusterLoops;
+}
+
+/** A watch lasts at most the lead time plus a game: the board keeps its status that long. */
+const BOARD_TTL_MS = 12 * 3_600_000;
+
+/** An error that travelled from the replica that polls: the same message, code and extensions. */
+class RelayedError extends GraphQLError {
+  constructor(
+    message: string,
+    readonly code: string,
+    extensions: Record<string, unknown>,
+  ) {
+    super(message, { extensions });
+  }
+}
+
+interface RelayedStatus {
+  readonly status: LineupStatus;
+  readonly final: boolean;
+  readonly fatal?: CodedError | undefined;
 }
 
 export interface LineupStatus {
@@ -76,6 +108,8 @@ interface MatchWatch {
   last: LineupStatus;
   timer: NodeJS.Timeout | undefined;
   stopped: boolean;
+  /** In a cluster: whether this replica is the one to poll the match. */
+  loop: ClusterLoop | undefined;
 }
 
 export class LineupPoller {
@@ -88,9 +122,11 @@ export class LineupPoller {
   readonly #watches = new Map<number, MatchWatch>();
 
   readonly #spend: SpendGate;
+  readonly #loops: ClusterLoops | undefined;
 
   constructor(fetcher: UpstreamFetcher, spend: SpendGate, logger: Logger, options: LineupPollerOptions = {}) {
-    const { intervalMs = 300_000, leadMs = 10_800_000, requestTimeoutMs = 10_000, now = Date.now } = options;
+    const { intervalMs = 300_000, leadMs = 10_800_000, requestTimeoutMs = 10_000, now = Date.now, loops } = options;
+    this.#loops = loops;
     this.#fetcher = fetcher;
     this.#spend = spend;
     this.#logger = logger;
@@ -133,11 +169,24 @@ export class LineupPoller {
         last: { matchId, confirmed: false, polls: 0, checkedAt: null, nextCheckAt: null, lineups: null, error: null },
         timer: undefined,
         stopped: false,
+        loop: undefined,
       };
       this.#watches.set(matchId, watch);
       watch.listeners.add(listener);
       leave = watch.payers.add(client);
-      void this.#start(matchId, watch);
+      if (this.#loops === undefined) {
+        void this.#start(matchId, watch);
+      } else {
+        const own = watch;
+        const loop = this.#loops(`lineups:${matchId}`, BOARD_TTL_MS, {
+          run: () => void this.#run(matchId, own),
+          halt: () => clearTimeout(own.timer),
+          receive: (value) => this.#receive(matchId, own, value),
+        });
+        watch.loop = loop;
+        loop.join();
+        void loop.latest().then((value) => value !== undefined && !loop.running && this.#receive(matchId, own, value));
+      }
     } else {
       watch.listeners.add(listener);
       leave = watch.payers.add(client);
@@ -149,6 +198,38 @@ export class LineupPoller {
       current.listeners.delete(listener);
       if (current.listeners.size === 0) this.#stop(matchId, current);
     };
+  }
+
+  /** Whether this replica polls the match: always alone; in a cluster, while it holds the watch. */
+  #polls(watch: MatchWatch): boolean {
+    return !watch.stopped && (watch.loop === undefined || watch.loop.running);
+  }
+
+  /** This replica has just been given the cluster's watch: it goes on from the last status anybody pushed. */
+  async #run(matchId: number, watch: MatchWatch): Promise<void> {
+    const relayed = parseRelayed(await watch.loop?.latest());
+    if (!this.#polls(watch)) return;
+    if (relayed !== undefined && relayed.status.matchId === matchId && !relayed.final && relayed.status.nextCheckAt !== null) {
+      watch.last = relayed.status;
+      clearTimeout(watch.timer);
+      watch.timer = setTimeout(() => void this.#poll(matchId, watch), Math.max(0, relayed.status.nextCheckAt - this.#now()));
+      watch.timer.unref();
+      return;
+    }
+    await this.#start(matchId, watch);
+  }
+
+  /** A status from the replica that polls, for this replica's subscribers. */
+  #receive(matchId: number, watch: MatchWatch, value: string): void {
+    const relayed = parseRelayed(value);
+    if (relayed === undefined || relayed.status.matchId !== matchId || watch.stopped) return;
+    watch.last = relayed.status;
+    if (relayed.fatal !== undefined || relayed.final) {
+      for (const listener of [...watch.listeners]) listener(watch.last, true, relayed.fatal);
+      this.#stop(matchId, watch);
+      return;
+    }
+    for (const listener of [...watch.listeners]) listener(watch.last, false);
   }
 
   async #start(matchId: number, watch: MatchWatch): Promise<void> {
@@ -176,7 +257,7 @@ export class LineupPoller {
   }
 
   #schedule(matchId: number, watch: MatchWatch, delayMs: number): void {
-    if (watch.stopped) return;
+    if (!this.#polls(watch)) return;
     watch.last = { ...watch.last, nextCheckAt: this.#now() + delayMs };
     if (watch.last.polls === 0) this.#emit(watch, false);
     watch.timer = setTimeout(() => void this.#poll(matchId, watch), delayMs);
@@ -184,7 +265,7 @@ export class LineupPoller {
   }
 
   async #poll(matchId: number, watch: MatchWatch): Promise<void> {
-    if (watch.stopped) return;
+    if (!this.#polls(watch)) return;
     let payload: BaseballLineupsPayload | null = watch.last.lineups;
     let error: CodedError | null = null;
     try {
@@ -200,7 +281,8 @@ export class LineupPoller {
       error = failure;
       this.#logger.warn({ matchId, code: failure.code }, 'lineup poll failed');
     }
-    if (watch.stopped) return;
+    // Another replica took the watch over meanwhile: it pushes its own statuses.
+    if (!this.#polls(watch)) return;
     const confirmed = payload?.data.confirmed === true;
     watch.last = {
       matchId,
@@ -222,10 +304,13 @@ export class LineupPoller {
   }
 
   #emit(watch: MatchWatch, final: boolean): void {
+    watch.loop?.publish(encodeRelayed({ status: watch.last, final }));
     for (const listener of [...watch.listeners]) listener(watch.last, final);
   }
 
   #finish(matchId: number, watch: MatchWatch, fatal: CodedError | undefined): void {
+    // Not on the board: a refusal is about these subscribers' clients, not about the match.
+    watch.loop?.publish(encodeRelayed({ status: watch.last, final: true, fatal }), { board: fatal === undefined });
     for (const listener of [...watch.listeners]) listener(watch.last, true, fatal);
     this.#stop(matchId, watch);
   }
@@ -233,6 +318,7 @@ export class LineupPoller {
   #stop(matchId: number, watch: MatchWatch): void {
     watch.stopped = true;
     clearTimeout(watch.timer);
+    watch.loop?.leave();
     if (this.#watches.get(matchId) === watch) this.#watches.delete(matchId);
   }
 
@@ -240,4 +326,39 @@ export class LineupPoller {
   close(): void {
     for (const [matchId, watch] of this.#watches) this.#stop(matchId, watch);
   }
+}
+
+interface ErrorJson {
+  readonly message: string;
+  readonly code: string;
+  readonly extensions: Record<string, unknown>;
+}
+
+function errorJson(error: CodedError): ErrorJson {
+  return { message: error.message, code: error.code, extensions: { ...error.extensions } };
+}
+
+function encodeRelayed({ status, final, fatal }: RelayedStatus): string {
+  return JSON.stringify({
+    status: { ...status, error: status.error === null ? null : errorJson(status.error) },
+    final,
+    fatal: fatal === undefined ? null : errorJson(fatal),
+  });
+}
+
+function parseRelayed(value: string | undefined): RelayedStatus | undefined {
+  if (value === undefined) return undefined;
+  try {
+    const parsed = JSON.parse(value) as { status?: Omit<LineupStatus, 'error'> & { error: ErrorJson | null }; final?: unknown; fatal?: ErrorJson | null };
+    const status = parsed.status;
+    if (status === undefined || typeof status.matchId !== 'number' || typeof status.polls !== 'number') return undefined;
+    const fatal = parsed.fatal === null || parsed.fatal === undefined ? undefined : relayedError(parsed.fatal);
+    return { status: { ...status, error: status.error === null ? null : relayedError(status.error) }, final: parsed.final === true, fatal };
+  } catch {
+    return undefined;
+  }
+}
+
+function relayedError({ message, code, extensions }: ErrorJson): CodedError {
+  return new RelayedError(String(message), String(code), typeof extensions === 'object' && extensions !== null ? extensions : {});
 }

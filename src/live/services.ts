@@ -2,6 +2,10 @@
  * The live services one gateway shares between all its operations: the odds
  * hub (one upstream subscription per match), the live ticker and the
  * baseball lineup poller, all stopped together when the gateway closes.
+ *
+ * The odds hub's feed source is chosen here: the upstream socket itself
+ * when the gateway runs alone, the cluster's one socket per match
+ * (cluster-feed-source.ts) when it shares state through Redis.
  */
 import type { Logger } from 'pino';
 import type { SpendGate } from '../access/spend-gate.js';
@@ -9,6 +13,9 @@ import type { Config } from '../config.js';
 import type { UpstreamFetcher } from '../upstream/fetcher.js';
 import type { Ledger } from '../upstream/ledger.js';
 import type { SharedState } from '../state/shared-state.js';
+import { ClusterFeedSource } from './cluster-feed-source.js';
+import { clusterLoops } from './cluster-loop.js';
+import { LocalFeedSource, type OddsFeedSource } from './feed-source.js';
 import { OddsHub } from './hub.js';
 import { LineupPoller } from './lineup-poller.js';
 import { oddsSocketUrl, wsBaseFromHttp } from './protocol.js';
@@ -31,18 +38,31 @@ export interface LiveServicesOptions {
   /** Who pays for the shared polls (src/live/poll-payers.ts). */
   readonly spend: SpendGate;
   /** Bus, leases and board: one owner per live feed in a cluster (src/state/shared.ts). */
-  readonly state: Pick<SharedState, 'bus' | 'leases' | 'board' | 'replicaId'>;
+  readonly state: Pick<SharedState, 'bus' | 'leases' | 'board' | 'replicaId' | 'link'>;
 }
 
-export function createLiveServices({ config, baseUrl, logger, fetcher, ledger, spend }: LiveServicesOptions): LiveServices {
+export function createLiveServices({ config, baseUrl, logger, fetcher, ledger, spend, state }: LiveServicesOptions): LiveServices {
   const wsBase = config.wsUrl ?? wsBaseFromHttp(baseUrl);
-  const odds = new OddsHub({
+  const coordination =
+    state.link === undefined
+      ? undefined
+      : { replicaId: state.replicaId, bus: state.bus, leases: state.leases, board: state.board, link: state.link };
+  // One poll per cluster for the ticker and each lineup watch; alone, their own timers as before.
+  const loops = coordination === undefined ? undefined : clusterLoops({ ...coordination, logger: logger.child({ component: 'cluster-loop' }) });
+  const oddsLogger = logger.child({ component: 'odds' });
+  const upstream = new LocalFeedSource({
     socketUrl: oddsSocketUrl(wsBase),
     apiKey: config.apiKey,
-    logger: logger.child({ component: 'odds' }),
+    logger: oddsLogger,
     watchdogMs: config.live.oddsWatchdogMs,
-    lingerMs: config.live.oddsLingerMs,
     backoff: { initialMs: config.live.oddsBackoffInitialMs, maxMs: config.live.oddsBackoffMaxMs },
+  });
+  const source: OddsFeedSource =
+    coordination === undefined ? upstream : new ClusterFeedSource({ ...coordination, upstream, logger: oddsLogger });
+  const odds = new OddsHub({
+    source,
+    logger: oddsLogger,
+    lingerMs: config.live.oddsLingerMs,
     maxFeeds: config.live.oddsMaxFeeds,
     maxFeedsPerClient: config.live.oddsMaxFeedsPerClient,
   });
@@ -55,8 +75,9 @@ export function createLiveServices({ config, baseUrl, logger, fetcher, ledger, s
     minIntervalMs: config.live.tickerMinIntervalMs,
     cacheTtlMs: config.cacheTtls.worldCup * 1000,
     operationMs: config.timeouts.operationMs,
+    ...(loops === undefined ? {} : { loops }),
   });
-  const lineups = new LineupPoller(fetcher, spend, logger.child({ component: 'lineup-poller' }), config.lineupPoll);
+  const lineups = new LineupPoller(fetcher, spend, logger.child({ component: 'lineup-poller' }), { ...config.lineupPoll, ...(loops === undefined ? {} : { loops }) });
   return {
     odds,
     ticker,
@@ -65,6 +86,7 @@ export function createLiveServices({ config, baseUrl, logger, fetcher, ledger, s
       lineups.close();
       ticker.close();
       odds.close();
+      await source.close();
     },
   };
 }

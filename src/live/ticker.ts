@@ -20,6 +20,12 @@
  * Who pays: src/live/poll-payers.ts (each poll is charged to the plan and to
  * the longest-standing subscriber whose client can pay; a poll nobody can
  * pay for is not made, and the subscribers keep the last games, stale).
+ *
+ * In a cluster the poll runs once for all replicas (cluster-loop.ts): the
+ * replica holding the lease `ticker` polls, on the interval above, and the
+ * others pass its snapshots to their own listeners. The next holder polls
+ * when the last poll's interval is over, not at once, so a handover spends
+ * nothing extra. Each poll is paid for by one of the holder's subscribers.
  */
 import type { Logger } from 'pino';
 import type { SpendGate, SpendRefusal } from '../access/spend-gate.js';
@@ -27,9 +33,12 @@ import { resourceEstimate, type AnyRoute, type Estimate } from '../cost/field-co
 import type { UpstreamFetcher } from '../upstream/fetcher.js';
 import type { Ledger } from '../upstream/ledger.js';
 import { V1StatusGroup, v1WorldCupRoutes, type V1WorldCupMatch } from '../upstream/routes/v1-world-cup.js';
+import type { ClusterLoop, ClusterLoops } from './cluster-loop.js';
 import { PollPayers, subscriptionRefusal } from './poll-payers.js';
 
 const DAY_MS = 24 * 3600 * 1000;
+/** The board keeps the last snapshot longer than the longest interval (one a day), so that a new lease holder keeps the schedule. */
+const BOARD_TTL_MS = DAY_MS + 3_600_000;
 
 export interface TickerIntervalInputs {
   /** Daily allowance. */
@@ -67,6 +76,8 @@ export interface LiveTickerOptions {
   readonly cacheTtlMs: number;
   /** Deadline of one poll. */
   readonly operationMs: number;
+  /** In a cluster: one poll for all replicas (cluster-loop.ts). Alone: undefined. */
+  readonly loops?: ClusterLoops;
 }
 
 /** Games in progress in a matches payload (spec 3: `statusGroup` 3). */
@@ -82,10 +93,16 @@ export class LiveTicker {
   #timer: NodeJS.Timeout | undefined;
   #polling = false;
   readonly #payers: PollPayers;
+  readonly #loop: ClusterLoop | undefined;
 
   constructor(options: LiveTickerOptions) {
     this.#options = options;
     this.#payers = new PollPayers(options.spend);
+    this.#loop = options.loops?.('ticker', BOARD_TTL_MS, {
+      run: () => void this.#runOnSchedule(),
+      halt: () => this.#halt(),
+      receive: (value) => this.#receive(value),
+    });
   }
 
   /** What the next poll may cost now: nothing while the cache holds the matches fresh. */
@@ -113,21 +130,59 @@ export class LiveTicker {
     this.#listeners.add(listener);
     const leave = this.#payers.add(client);
     if (this.#latest !== undefined) listener(this.#latest);
-    if (this.#listeners.size === 1 && this.#timer === undefined && !this.#polling) void this.#poll();
+    if (this.#listeners.size === 1) {
+      if (this.#loop !== undefined) {
+        this.#loop.join();
+        // What the cluster's poll last found, at once (the lease holder's own listeners have it already).
+        if (this.#latest === undefined) void this.#loop.latest().then((value) => value !== undefined && this.#receive(value));
+      } else if (this.#timer === undefined && !this.#polling) {
+        void this.#poll();
+      }
+    }
     return () => {
       leave();
       this.#listeners.delete(listener);
-      if (this.#listeners.size === 0) {
-        clearTimeout(this.#timer);
-        this.#timer = undefined;
-      }
+      if (this.#listeners.size > 0) return;
+      if (this.#loop !== undefined) this.#loop.leave();
+      else this.#halt();
     };
   }
 
   close(): void {
     this.#listeners.clear();
+    this.#loop?.leave();
+    this.#halt();
+  }
+
+  #halt(): void {
     clearTimeout(this.#timer);
     this.#timer = undefined;
+  }
+
+  /** Whether this replica polls now: alone, while anyone listens; in a cluster, while it holds the loop. */
+  #mayPoll(): boolean {
+    return this.#loop === undefined ? this.#listeners.size > 0 : this.#loop.running;
+  }
+
+  /** This replica has just been given the cluster's poll: the next one is due one interval after the last one anybody made. */
+  async #runOnSchedule(): Promise<void> {
+    const value = await this.#loop?.latest();
+    if (value !== undefined) this.#receive(value);
+    if (!this.#mayPoll() || this.#polling || this.#timer !== undefined) return;
+    const last = this.#latest?.fetchedAt;
+    const delayMs = last === undefined ? 0 : Math.max(0, last + this.intervalMs() - Date.now());
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      void this.#poll();
+    }, delayMs);
+    this.#timer.unref();
+  }
+
+  /** A snapshot from the replica that polls; an older one than this replica has is ignored. */
+  #receive(value: string): void {
+    const snapshot = parseSnapshot(value);
+    if (snapshot === undefined || (this.#latest !== undefined && snapshot.fetchedAt < this.#latest.fetchedAt)) return;
+    this.#publish(snapshot, false);
   }
 
   async #poll(): Promise<void> {
@@ -152,7 +207,7 @@ export class LiveTicker {
     } finally {
       this.#polling = false;
     }
-    if (this.#listeners.size > 0) {
+    if (this.#mayPoll() && this.#timer === undefined) {
       this.#timer = setTimeout(() => {
         this.#timer = undefined;
         void this.#poll();
@@ -161,12 +216,24 @@ export class LiveTicker {
     }
   }
 
-  #publish(snapshot: TickerSnapshot): void {
+  /** `relay`: a snapshot of this replica's own poll, which the other replicas get too (every poll: the board keeps the schedule). */
+  #publish(snapshot: TickerSnapshot, relay = true): void {
     const key = JSON.stringify([snapshot.stale, snapshot.games]);
     const changed = key !== this.#latestKey || this.#latest === undefined;
     this.#latest = snapshot;
     this.#latestKey = key;
+    if (relay) this.#loop?.publish(JSON.stringify(snapshot));
     if (!changed) return;
     for (const listener of this.#listeners) listener(snapshot);
+  }
+}
+
+function parseSnapshot(value: string): TickerSnapshot | undefined {
+  try {
+    const parsed = JSON.parse(value) as Partial<TickerSnapshot> | null;
+    if (parsed === null || !Array.isArray(parsed.games) || typeof parsed.fetchedAt !== 'number' || typeof parsed.pollIntervalMs !== 'number') return undefined;
+    return { games: parsed.games, fetchedAt: parsed.fetchedAt, pollIntervalMs: parsed.pollIntervalMs, stale: parsed.stale === true };
+  } catch {
+    return undefined;
   }
 }
