@@ -3,6 +3,8 @@
  * in a child process: a request that ends the process shows as an exit,
  * not as a crashed test worker. Same way of starting as soak/processes.ts:
  * `node --import tsx` directly, a free loopback port, a fresh DATA_DIR.
+ * The cluster harness (cluster.ts) and `npm run cluster` start their
+ * replicas with it too, on ports and data directories of their choosing.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -19,26 +21,46 @@ export interface GatewayProcess {
   readonly process: ChildProcess;
   /** How the process ended, or undefined while it runs. */
   exit(): { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  /** Resolves when the process has exited. */
+  exited(): Promise<void>;
   /** The last lines it wrote (stdout and stderr), for failure messages. */
   tail(): string;
+  /** SIGTERM (SIGKILL after 5 s), then removes a DATA_DIR of its own. */
   stop(): Promise<void>;
+  /** SIGKILL, as a crash would; resolves once it has exited. Its DATA_DIR is kept. */
+  kill(): Promise<void>;
 }
 
 export interface GatewayProcessOptions {
   /** A DATA_DIR of the caller's, kept after `stop` (restart and crash tests); default a fresh one, removed on `stop`. */
   dataDir?: string;
+  /** Port to listen on (restarts on the same address, consecutive ports); default a free loopback port. */
+  port?: number;
+  /** Its own process group, so that a terminal's Ctrl-C reaches only the parent, which stops it in order. @default false */
+  detached?: boolean;
+  /** Every chunk it writes, stdout and stderr, as it comes (a launcher forwarding the logs). */
+  onOutput?: (chunk: string) => void;
 }
 
 /** Spawns the gateway; `ready` resolves once /healthz answers and rejects, with its output, if it exits first. */
-function spawnGateway(env: Record<string, string>, port: number, dataDir: string, ownsDataDir: boolean): { handle: GatewayProcess; ready: Promise<GatewayProcess>; exited: Promise<void> } {
+function spawnGateway(
+  env: Record<string, string>,
+  port: number,
+  dataDir: string,
+  ownsDataDir: boolean,
+  options: Pick<GatewayProcessOptions, 'detached' | 'onOutput'> = {},
+): { handle: GatewayProcess; ready: Promise<GatewayProcess>; exited: Promise<void> } {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: root,
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.detached ?? false,
   });
   let output = '';
   const keep = (chunk: Buffer): void => {
-    output = (output + chunk.toString('utf8')).slice(-8_000);
+    const text = chunk.toString('utf8');
+    output = (output + text).slice(-8_000);
+    options.onOutput?.(text);
   };
   // Always drained: a full pipe would block the child's logging.
   child.stdout.on('data', keep);
@@ -56,6 +78,7 @@ function spawnGateway(env: Record<string, string>, port: number, dataDir: string
     port,
     process: child,
     exit: () => ended,
+    exited: () => exited,
     tail: () => output,
     stop: async () => {
       if (ended === undefined) {
@@ -65,6 +88,10 @@ function spawnGateway(env: Record<string, string>, port: number, dataDir: string
         clearTimeout(killTimer);
       }
       if (ownsDataDir) await rm(dataDir, { recursive: true, force: true });
+    },
+    kill: async () => {
+      if (ended === undefined) child.kill('SIGKILL');
+      await exited;
     },
   };
   // Polled until it answers; the child exiting first fails at once with its output.
@@ -85,7 +112,7 @@ function spawnGateway(env: Record<string, string>, port: number, dataDir: string
 
 export async function startGatewayProcess(env: Record<string, string> = {}, options: GatewayProcessOptions = {}): Promise<GatewayProcess> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'sports-graph-process-')));
-  return spawnGateway(env, await freePort(), dataDir, options.dataDir === undefined).ready;
+  return spawnGateway(env, options.port ?? (await freePort()), dataDir, options.dataDir === undefined, options).ready;
 }
 
 /** Starts a gateway that is expected to refuse to start: resolves with its exit code and output once it has exited. */
