@@ -58,6 +58,7 @@ import { useCostLimit } from './plugins/use-cost-limit.js';
 import { SpendGate } from './access/spend-gate.js';
 import { UpstreamFetcher } from './upstream/fetcher.js';
 import { openSharedState } from './state/shared-state.js';
+import { RedisImages } from './state/redis/redis-images.js';
 import { RedisResponseTier } from './state/redis/redis-response-tier.js';
 
 export interface GatewayOptions {
@@ -111,7 +112,7 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
   });
   try {
     // The image index is a state file too: one that cannot be read stops start-up here, naming it.
-    await imageServiceFor({ config, fetcher, logger });
+    await imageServiceFor({ config, fetcher, logger, sharedImages: state.link === undefined ? undefined : new RedisImages({ link: state.link }) });
   } catch (error) {
     await fetcher.close();
     await state.close();

@@ -9,9 +9,11 @@
  * upstream cache; standings get a 1 s TTL for the stale case, every other
  * route keeps its default (minutes), so nothing else expires mid-file.
  */
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { hockeyV1Ids } from '../src/sandbox/fixtures/hockey-v1.js';
 import { hockeyV2Ids } from '../src/sandbox/fixtures/hockey-v2.js';
+import { imageIds } from '../src/sandbox/fixtures/images.js';
 import { clearFaults, gql, injectFault, requestCounts, resetCounts, type GraphQLResponse } from './support/client.js';
 import { startCluster, type Cluster } from './support/cluster.js';
 
@@ -39,6 +41,12 @@ async function until(what: string, condition: () => boolean | Promise<boolean>, 
     if (Date.now() > giveUpAt) throw new Error(`not within ${boundMs} ms: ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** An image route's answer, bytes and all. */
+async function image(base: string, path: string): Promise<{ status: number; type: string | null; body: Buffer }> {
+  const response = await fetch(`${base}${path}`);
+  return { status: response.status, type: response.headers.get('content-type'), body: Buffer.from(await response.arrayBuffer()) };
 }
 
 async function healthStatus(url: string): Promise<string> {
@@ -122,6 +130,35 @@ describe('cluster: one response cache, one request per resource for all replicas
     const thenOthers = await Promise.all([gql(url(0), STANDINGS), gql(url(2), STANDINGS)]);
     for (const answer of thenOthers) expect(answer.extensions?.['stale']).toBeUndefined();
     expect((await requestCounts(sandboxUrl())).byRoute[STANDINGS_ROUTE]).toBe(4);
+  });
+
+  it('images once per cluster: a logo, a V1 placeholder and an image 404 fetched by one replica cost nothing on the others', async () => {
+    const logo = `/images/v2/football/teams/${imageIds.v2Football.team}`;
+    const placeholder = `/images/v1/competitors/${imageIds.v1PlaceholderCompetitor}?placeholder=keep`;
+    const noImage = `/images/v2/football/teams/${imageIds.v2Football.teamWithoutImage}`;
+    const first = await Promise.all([image(url(0), logo), image(url(0), placeholder), image(url(0), noImage)]);
+    expect(first.map((answer) => answer.status)).toEqual([200, 200, 404]);
+    const once = await requestCounts(sandboxUrl());
+    expect(once.byRoute[`GET /v2/football/images/teams/${imageIds.v2Football.team}`]).toBe(1);
+
+    // Replica 1 puts them in Redis after answering: wait until they are there before asking the others.
+    const redis = new Redis(cluster.redis.url);
+    try {
+      const keys = [`v2/football/teams/${imageIds.v2Football.team}`, `v1/competitors/${imageIds.v1PlaceholderCompetitor}@-`, `v2/football/teams/${imageIds.v2Football.teamWithoutImage}`];
+      await until('the three answers are shared', async () => (await redis.exists(...keys.map((key) => `sports-graph:images:item:${key}`))) === 3);
+    } finally {
+      redis.disconnect();
+    }
+    for (const index of [1, 2]) {
+      const [sameLogo, samePlaceholder, stillMissing] = await Promise.all([image(url(index), logo), image(url(index), placeholder), image(url(index), noImage)]);
+      expect(sameLogo.status).toBe(200);
+      expect(sameLogo.type).toBe(first[0]!.type);
+      expect(sameLogo.body.equals(first[0]!.body)).toBe(true);
+      expect(samePlaceholder.status).toBe(200);
+      expect(samePlaceholder.body.equals(first[1]!.body)).toBe(true);
+      expect(stillMissing.status).toBe(404);
+    }
+    expect(await requestCounts(sandboxUrl())).toEqual(once);
   });
 
   it('Redis killed: every replica still answers, from its own layer or the upstream, without an error; back, it is shared again', async () => {
