@@ -13,7 +13,9 @@
  * 3. A notice `failed` carries the holder's coded error: every waiter
  *    answers it as if it had sent the request itself (a stale copy, when the
  *    cache has one, answers instead), so a failing upstream still costs one
- *    request per cluster, not one per replica.
+ *    request per cluster, not one per replica. Only the failure of the load
+ *    waited for counts (the notice names its lock): one of an earlier load
+ *    of the same key, arriving late, is only a reason to claim again.
  * 4. After a `stored` or `released` notice, or `pollMs` of quiet, claim
  *    again: the entry is there, or the lock is free (the holder died and its
  *    lock expired, or notices were lost) and this replica takes over, or the
@@ -77,7 +79,7 @@ export async function loadOnceInCluster(options: ClusterFlightOptions): Promise<
         throw new GatewayError(ErrorCode.UpstreamUnreachable, 'Another replica was still loading this resource when the wait for it ended.');
       }
       const landing = await watch.next(Math.min(options.pollMs, left));
-      if (landing.kind === 'failed') throw gatewayErrorOf(landing.error);
+      if (landing.kind === 'failed' && landing.holder === claim.holder) throw gatewayErrorOf(landing.error);
       claim = await tier.claim(key, options.now(), false);
     }
   } finally {

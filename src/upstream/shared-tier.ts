@@ -37,15 +37,16 @@ export type Claim =
   | { readonly kind: 'fresh'; readonly entry: SharedEntry }
   /** Nobody was loading it: this replica now loads it for the cluster. */
   | { readonly kind: 'mine'; readonly lock: TierLock; readonly stale: SharedEntry | undefined }
-  /** Another replica is loading it: wait for its notice. */
-  | { readonly kind: 'theirs'; readonly stale: SharedEntry | undefined }
+  /** Another replica is loading it: wait for its notice. `holder` is its lock's token. */
+  | { readonly kind: 'theirs'; readonly holder: string; readonly stale: SharedEntry | undefined }
   /** The tier cannot be reached: load as a single gateway would. */
   | { readonly kind: 'away' };
 
 /** A notice about a resource another replica was loading. */
 export type Landing =
   | { readonly kind: 'stored' }
-  | { readonly kind: 'failed'; readonly error: SharedError }
+  /** `holder`: the token of the lock whose load failed ('' for a load without one). */
+  | { readonly kind: 'failed'; readonly holder: string; readonly error: SharedError }
   /** Given up without an answer (not a coded failure): whoever asks next loads it. */
   | { readonly kind: 'released' }
   /** No notice within the time asked for. */

@@ -135,6 +135,21 @@ describe('the response cache over a Redis tier', () => {
     expect(load.calls()).toBe(1);
   });
 
+  it("a late failure notice of an earlier load is not taken for the current holder's", async () => {
+    const [a, b] = [await replica('a'), await replica('b')];
+    const load = gate<string>();
+    const first = a.cache.get(key, TTL_MS, load.load);
+    await until('replica a holds the lock', lockHeld);
+    const second = b.cache.get(key, TTL_MS, load.load);
+    // What a replica whose earlier load of the key failed would send, arriving now.
+    const late = JSON.stringify({ k: key, o: 'failed', t: 'an-earlier-lock', e: { code: 'UPSTREAM_UNAVAILABLE', message: 'down', details: {} } });
+    await until('replica b listens', async () => (await admin.publish(`${PREFIX}bus:cache:landed`, late)) >= 2);
+    load.open('current');
+    expect(await first).toMatchObject({ value: 'current', source: 'upstream' });
+    expect(await second).toMatchObject({ value: 'current', source: 'cache' });
+    expect(load.calls()).toBe(1);
+  });
+
   it('a 404 stored by one replica is a negative entry for the other', async () => {
     const [a, b] = [await replica('a'), await replica('b')];
     const load = gate<string>();

@@ -18,7 +18,8 @@
  * and "write, then unlock if still mine" are atomic, so no replica can see
  * the lock free and the entry missing while the holder is between the two.
  *
- * Notices ("stored", "failed" with the code, "released") go out on the bus
+ * Notices ("stored", "failed" with the code and the lock's token,
+ * "released") go out on the bus
  * (pub/sub), one channel for all keys; waiters also claim again every
  * `pollMs`, so a notice lost (pub/sub is at most once) costs a poll, no more.
  *
@@ -55,7 +56,8 @@ export interface RedisResponseTierOptions {
 /** One channel for every key: a replica subscribes once, not once per resource. */
 const LANDED_CHANNEL = 'cache:landed';
 
-type Notice = { k: string; o: 'stored' } | { k: string; o: 'released' } | { k: string; o: 'failed'; e: SharedError };
+/** `t`: the token of the lock the load held ('' without one), so a waiter tells its holder's failure from an older one's. */
+type Notice = { k: string; o: 'stored' } | { k: string; o: 'released' } | { k: string; o: 'failed'; t: string; e: SharedError };
 
 const CLAIM = `
 local freshUntil = tonumber(redis.call('HGET', KEYS[1], 'freshUntil') or '0')
@@ -67,7 +69,7 @@ if ARGV[4] == '1' then stale = redis.call('HGET', KEYS[1], 'entry') or '' end
 if redis.call('SET', KEYS[2], ARGV[2], 'NX', 'PX', ARGV[3]) then
   return {'mine', stale}
 end
-return {'theirs', stale}
+return {'theirs', stale, redis.call('GET', KEYS[2]) or ''}
 `;
 
 const STORE = `
@@ -141,7 +143,7 @@ export class RedisResponseTier implements SharedTier {
       return { kind: 'away' };
     }
     if (!Array.isArray(reply) || typeof reply[0] !== 'string') return { kind: 'away' };
-    const [kind, text] = reply as [string, unknown];
+    const [kind, text, holder] = reply as [string, unknown, unknown];
     if (kind === 'fresh') {
       const entry = parseEntry(text);
       // An entry this replica cannot read is as good as none: load it here and overwrite it.
@@ -152,7 +154,7 @@ export class RedisResponseTier implements SharedTier {
       this.#startRenewing(key, token);
       return { kind: 'mine', lock: { token }, stale };
     }
-    return { kind: 'theirs', stale };
+    return { kind: 'theirs', holder: typeof holder === 'string' ? holder : '', stale };
   }
 
   watch(key: string): LandingWatch {
@@ -216,7 +218,7 @@ export class RedisResponseTier implements SharedTier {
         // The lock expires on its own.
       }
     }
-    this.#announce(error === undefined ? { k: key, o: 'released' } : { k: key, o: 'failed', e: error });
+    this.#announce(error === undefined ? { k: key, o: 'released' } : { k: key, o: 'failed', t: lock?.token ?? '', e: error });
   }
 
   #startRenewing(key: string, token: string): void {
@@ -249,7 +251,7 @@ export class RedisResponseTier implements SharedTier {
     if (notice === undefined) return;
     const watchers = this.#watchers.get(notice.k);
     if (watchers === undefined) return;
-    const landing: Landing = notice.o === 'failed' ? { kind: 'failed', error: notice.e } : { kind: notice.o };
+    const landing: Landing = notice.o === 'failed' ? { kind: 'failed', holder: notice.t, error: notice.e } : { kind: notice.o };
     for (const watcher of watchers) {
       watcher.notices.push(landing);
       watcher.wake?.();
@@ -301,6 +303,6 @@ function parseNotice(message: string): Notice | undefined {
   if (!isRecord(parsed) || typeof parsed['k'] !== 'string') return undefined;
   const k = parsed['k'];
   if (parsed['o'] === 'stored' || parsed['o'] === 'released') return { k, o: parsed['o'] };
-  if (parsed['o'] === 'failed' && isSharedError(parsed['e'])) return { k, o: 'failed', e: parsed['e'] };
+  if (parsed['o'] === 'failed' && typeof parsed['t'] === 'string' && isSharedError(parsed['e'])) return { k, o: 'failed', t: parsed['t'], e: parsed['e'] };
   return undefined;
 }
