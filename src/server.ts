@@ -58,6 +58,8 @@ import { useCostLimit } from './plugins/use-cost-limit.js';
 import { SpendGate } from './access/spend-gate.js';
 import { UpstreamFetcher } from './upstream/fetcher.js';
 import { openSharedState } from './state/shared-state.js';
+import { RedisImages } from './state/redis/redis-images.js';
+import { RedisResponseTier } from './state/redis/redis-response-tier.js';
 
 export interface GatewayOptions {
   /** The upstream base URL: the configured one, or the embedded sandbox's. */
@@ -106,10 +108,12 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     ledger,
     metrics,
     logger,
+    // Cluster mode: every replica's response cache over one Redis tier; alone, the in-memory cache only.
+    responseTier: state.link === undefined ? undefined : new RedisResponseTier({ link: state.link, bus: state.bus, maxStaleMs: config.maxStaleSeconds * 1000 }),
   });
   try {
     // The image index is a state file too: one that cannot be read stops start-up here, naming it.
-    await imageServiceFor({ config, fetcher, logger });
+    await imageServiceFor({ config, fetcher, logger, sharedImages: state.link === undefined ? undefined : new RedisImages({ link: state.link }) });
   } catch (error) {
     await fetcher.close();
     await state.close();
