@@ -52,7 +52,7 @@ import { useKnownOperationTypes } from './plugins/use-known-operation-types.js';
 import { useUpstreamTrace } from './plugins/use-upstream-trace.js';
 import { useJit } from './plugins/use-jit.js';
 import { useResultCache } from './plugins/use-result-cache.js';
-import { ResultCache } from './results/result-cache.js';
+import { LocalResultCache, type ResultCache } from './results/result-cache.js';
 import { serveResultCacheHits } from './results/fast-path.js';
 import { useCostLimit } from './plugins/use-cost-limit.js';
 import { SpendGate } from './access/spend-gate.js';
@@ -60,6 +60,7 @@ import { UpstreamFetcher } from './upstream/fetcher.js';
 import { openSharedState } from './state/shared-state.js';
 import { RedisImages } from './state/redis/redis-images.js';
 import { RedisResponseTier } from './state/redis/redis-response-tier.js';
+import { RedisResultCache } from './state/redis/redis-result-cache.js';
 
 export interface GatewayOptions {
   /** The upstream base URL: the configured one, or the embedded sandbox's. */
@@ -128,7 +129,13 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     logger.warn('no gateway client keys are configured: anyone who reaches this gateway can spend the upstream allowance (set GATEWAY_CLIENT_KEYS)');
   }
 
-  const resultCache = config.resultCache.enabled ? new ResultCache(config.resultCache.maxBytes) : undefined;
+  // Alone, results live in this process; in a cluster the same LRU sits in front of Redis (src/state/redis/redis-result-cache.ts).
+  const resultCache = ((): ResultCache | undefined => {
+    if (!config.resultCache.enabled) return undefined;
+    const local = new LocalResultCache(config.resultCache.maxBytes);
+    if (state.link === undefined) return local;
+    return new RedisResultCache({ local, link: state.link, logger: logger.child({ component: 'result-cache' }), sharedHits: metrics.resultCacheSharedHits });
+  })();
   const inputBounds: InputBounds = { maxDepth: config.limits.maxVariablesDepth, maxValues: config.limits.maxVariablesValues };
   const hostPolicy = new HostPolicy({
     allowedHosts: config.access.allowedHosts.length > 0 ? config.access.allowedHosts : defaultAllowedHosts(config.host),
