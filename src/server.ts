@@ -58,9 +58,6 @@ import { useCostLimit } from './plugins/use-cost-limit.js';
 import { SpendGate } from './access/spend-gate.js';
 import { UpstreamFetcher } from './upstream/fetcher.js';
 import { openSharedState } from './state/shared-state.js';
-import { RedisImages } from './state/redis/redis-images.js';
-import { RedisResponseTier } from './state/redis/redis-response-tier.js';
-import { RedisResultCache } from './state/redis/redis-result-cache.js';
 
 export interface GatewayOptions {
   /** The upstream base URL: the configured one, or the embedded sandbox's. */
@@ -109,12 +106,11 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     ledger,
     metrics,
     logger,
-    // Cluster mode: every replica's response cache over one Redis tier; alone, the in-memory cache only.
-    responseTier: state.link === undefined ? undefined : new RedisResponseTier({ link: state.link, bus: state.bus, maxStaleMs: config.maxStaleSeconds * 1000 }),
+    responseTier: state.tiers.responses,
   });
   try {
     // The image index is a state file too: one that cannot be read stops start-up here, naming it.
-    await imageServiceFor({ config, fetcher, logger, sharedImages: state.link === undefined ? undefined : new RedisImages({ link: state.link }) });
+    await imageServiceFor({ config, fetcher, logger, sharedImages: state.tiers.images });
   } catch (error) {
     await fetcher.close();
     await state.close();
@@ -129,13 +125,9 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     logger.warn('no gateway client keys are configured: anyone who reaches this gateway can spend the upstream allowance (set GATEWAY_CLIENT_KEYS)');
   }
 
-  // Alone, results live in this process; in a cluster the same LRU sits in front of Redis (src/state/redis/redis-result-cache.ts).
-  const resultCache = ((): ResultCache | undefined => {
-    if (!config.resultCache.enabled) return undefined;
-    const local = new LocalResultCache(config.resultCache.maxBytes);
-    if (state.link === undefined) return local;
-    return new RedisResultCache({ local, link: state.link, logger: logger.child({ component: 'result-cache' }), sharedHits: metrics.resultCacheSharedHits });
-  })();
+  const resultCache: ResultCache | undefined = config.resultCache.enabled
+    ? state.tiers.results(new LocalResultCache(config.resultCache.maxBytes), metrics.resultCacheSharedHits)
+    : undefined;
   const inputBounds: InputBounds = { maxDepth: config.limits.maxVariablesDepth, maxValues: config.limits.maxVariablesValues };
   const hostPolicy = new HostPolicy({
     allowedHosts: config.access.allowedHosts.length > 0 ? config.access.allowedHosts : defaultAllowedHosts(config.host),
