@@ -6,20 +6,15 @@ import type { GraphQLSchema } from 'graphql';
 import type { GatewayContext } from '../src/context.js';
 import type { Resolvers, ResolversInterfaceTypes, Sport } from '../src/generated/resolvers-types.js';
 import { fromGlobalId } from '../src/model/global-id.js';
+import { locateNode } from '../src/model/node-sources.js';
 import { typeOf } from '../src/model/typename.js';
-import { ErrorCode, GatewayError } from '../src/upstream/errors.js';
 import { referenceRoutes, type SportReference } from '../src/upstream/routes/reference.js';
-import { nodeFetchers } from './node-fetchers.js';
 
 type AnyNode = ResolversInterfaceTypes<Record<string, unknown>>['Node'];
 
+/** The located entity is tagged with its type (node-sources.ts), which `Node.__resolveType` reads. */
 async function resolveNode(id: string, ctx: GatewayContext): Promise<AnyNode> {
-  const globalId = fromGlobalId(id);
-  const fetcher = nodeFetchers[globalId.typeName];
-  if (fetcher === undefined) {
-    throw new GatewayError(ErrorCode.BadUserInput, 'Not a sports-graph global ID.');
-  }
-  return fetcher(globalId, ctx);
+  return (await locateNode(ctx, fromGlobalId(id))) as AnyNode;
 }
 
 function sportEnumValue(schema: GraphQLSchema, reference: SportReference): Sport | null {

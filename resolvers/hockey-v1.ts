@@ -6,6 +6,7 @@ import type { Resolvers } from '../src/generated/resolvers-types.js';
 import { toGlobalId } from '../src/model/global-id.js';
 import { v1Image } from '../src/model/images.js';
 import { namespace } from '../src/model/namespace.js';
+import { listedAt, listingOf } from '../src/model/listing.js';
 import { integerId } from '../src/model/native-id.js';
 import { tagType } from '../src/model/typename.js';
 import { ErrorCode, GatewayError } from '../src/upstream/errors.js';
@@ -14,8 +15,8 @@ import { v1Routes, type V1Athlete } from '../src/upstream/routes/v1.js';
 const SPORT = 'hockey';
 
 const ref = (nativeId: number) => ({ version: 'V1' as const, nativeId: String(nativeId), sport: SPORT });
-const globalId = (typeName: string, nativeId: number) =>
-  toGlobalId({ version: 'v1', sport: SPORT, typeName, nativeId: String(nativeId) });
+const globalId = (typeName: string, nativeId: number, via?: Readonly<Record<string, string>>) =>
+  toGlobalId({ version: 'v1', sport: SPORT, typeName, nativeId: String(nativeId), via });
 
 /** One athlete by V1 ID; a missing one is a NOT_FOUND error. */
 export async function loadV1HockeyAthlete(ctx: GatewayContext, id: number): Promise<V1Athlete> {
@@ -43,21 +44,25 @@ export const hockeyV1Resolvers: Resolvers = {
     hockey: () => namespace('v1.hockey'),
   },
   V1Hockey: {
-    standings: (_, { competition, season }, ctx) =>
-      ctx.upstream.load(v1Routes.standings, {
-        competition: competition == null ? undefined : integerId(competition, 'competition'),
-        seasonNum: season ?? undefined,
-      }),
+    standings: async (_, { competition, season }, ctx) => {
+      const params = { competition: competition == null ? undefined : integerId(competition, 'competition'), seasonNum: season ?? undefined };
+      const payload = await ctx.upstream.load(v1Routes.standings, params);
+      // A competitor has no route of its own: its ID names the table it was listed in (src/model/node-sources.ts).
+      for (const entry of payload.standings) listedAt(entry.competitor, { competition: params.competition, season: params.seasonNum });
+      return payload;
+    },
     lines: (_, { gameId }, ctx) => ctx.upstream.load(v1Routes.lines, { gameId: integerId(gameId, 'gameId') }),
     news: (_, { competitionId, gameId, limit }, ctx) => {
       if (limit != null && (limit < 1 || limit > 100)) {
         throw new GatewayError(ErrorCode.BadUserInput, 'limit must be between 1 and 100.');
       }
-      return ctx.upstream.load(v1Routes.news, {
+      const params = {
         competitionId: competitionId == null ? undefined : integerId(competitionId, 'competitionId'),
         gameId: gameId == null ? undefined : integerId(gameId, 'gameId'),
         limit: limit ?? undefined,
-      });
+      };
+      // An article has no route of its own: its ID names the list it came in (src/model/node-sources.ts).
+      return ctx.upstream.load(v1Routes.news, params).then((payload) => listedAt(payload, params));
     },
     athlete: (_, { id }, ctx) => loadV1HockeyAthlete(ctx, integerId(id, 'athlete id')),
     athletes: (_, { ids }, ctx) => {
@@ -87,7 +92,7 @@ export const hockeyV1Resolvers: Resolvers = {
     raw: (entry) => entry,
   },
   V1HockeyCompetitor: {
-    id: (competitor) => globalId('V1HockeyCompetitor', competitor.id),
+    id: (competitor) => globalId('V1HockeyCompetitor', competitor.id, listingOf(competitor)),
     ref: (competitor) => ref(competitor.id),
     score: (competitor) => competitor.score ?? null,
     imageVersion: (competitor) => competitor.imageVersion ?? null,
@@ -104,12 +109,13 @@ export const hockeyV1Resolvers: Resolvers = {
   V1HockeyNews: {
     articles: (payload) => {
       const sources = new Map(payload.data.newsSources.map((source) => [source.id, source]));
-      return payload.data.news.map((article) => ({ article, sources }));
+      const via = listingOf(payload) ?? {};
+      return payload.data.news.map((article) => listedAt({ article, sources }, via));
     },
     sources: (payload) => payload.data.newsSources,
   },
   V1HockeyNewsArticle: {
-    id: ({ article }) => globalId('V1HockeyNewsArticle', article.id),
+    id: (model) => globalId('V1HockeyNewsArticle', model.article.id, listingOf(model)),
     ref: ({ article }) => ref(article.id),
     title: ({ article }) => article.title,
     publishedAt: ({ article }) => article.publishDate,

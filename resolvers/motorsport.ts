@@ -4,6 +4,7 @@
  */
 import type { Resolvers } from '../src/generated/resolvers-types.js';
 import { toGlobalId } from '../src/model/global-id.js';
+import { listedAt, listingOf } from '../src/model/listing.js';
 import { integerId } from '../src/model/native-id.js';
 import { v2EventModel } from '../src/model/v2-event.js';
 import { requireV2Sport } from '../src/model/v2-namespace.js';
@@ -28,21 +29,24 @@ export const motorsportResolvers: Resolvers = {
     },
   },
   V2Motorsport: {
-    seasonStages: async (_, { seasonId }, ctx) =>
-      (await ctx.upstream.load(v2MotorsportRoutes.seasonStages, { seasonId: integerId(seasonId, 'season id') })).stages,
+    seasonStages: async (_, { seasonId }, ctx) => {
+      const season = integerId(seasonId, 'season id');
+      // A listed stage's ID names its listing, so node(id:) reads it there while fresh (src/model/node-sources.ts).
+      return (await ctx.upstream.load(v2MotorsportRoutes.seasonStages, { seasonId: season })).stages.map((s) => listedAt(s, { season }));
+    },
     stage: async (_, { id }, ctx) => (await ctx.upstream.load(v2MotorsportRoutes.stage, { id: integerId(id, 'stage id') })).stage,
     constructorStandings: async (_, { seasonId }, ctx) =>
       (await ctx.upstream.load(v2MotorsportRoutes.constructorStandings, { seasonId: integerId(seasonId, 'season id') })).standings,
   },
   MotorsportStage: {
-    id: (s) => toGlobalId({ version: 'v2', sport: SLUG, typeName: 'MotorsportStage', nativeId: String(s.id) }),
+    id: (s) => toGlobalId({ version: 'v2', sport: SLUG, typeName: 'MotorsportStage', nativeId: String(s.id), via: listingOf(s) }),
     ref: (s) => ({ version: 'V2', nativeId: String(s.id), sport: SLUG }),
     startTime: (s) => new Date(s.startTimestamp * 1000),
     status: (s) => ({ live: s.status.type === 'inprogress', finished: s.status.type === 'finished', description: s.status.type, code: null }),
     circuit: (s) => s.circuit ?? null,
     country: (s) => s.country?.name ?? null,
     winner: (s) => s.winner ?? null,
-    substages: async (s, _, ctx) => (await ctx.upstream.load(v2MotorsportRoutes.substages, { id: s.id })).stages,
+    substages: async (s, _, ctx) => (await ctx.upstream.load(v2MotorsportRoutes.substages, { id: s.id })).stages.map((sub) => listedAt(sub, { parent: s.id })),
     results: stageGap('results'),
     classification: stageGap('classification'),
     standings: stageGap('standings'),

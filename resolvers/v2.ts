@@ -4,6 +4,7 @@
 import type { GatewayContext } from '../src/context.js';
 import type { Resolvers } from '../src/generated/resolvers-types.js';
 import { toGlobalId } from '../src/model/global-id.js';
+import { listedAt, listingOf } from '../src/model/listing.js';
 import { integerId } from '../src/model/native-id.js';
 import { tagType } from '../src/model/typename.js';
 import type { V2ManagerModel, V2PlayerModel, V2TeamModel, V2TournamentModel } from '../src/model/v2-entities.js';
@@ -15,8 +16,8 @@ import { v2Routes } from '../src/upstream/routes/v2.js';
 const CYCLING_SLUG = 'cycling';
 
 const ref = (slug: string, nativeId: number) => ({ version: 'V2' as const, nativeId: String(nativeId), sport: slug });
-const globalId = (slug: string, typeName: string, nativeId: number) =>
-  toGlobalId({ version: 'v2', sport: slug, typeName, nativeId: String(nativeId) });
+const globalId = (slug: string, typeName: string, nativeId: number, via?: Readonly<Record<string, string>>) =>
+  toGlobalId({ version: 'v2', sport: slug, typeName, nativeId: String(nativeId), via });
 
 export async function loadV2Team(ctx: GatewayContext, slug: string, id: number): Promise<V2TeamModel> {
   const payload = await ctx.upstream.load(v2Routes.team, { sport: slug, id });
@@ -65,7 +66,8 @@ export const v2Resolvers: Resolvers = {
     country: ({ value }) => value.country?.name ?? null,
     isRider: ({ value }) => value.type === 'rider',
     manager: ({ slug, value }) => (value.manager === undefined ? null : tagType({ slug, value: value.manager }, 'V2Manager')),
-    venue: ({ slug, value }) => (value.venue === undefined ? null : tagType({ slug, value: value.venue }, 'V2Venue')),
+    // The venue has no route of its own: its ID names the team that carries it (src/model/node-sources.ts).
+    venue: ({ slug, value }) => (value.venue === undefined ? null : tagType(listedAt({ slug, value: value.venue }, { team: value.id }), 'V2Venue')),
     image: ({ slug, value }) => ({ url: `/images/v2/${slug}/teams/${value.id}`, version: 'V2', placeholder: null }),
     raw: ({ value }) => value,
   },
@@ -104,7 +106,7 @@ export const v2Resolvers: Resolvers = {
     raw: ({ value }) => value,
   },
   V2Venue: {
-    id: ({ slug, value }) => globalId(slug, 'V2Venue', value.id),
+    id: (venue) => globalId(venue.slug, 'V2Venue', venue.value.id, listingOf(venue)),
     ref: ({ slug, value }) => ref(slug, value.id),
     name: ({ value }) => value.name,
     city: ({ value }) => value.city ?? null,

@@ -4,19 +4,25 @@
  */
 import type { Resolvers } from '../src/generated/resolvers-types.js';
 import { toGlobalId } from '../src/model/global-id.js';
+import { listedAt, listingOf } from '../src/model/listing.js';
 import { namespace } from '../src/model/namespace.js';
 import { integerId } from '../src/model/native-id.js';
 import { tagType } from '../src/model/typename.js';
 import { toClassification } from '../src/model/v3-cycling.js';
-import { v3Slug, type V3EventModel } from '../src/model/v3-namespace.js';
+import { v3Slug, type V3EventModel, type V3TeamModel } from '../src/model/v3-namespace.js';
 import type { V3WindowEnum } from '../src/model/v3-window.js';
 import { ErrorCode, GatewayError } from '../src/upstream/errors.js';
-import { v3Routes, type V3Event, type V3League, type V3WindowName } from '../src/upstream/routes/v3.js';
+import { v3Routes, type V3Event, type V3League, type V3Team, type V3WindowName } from '../src/upstream/routes/v3.js';
 
 const windowName = (w: V3WindowEnum): V3WindowName => w.toLowerCase() as V3WindowName;
-const gid = (slug: string, typeName: string, id: number) => toGlobalId({ version: 'v3', sport: slug, typeName, nativeId: String(id) });
+const gid = (slug: string, typeName: string, id: number, via?: Readonly<Record<string, string>>) =>
+  toGlobalId({ version: 'v3', sport: slug, typeName, nativeId: String(id), via });
 const eventModel = (slug: string, value: V3Event, league: V3League | { id: number; name: string } | null): V3EventModel =>
   tagType({ slug, value, league: league === null ? null : { id: league.id, name: league.name } }, 'V3Event');
+
+/** V3 has no team route: a team's ID names the event it played in, and where that event was listed. */
+const teamModel = (e: V3EventModel, value: V3Team): V3TeamModel =>
+  tagType(listedAt({ slug: e.slug, value }, { ...(listingOf(e) ?? listingOf(e.value)), event: e.value.id }), 'V3Team');
 
 export const v3Resolvers: Resolvers = {
   Query: {
@@ -35,7 +41,10 @@ export const v3Resolvers: Resolvers = {
     },
     window: async (_, { sport, window }, ctx) => {
       const slug = await v3Slug(ctx, sport);
-      return { sport, slug, window, payload: await ctx.upstream.load(v3Routes.window, { sport: slug, window: windowName(window) }) };
+      const payload = await ctx.upstream.load(v3Routes.window, { sport: slug, window: windowName(window) });
+      // An event's ID names its window, so node(id:) reads it there while fresh (src/model/node-sources.ts).
+      for (const league of payload.leagues) for (const event of league.events) listedAt(event, { window: windowName(window) });
+      return { sport, slug, window, payload };
     },
     cycling: async (_, { window }, ctx) => {
       const payload = await ctx.upstream.load(v3Routes.cycling, { window: windowName(window) });
@@ -54,19 +63,19 @@ export const v3Resolvers: Resolvers = {
     events: (l) => l.value.events.map((e) => eventModel(l.slug, e, l.value)),
   },
   V3Event: {
-    id: (e) => gid(e.slug, 'V3Event', e.value.id),
+    id: (e) => gid(e.slug, 'V3Event', e.value.id, listingOf(e) ?? listingOf(e.value)),
     ref: (e) => ({ version: 'V3', nativeId: String(e.value.id), sport: e.slug }),
     startTime: (e) => new Date(e.value.startTime),
     status: (e) => ({ live: e.value.status === 'live', finished: e.value.status === 'finished', description: e.value.status, code: null }),
-    homeTeam: (e) => tagType({ slug: e.slug, value: e.value.homeTeam }, 'V3Team'),
-    awayTeam: (e) => tagType({ slug: e.slug, value: e.value.awayTeam }, 'V3Team'),
+    homeTeam: (e) => teamModel(e, e.value.homeTeam),
+    awayTeam: (e) => teamModel(e, e.value.awayTeam),
     homeScore: (e) => e.value.score?.home ?? null,
     awayScore: (e) => e.value.score?.away ?? null,
     league: (e) => e.league?.name ?? null,
     raw: (e) => e.value,
   },
   V3Team: {
-    id: (t) => gid(t.slug, 'V3Team', t.value.id),
+    id: (t) => gid(t.slug, 'V3Team', t.value.id, listingOf(t)),
     ref: (t) => ({ version: 'V3', nativeId: String(t.value.id), sport: t.slug }),
     name: (t) => t.value.name,
     shortName: (t) => t.value.shortName ?? null,

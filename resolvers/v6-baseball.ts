@@ -4,6 +4,7 @@
  */
 import type { Resolvers } from '../src/generated/resolvers-types.js';
 import { toGlobalId } from '../src/model/global-id.js';
+import { listedAt, listingOf } from '../src/model/listing.js';
 import { namespace } from '../src/model/namespace.js';
 import { tagType } from '../src/model/typename.js';
 import { opaqueV6Id } from '../src/model/v6-id.js';
@@ -20,7 +21,8 @@ const unsupported = (sub: string) => (_: unknown, args: { matchId: string }): ne
 };
 
 const stats = (values: Record<string, number>) => Object.entries(values).map(([name, value]) => ({ name, value }));
-const team = (value: V6BaseballTeam) => tagType(value, 'V6BaseballTeam');
+/** V6 baseball has no team route: a team's ID names the match that carries it (src/model/node-sources.ts). */
+const team = (value: V6BaseballTeam, matchId: string) => tagType(listedAt(value, { match: matchId }), 'V6BaseballTeam');
 
 export const v6BaseballResolvers: Resolvers = {
   V6: {
@@ -43,8 +45,8 @@ export const v6BaseballResolvers: Resolvers = {
     ref: (m) => ({ version: 'V6', nativeId: m.id, sport: SPORT }),
     startTime: (m) => new Date(m.startTime),
     status: (m) => ({ live: m.status === 'live', finished: m.status === 'finished', description: m.status, code: null }),
-    homeTeam: (m) => team(m.home),
-    awayTeam: (m) => team(m.away),
+    homeTeam: (m) => team(m.home, m.id),
+    awayTeam: (m) => team(m.away, m.id),
     homeScore: (m) => m.home.runs ?? null,
     awayScore: (m) => m.away.runs ?? null,
     inning: (m) => m.inning ?? null,
@@ -52,7 +54,7 @@ export const v6BaseballResolvers: Resolvers = {
     raw: (m) => m,
   },
   V6BaseballTeam: {
-    id: (t) => toGlobalId({ version: 'v6', sport: SPORT, typeName: 'V6BaseballTeam', nativeId: t.id }),
+    id: (t) => toGlobalId({ version: 'v6', sport: SPORT, typeName: 'V6BaseballTeam', nativeId: t.id, via: listingOf(t) }),
     ref: (t) => ({ version: 'V6', nativeId: t.id, sport: SPORT }),
     // The file name is passed exactly as the payload gives it, `!w80` included (spec 4.2.3).
     image: (t) => (t.logo === undefined ? null : { url: `/images/v6/${SPORT}/teams/${encodeURIComponent(t.logo)}`, version: 'V6', placeholder: null }),

@@ -6,6 +6,7 @@ import type { GatewayContext } from '../src/context.js';
 import type { Resolvers } from '../src/generated/resolvers-types.js';
 import { toGlobalId } from '../src/model/global-id.js';
 import { v1Image } from '../src/model/images.js';
+import { listedAt, listingOf } from '../src/model/listing.js';
 import { integerId } from '../src/model/native-id.js';
 import { tagType } from '../src/model/typename.js';
 import { splitLineup } from '../src/model/v1-lineup.js';
@@ -23,8 +24,8 @@ import {
 const SPORT = 'football';
 
 const ref = (nativeId: number) => ({ version: 'V1' as const, nativeId: String(nativeId), sport: SPORT });
-const globalId = (typeName: string, nativeId: number) =>
-  toGlobalId({ version: 'v1', sport: SPORT, typeName, nativeId: String(nativeId) });
+const globalId = (typeName: string, nativeId: number, via?: Readonly<Record<string, string>>) =>
+  toGlobalId({ version: 'v1', sport: SPORT, typeName, nativeId: String(nativeId), via });
 
 interface MatchFilter {
   live?: boolean | null | undefined;
@@ -70,11 +71,6 @@ async function coachOf(ctx: GatewayContext, teamId: number): Promise<V1CoachMode
   const lineup = (await loadV1Lineups(ctx, latest.id)).find((team) => team.competitorId === teamId);
   const coach = lineup === undefined ? null : splitLineup(lineup).coach;
   return coach === null ? null : { member: coach, teamId };
-}
-
-/** `node(id:)`: a match again through `/api/v1/game/{gameId}` (its detail is a superset of the list entry). */
-export async function loadV1WorldCupMatch(ctx: GatewayContext, id: number): Promise<V1WorldCupMatch> {
-  return tagType((await ctx.upstream.load(v1WorldCupRoutes.game, { gameId: id })).game, 'V1WorldCupMatch');
 }
 
 export async function loadV1FootballCompetitor(ctx: GatewayContext, id: number): Promise<V1WorldCupCompetitor> {
@@ -200,7 +196,8 @@ export const worldCupV1Resolvers: Resolvers = {
     id: ({ game }) => globalId('V1WorldCupGame', game.id),
     ref: ({ game }) => ref(game.id),
     match: ({ game }) => tagType(game, 'V1WorldCupMatch'),
-    venue: ({ game }) => game.venue ?? null,
+    // The venue has no route of its own: its ID names the game that carries it (src/model/node-sources.ts).
+    venue: ({ game }) => (game.venue === undefined ? null : listedAt(game.venue, { game: game.id })),
     lineups: (model: V1WorldCupGameModel, _, ctx) => model.lineups ?? loadV1Lineups(ctx, model.game.id),
     events: (model, _, ctx) => model.events ?? ctx.upstream.load(v1WorldCupRoutes.worldCupGame, { id: model.game.id }).then((p) => p.game.events),
     commentary: (model, _, ctx) =>
@@ -208,7 +205,7 @@ export const worldCupV1Resolvers: Resolvers = {
     raw: ({ game }) => game,
   },
   V1FootballVenue: {
-    id: (venue) => globalId('V1FootballVenue', venue.id),
+    id: (venue) => globalId('V1FootballVenue', venue.id, listingOf(venue)),
     ref: (venue) => ref(venue.id),
     city: (venue) => venue.city ?? null,
     country: (venue) => venue.country ?? null,

@@ -39,6 +39,12 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
+  readonly resultCacheSharedHits = new Counter({
+    name: 'sports_graph_result_cache_shared_hits_total',
+    help: 'Operation results this replica did not hold and found in the cluster\'s Redis (stored by a replica, this one included); 0 alone.',
+    registers: [this.registry],
+  });
+
   readonly cacheMisses = new Counter({
     name: 'sports_graph_cache_misses_total',
     help: 'Upstream resources that needed an upstream request.',

@@ -52,7 +52,7 @@ import { useKnownOperationTypes } from './plugins/use-known-operation-types.js';
 import { useUpstreamTrace } from './plugins/use-upstream-trace.js';
 import { useJit } from './plugins/use-jit.js';
 import { useResultCache } from './plugins/use-result-cache.js';
-import { ResultCache } from './results/result-cache.js';
+import { LocalResultCache, type ResultCache } from './results/result-cache.js';
 import { serveResultCacheHits } from './results/fast-path.js';
 import { useCostLimit } from './plugins/use-cost-limit.js';
 import { SpendGate } from './access/spend-gate.js';
@@ -106,10 +106,11 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     ledger,
     metrics,
     logger,
+    responseTier: state.tiers.responses,
   });
   try {
     // The image index is a state file too: one that cannot be read stops start-up here, naming it.
-    await imageServiceFor({ config, fetcher, logger });
+    await imageServiceFor({ config, fetcher, logger, sharedImages: state.tiers.images });
   } catch (error) {
     await fetcher.close();
     await state.close();
@@ -124,7 +125,9 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     logger.warn('no gateway client keys are configured: anyone who reaches this gateway can spend the upstream allowance (set GATEWAY_CLIENT_KEYS)');
   }
 
-  const resultCache = config.resultCache.enabled ? new ResultCache(config.resultCache.maxBytes) : undefined;
+  const resultCache: ResultCache | undefined = config.resultCache.enabled
+    ? state.tiers.results(new LocalResultCache(config.resultCache.maxBytes), metrics.resultCacheSharedHits)
+    : undefined;
   const inputBounds: InputBounds = { maxDepth: config.limits.maxVariablesDepth, maxValues: config.limits.maxVariablesValues };
   const hostPolicy = new HostPolicy({
     allowedHosts: config.access.allowedHosts.length > 0 ? config.access.allowedHosts : defaultAllowedHosts(config.host),

@@ -34,7 +34,8 @@ import { v3Routes } from '../upstream/routes/v3.js';
 import { v4Routes } from '../upstream/routes/v4.js';
 import { v6BaseballRoutes } from '../upstream/routes/v6-baseball.js';
 import { v6FootballRoutes } from '../upstream/routes/v6-football.js';
-import { computed, fixed, nothing, paged, perItem, resource, resourcePerItem, routes, type Args, type CostInput, type Estimate, type FieldCost } from './field-cost.js';
+import { nodesCost } from './node-cost.js';
+import { computed, nothing, paged, resource, resourcePerItem, routes, type Args, type CostInput, type Estimate, type FieldCost } from './field-cost.js';
 
 export const ASSUMED_V2_EVENTS_PAGE_SIZE = 10;
 export const DEFAULT_LIST_SIZE = 50;
@@ -101,9 +102,13 @@ const hockeySeasonAggregatesCost = computed(async (input) => {
 const v2Events = (route: Parameters<typeof paged>[0]) => paged(route, ASSUMED_V2_EVENTS_PAGE_SIZE);
 
 export const fieldCosts: Readonly<Record<string, FieldCost>> = {
-  // Cross-version fields. node(id:) refetches one entity with one load whatever its type.
-  'Query.node': fixed(1),
-  'Query.nodes': perItem('ids'),
+  // Cross-version fields. node(id:) loads what the entity's sources need (node-cost.ts): nothing
+  // when a fresh listing holds it, else its own route or the list route that carries it.
+  'Query.node': computed(({ args, context }) => nodesCost(context, [args['id']])),
+  'Query.nodes': {
+    estimate: ({ args, context }) => nodesCost(context, Array.isArray(args['ids']) ? (args['ids'] as unknown[]) : []),
+    listSize: (args) => (Array.isArray(args['ids']) ? (args['ids'] as unknown[]).length : 0),
+  },
   'Query.logo': logoCost((args) => (args['sources'] as Args | undefined)?.['v2TeamId'] != null),
   'Query.liveTicker': resource(v1WorldCupRoutes.matches, noParams),
 

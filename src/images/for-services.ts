@@ -7,11 +7,15 @@
 import { join } from 'node:path';
 import type { GatewayServices } from '../context.js';
 import { ImageService } from './service.js';
+import type { SharedImages } from './shared-images.js';
 import { ImageStore } from './store.js';
 
 const services = new WeakMap<object, Promise<ImageService>>();
 
-type Needed = Pick<GatewayServices, 'config' | 'fetcher' | 'logger'>;
+type Needed = Pick<GatewayServices, 'config' | 'fetcher' | 'logger'> & {
+  /** Cluster mode: the images every replica shares. Only the first call, at start-up, makes the service. */
+  readonly sharedImages?: SharedImages | undefined;
+};
 
 /**
  * @throws StateFileError (through the promise) when the store's files cannot
@@ -28,6 +32,7 @@ export function imageServiceFor(gateway: Needed): Promise<ImageService> {
         store,
         logger: gateway.logger,
         v6TtlMs: gateway.config.cacheTtls.image * 1000,
+        shared: gateway.sharedImages,
       });
     })();
     service.catch(() => services.delete(gateway.fetcher));

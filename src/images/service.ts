@@ -7,6 +7,10 @@
  * Retry once on 502 and "not again before Retry-After" (the V2 image
  * incident) come from the fetcher pipeline (withRetryOnce, withCooldown), so
  * images follow the same rules as data routes.
+ *
+ * In a cluster, an image this replica's store lacks is asked of the shared
+ * images (shared-images.ts) before the upstream, and what the upstream
+ * answered is put there for the other replicas.
  */
 import type { Logger } from 'pino';
 import { nothing, resourceEstimate, type AnyRoute, type Estimate } from '../cost/field-cost.js';
@@ -20,6 +24,7 @@ import { v2AussieRulesRoutes } from '../upstream/routes/v2-aussie-rules.js';
 import type { SpendMeter } from '../upstream/spend-meter.js';
 import { gatewayUrlOf, storeKeyOf, type ImageRequest, type LogoSources } from './paths.js';
 import { isPlaceholder } from './placeholder.js';
+import type { SharedImage, SharedImages } from './shared-images.js';
 import type { ImageEntry, ImageStore } from './store.js';
 
 const AUSSIE_RULES = 'aussie-rules';
@@ -53,6 +58,8 @@ export interface ImageServiceOptions {
   readonly logger: Logger;
   /** How long V6 images are kept (spec 4.2.5: 24 hours). */
   readonly v6TtlMs: number;
+  /** Cluster mode: the images every replica shares. @default none (a single gateway) */
+  readonly shared?: SharedImages | undefined;
 }
 
 function routeOf(request: ImageRequest): Route<never, unknown> {
@@ -181,6 +188,41 @@ export class ImageService {
   }
 
   private async load(request: ImageRequest, key: string, options: FetchOptions): Promise<ImageOutcome> {
+    if (this.options.shared !== undefined) {
+      const found = await this.options.shared.get(key);
+      if (found !== undefined) {
+        const adopted = await this.adopt(key, found);
+        if (adopted !== undefined) return adopted;
+      }
+    }
+    return this.fetchImage(request, key, options);
+  }
+
+  /** Another replica's answer, kept in this replica's store too; undefined when it expired meanwhile. */
+  private async adopt(key: string, found: SharedImage): Promise<ImageOutcome | undefined> {
+    const left = found.expiresAt === undefined ? undefined : found.expiresAt - Date.now();
+    if (left !== undefined && left <= 0) return undefined;
+    switch (found.kind) {
+      case 'image': {
+        const entry = await this.options.store.putImage(key, found.bytes, found.contentType, left);
+        return { kind: 'image', entry, fromStore: true };
+      }
+      case 'placeholder':
+        this.placeholderBytes = found.bytes;
+        await this.options.store.putMarker(key, 'placeholder', left ?? MARKER_TTL_MS);
+        return { kind: 'placeholder', bytes: found.bytes };
+      case 'missing':
+        await this.options.store.putMarker(key, 'missing', left ?? MARKER_TTL_MS);
+        return { kind: 'missing' };
+    }
+  }
+
+  /** Offers what the upstream answered to the other replicas (not awaited: this replica has its answer). */
+  private share(key: string, image: SharedImage): void {
+    if (this.options.shared !== undefined) void this.options.shared.put(key, image);
+  }
+
+  private async fetchImage(request: ImageRequest, key: string, options: FetchOptions): Promise<ImageOutcome> {
     const route = routeOf(request);
     const response = await this.options.fetcher.fetchRaw(route, request.params as never, options);
     if (response.status === 200) {
@@ -195,14 +237,18 @@ export class ImageService {
       if (request.version === 'v1' && isPlaceholder(response.body)) {
         this.placeholderBytes = response.body;
         await this.options.store.putMarker(key, 'placeholder', MARKER_TTL_MS);
+        this.share(key, { kind: 'placeholder', bytes: response.body, expiresAt: Date.now() + MARKER_TTL_MS });
         return { kind: 'placeholder', bytes: response.body };
       }
       const ttl = request.version === 'v6' ? this.options.v6TtlMs : undefined;
       const entry = await this.options.store.putImage(key, response.body, contentType, ttl);
+      this.share(key, { kind: 'image', contentType, bytes: response.body, expiresAt: entry.expiresAt });
       return { kind: 'image', entry, fromStore: false };
     }
     if (response.status === 404) {
-      await this.options.store.putMarker(key, 'missing', request.version === 'v6' ? Math.min(this.options.v6TtlMs, MARKER_TTL_MS) : MARKER_TTL_MS);
+      const ttl = request.version === 'v6' ? Math.min(this.options.v6TtlMs, MARKER_TTL_MS) : MARKER_TTL_MS;
+      await this.options.store.putMarker(key, 'missing', ttl);
+      this.share(key, { kind: 'missing', expiresAt: Date.now() + ttl });
       return { kind: 'missing' };
     }
     throw errorOfResponse(route, response);

@@ -18,13 +18,18 @@
  * least fresh of them.
  *
  * A plain POST hit is usually answered before yoga by the HTTP fast path
- * (src/results/fast-path.ts); this hook serves every other hit.
+ * (src/results/fast-path.ts); this hook serves every other hit. In a
+ * cluster the fast path reads only this replica's layer, and this hook is
+ * where the shared tier is consulted: one place for every door (POST, GET,
+ * WebSocket), and a hit found there is kept locally, so the next one on
+ * this replica is answered by the fast path again.
  */
+import type { OnExecuteHookResult } from '@envelop/core';
 import type { Plugin } from 'graphql-yoga';
 import type { Budgets } from '../access/client-budgets.js';
 import type { GatewayContext } from '../context.js';
 import { isCacheableOperation } from '../results/cacheable.js';
-import { resultKey, type ResultCache } from '../results/result-cache.js';
+import { resultKey, type ResultCache, type StoredResult } from '../results/result-cache.js';
 import { recordHit } from '../results/hit.js';
 import { splicedResult } from '../results/splice.js';
 
@@ -42,15 +47,15 @@ export function useResultCache({ cache, budgets }: ResultCacheOptions): Plugin<G
       if (trace === undefined || query === undefined) return undefined;
       if (!isCacheableOperation(args.document, args.operationName)) return undefined;
       const key = resultKey({ query, operationName: args.operationName, variables: args.variableValues, clientName: context.clientName });
-      const hit = cache.get(key);
-      if (hit !== undefined) {
+
+      const serve = (hit: StoredResult): undefined => {
         const { ledger, metrics } = context.services;
         // Shared with the HTTP fast path (src/results/fast-path.ts), which answers most hits before yoga.
         const cost = recordHit(hit, { ledger, metrics, budgets }, context.clientName);
         setResultAndStopExecution({ ...splicedResult(hit), extensions: { cost } });
         return undefined;
-      }
-      return {
+      };
+      const store: OnExecuteHookResult<GatewayContext> = {
         // Runs before the trace plugin's onExecuteDone (plugin order): the trace itself tells errors from stale.
         onExecuteDone({ result }) {
           if (Symbol.asyncIterator in result) return;
@@ -63,11 +68,14 @@ export function useResultCache({ cache, budgets }: ResultCacheOptions): Plugin<G
           for (const resource of trace.resources) ttlMs = Math.min(ttlMs, fetcher.cache.freshForMs(resource.key));
           if (ttlMs <= 0) return;
           const data = result.data as Record<string, unknown>;
-          const json = JSON.stringify(data);
-          // The object graph is counted as about as large as its JSON, held beside it.
-          cache.set(key, { data, json, routes: trace.resources.map((resource) => resource.route) }, ttlMs, key.length + 2 * json.length);
+          cache.set(key, { data, json: JSON.stringify(data), routes: trace.resources.map((resource) => resource.route) }, ttlMs);
         },
       };
+
+      // A local hit stays synchronous; only a cluster's shared tier makes this hook wait (one bounded lookup, a miss when Redis is away).
+      const found = cache.get(key);
+      if (found instanceof Promise) return found.then((hit) => (hit === undefined ? store : serve(hit)));
+      return found === undefined ? store : serve(found);
     },
   };
 }

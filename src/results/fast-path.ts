@@ -25,6 +25,10 @@
  * guarded (src/http/request-guard.ts): an exception is a coded 500 on this
  * request, never an uncaught one.
  *
+ * Only this replica's layer is read here (`getLocal`), synchronously: in a
+ * cluster, a local miss goes to yoga, whose plugin asks the shared tier
+ * (src/plugins/use-result-cache.ts), so a hit here never waits on Redis.
+ *
  * The answer matches yoga's for a hit: status 200, the content type yoga's
  * result processor would pick, `data` spliced from the stored JSON and
  * `extensions.cost` from the same function (src/results/hit.ts). The hit
@@ -149,7 +153,7 @@ export function serveResultCacheHits(options: FastPathOptions, next: RequestList
         const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
         const parsed = singleOperation(body.toString('utf8'));
         const operation = parsed === undefined || inputRefusal(parsed, options.inputBounds) !== undefined ? undefined : parsed;
-        const hit = operation === undefined ? undefined : options.cache.get(resultKey({ ...operation, clientName }));
+        const hit = operation === undefined ? undefined : options.cache.getLocal(resultKey({ ...operation, clientName }));
         if (hit === undefined) {
           // The stream is spent: @whatwg-node/server reads a request's `body`, when set, instead of the stream.
           // An empty body is left unset: yoga then reads the ended stream, as it would have.

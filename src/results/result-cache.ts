@@ -2,7 +2,13 @@
  * The operation-result cache: whole `data` of queries that ran without
  * errors and without stale answers, kept no longer than the least fresh
  * upstream resource they used (so a hit is never older than re-executing
- * would be), bounded by serialized bytes, least recently used first.
+ * would be).
+ *
+ * `ResultCache` is the seam (DESIGN.md, "State"): alone, the gateway keeps
+ * results in `LocalResultCache`, an LRU bounded by serialized bytes; in a
+ * cluster, src/state/redis/redis-result-cache.ts puts the same LRU in front
+ * of a Redis tier every replica reads. src/server.ts chooses; the yoga
+ * plugin and the HTTP fast path see only the interface.
  */
 import { LRUCache } from 'lru-cache';
 
@@ -35,24 +41,53 @@ export function resultKey(parts: ResultKeyParts): string {
   return JSON.stringify([parts.clientName ?? null, parts.operationName ?? null, parts.variables ?? null, parts.query]);
 }
 
-export class ResultCache {
+export interface ResultCache {
+  /**
+   * This replica's own layer, synchronously: what the HTTP fast path
+   * (src/results/fast-path.ts) answers from, so that a hit there never waits
+   * on the network.
+   */
+  getLocal(key: string): StoredResult | undefined;
+  /**
+   * This replica's layer, then any shared tier behind it. A local hit is
+   * returned synchronously; a shared lookup is a promise that never rejects
+   * (a tier that cannot answer is a miss).
+   */
+  get(key: string): StoredResult | undefined | Promise<StoredResult | undefined>;
+  /**
+   * Keeps `result` for at most `ttlMs` in every layer.
+   * @param ttlMs how long every resource the result used stays fresh, as of now.
+   */
+  set(key: string, result: StoredResult, ttlMs: number): void;
+}
+
+/** Bytes an entry is counted as: the object graph about as large as its JSON, held beside it, and the key. */
+export function storedSize(key: string, result: StoredResult): number {
+  return key.length + 2 * result.json.length;
+}
+
+/** The result cache of a gateway alone, and the front layer of a cluster's. */
+export class LocalResultCache implements ResultCache {
   private readonly entries: LRUCache<string, StoredResult>;
+  /** Entries larger than this are never kept (lru-cache refuses them too). */
+  readonly maxBytes: number;
 
   constructor(maxBytes: number) {
+    this.maxBytes = maxBytes;
     this.entries = new LRUCache<string, StoredResult>({ maxSize: maxBytes, ttlAutopurge: false });
+  }
+
+  getLocal(key: string): StoredResult | undefined {
+    return this.entries.get(key);
   }
 
   get(key: string): StoredResult | undefined {
     return this.entries.get(key);
   }
 
-  /**
-   * @param ttlMs how long every resource the result used stays fresh.
-   * @param size serialized bytes of the result (key included), for the bound.
-   */
-  set(key: string, result: StoredResult, ttlMs: number, size: number): void {
+  set(key: string, result: StoredResult, ttlMs: number): void {
     if (ttlMs <= 0) return;
-    this.entries.set(key, result, { ttl: ttlMs, size: Math.max(1, size) });
+    this.entries.set(key, result, { ttl: ttlMs, size: Math.max(1, storedSize(key, result)) });
   }
 
   clear(): void {

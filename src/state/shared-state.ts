@@ -21,6 +21,13 @@ import { removeLeftoverTemporaries } from './state-file.js';
 import { RedisBoard, RedisBus, RedisLeases } from './redis/redis-coordination.js';
 import { RedisLink } from './redis/redis-link.js';
 import type { Board, Bus, Leases, StateHealth } from './shared.js';
+import type { Counter } from 'prom-client';
+import type { SharedImages } from '../images/shared-images.js';
+import type { LocalResultCache, ResultCache } from '../results/result-cache.js';
+import type { SharedTier } from '../upstream/shared-tier.js';
+import { RedisImages } from './redis/redis-images.js';
+import { RedisResponseTier } from './redis/redis-response-tier.js';
+import { RedisResultCache } from './redis/redis-result-cache.js';
 
 export interface SharedState {
   readonly mode: 'single' | 'cluster';
@@ -30,8 +37,10 @@ export interface SharedState {
   readonly bus: Bus;
   readonly leases: Leases;
   readonly board: Board;
-  /** The cluster's Redis connection, for the modules that keep a Redis tier (cluster mode only). */
+  /** The cluster's Redis connection (cluster mode only). */
   readonly link: RedisLink | undefined;
+  /** What this replica's own caches sit on: the cluster's shared tiers, or none alone. */
+  readonly tiers: SharedTiers;
   health(): Promise<StateHealth>;
   /** True while shared state falls back to local state (Redis away). */
   readonly degraded: boolean;
@@ -39,6 +48,15 @@ export interface SharedState {
   readonly memberCount: number;
   /** Writes what is pending, leaves the cluster, releases `DATA_DIR`. */
   close(): Promise<void>;
+}
+
+/** The shared layers under each replica's own caches; every member undefined (or the local layer itself) alone. */
+export interface SharedTiers {
+  /** Upstream answers, fresh and stale, and the cluster-wide single flight over them. */
+  readonly responses: SharedTier | undefined;
+  readonly images: SharedImages | undefined;
+  /** The operation-result cache: `local` alone, `local` in front of Redis in a cluster. */
+  results(local: LocalResultCache, sharedHits: Pick<Counter, 'inc'>): ResultCache;
 }
 
 export interface SharedStateOptions {
@@ -68,6 +86,7 @@ async function openSingleNode({ config, logger, purpose }: SharedStateOptions): 
     leases: new LocalLeases(replicaId),
     board: new LocalBoard(),
     link: undefined,
+    tiers: { responses: undefined, images: undefined, results: (local) => local },
     health: () => Promise.resolve({ status: 'ok', mode: 'single', replica: replicaId, reasons: [] }),
     degraded: false,
     memberCount: 1,
@@ -103,6 +122,11 @@ async function openClusterNode({ config, logger, purpose }: SharedStateOptions, 
     leases,
     board: new RedisBoard(link),
     link,
+    tiers: {
+      responses: new RedisResponseTier({ link, bus, maxStaleMs: config.maxStaleSeconds * 1000 }),
+      images: new RedisImages({ link }),
+      results: (local, sharedHits) => new RedisResultCache({ local, link, logger: logger.child({ component: 'result-cache' }), sharedHits }),
+    },
     get degraded() {
       return !link.up;
     },

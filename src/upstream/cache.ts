@@ -21,10 +21,19 @@
  *   with nothing old to answer with waits for the refresh as before.
  * - A 404 is cached like data (negative entry), so a wrong ID is not paid
  *   for twice within the TTL.
+ * - In a cluster a shared tier (shared-tier.ts) sits under the LRU, which
+ *   becomes the replica's own layer in front of it: a local miss asks the
+ *   tier, and a refresh is one request for the whole cluster
+ *   (cluster-flight.ts). A stale copy another replica stored answers like
+ *   one of this replica's own, so a caller with nothing old locally may
+ *   still answer stale; which is why such a caller also watches `slowAt`
+ *   when there is a tier. Without a tier nothing here changes.
  */
 import { performance } from 'node:perf_hooks';
 import { LRUCache } from 'lru-cache';
+import { loadOnceInCluster } from './cluster-flight.js';
 import { GatewayError, staleEligible, type ErrorCode } from './errors.js';
+import { gatewayErrorOf, sharedErrorOf, type SharedEntry, type SharedTier } from './shared-tier.js';
 
 /**
  * The refresh had not answered within `staleIfSlowMs`. Not a failure, so not
@@ -59,12 +68,30 @@ export interface CacheResult<T> {
 type StoredValue = { kind: 'value'; value: unknown; storedAt: number; ttlMs: number; size: number };
 type Stored = StoredValue | { kind: 'error'; error: GatewayError; storedAt: number; ttlMs: number; size: number };
 
+/** What a refresh settled with: the value, and whether this replica sent the request for it. */
+interface Loaded {
+  readonly value: unknown;
+  /** False when another replica's request (or its stored entry) answered. */
+  readonly sent: boolean;
+}
+
 /** One upstream request in flight, shared by every caller of its key. */
 interface Flight {
   /** Settles with the loaded value, or rejects with the load's error. */
-  readonly loaded: Promise<unknown>;
+  readonly loaded: Promise<Loaded>;
   /** `performance.now()` after which a caller holding a stale value stops waiting for it. */
   readonly slowAt: number;
+  /** True once this replica has sent the request (at once without a tier; in a cluster, only when it loads). */
+  readonly sending: () => boolean;
+}
+
+/** The cluster's shared tier under the LRU, and how long to wait for other replicas. */
+export interface SharedTierOptions {
+  readonly tier: SharedTier;
+  /** Longest quiet wait for another replica's notice before asking the tier again. @default 300 */
+  readonly pollMs?: number;
+  /** Longest wait for another replica's request in all (the operation timeout is a good bound). */
+  readonly maxWaitMs: number;
 }
 
 export interface ResponseCacheOptions {
@@ -80,6 +107,8 @@ export interface ResponseCacheOptions {
   staleIfSlowMs?: number;
   /** @default Date.now */
   now?: () => number;
+  /** Cluster mode: the tier every replica shares. @default none (a single gateway) */
+  shared?: SharedTierOptions | undefined;
 }
 
 export interface CacheEvents {
@@ -94,18 +123,28 @@ export class ResponseCache {
   private readonly now: () => number;
   private readonly maxStaleMs: number;
   private readonly staleIfSlowMs: number;
+  private readonly shared: Required<SharedTierOptions> | undefined;
 
   constructor(options: ResponseCacheOptions) {
     this.now = options.now ?? Date.now;
     this.maxStaleMs = options.maxStaleMs;
     this.staleIfSlowMs = options.staleIfSlowMs ?? Infinity;
+    this.shared = options.shared === undefined ? undefined : { pollMs: 300, ...options.shared };
     this.entries = new LRUCache<string, Stored>({
       maxSize: options.maxBytes,
       sizeCalculation: (entry) => entry.size,
     });
   }
 
-  /** True when `key` would be answered without an upstream request. */
+  /**
+   * True when `key` would be answered without an upstream request.
+   *
+   * This and `freshForMs` and `canAnswer` stay synchronous (the cost estimate
+   * calls them while planning), so in a cluster they see this replica's layer
+   * only: a resource only the shared tier holds counts as a miss. That can
+   * only make an estimate higher than the operation turns out to cost, never
+   * lower, which is the safe side for an allowance.
+   */
   isFresh(key: string): boolean {
     return this.freshForMs(key) > 0;
   }
@@ -159,20 +198,36 @@ export class ResponseCache {
       events.onHit?.(key);
     }
     const fallback = entry === undefined ? undefined : this.fallbackOf(entry);
+    // With a tier, a stale copy may arrive from another replica during the refresh: look again when it is needed.
+    const laterFallback = (): StoredValue | undefined => fallback ?? (this.shared === undefined ? undefined : this.fallbackNow(key));
     try {
-      if (fallback === undefined) {
-        return { value: (await flight.loaded) as T, source: started ? 'upstream' : 'shared' };
+      if (fallback === undefined && this.shared === undefined) {
+        return this.answerLoaded<T>(await flight.loaded, started);
       }
       const outcome = await settledOrSlow(flight);
       if (outcome.slow) {
-        const answer = this.answerStale<T>(key, fallback, UPSTREAM_SLOW, events);
-        return started ? { ...answer, startedRefresh: true } : answer;
+        const stale = laterFallback();
+        if (stale === undefined) return this.answerLoaded<T>(await flight.loaded, started);
+        const answer = this.answerStale<T>(key, stale, UPSTREAM_SLOW, events);
+        return started && flight.sending() ? { ...answer, startedRefresh: true } : answer;
       }
-      return { value: outcome.value as T, source: started ? 'upstream' : 'shared' };
+      return this.answerLoaded<T>(outcome.loaded, started);
     } catch (error) {
-      if (fallback === undefined || !(error instanceof GatewayError) || !staleEligible.has(error.code)) throw error;
-      return this.answerStale(key, fallback, error.code, events);
+      if (!(error instanceof GatewayError) || !staleEligible.has(error.code)) throw error;
+      const stale = laterFallback();
+      if (stale === undefined) throw error;
+      return this.answerStale(key, stale, error.code, events);
     }
+  }
+
+  private answerLoaded<T>(loaded: Loaded, started: boolean): CacheResult<T> {
+    // A value another replica loaded is a cache hit for this one: it sent nothing.
+    return { value: loaded.value as T, source: !started ? 'shared' : loaded.sent ? 'upstream' : 'cache' };
+  }
+
+  private fallbackNow(key: string): StoredValue | undefined {
+    const entry = this.entries.peek(key);
+    return entry === undefined ? undefined : this.fallbackOf(entry);
   }
 
   /** The entry when it is a value within `maxStaleMs` past its TTL: one a stale answer may give. */
@@ -190,8 +245,14 @@ export class ResponseCache {
   }
 
   private startRefresh<T>(key: string, ttlMs: number, load: () => Promise<{ value: T; size: number }>): Flight {
-    const loaded = this.refresh(key, ttlMs, load);
-    const flight: Flight = { loaded, slowAt: performance.now() + this.staleIfSlowMs };
+    let sending = this.shared === undefined;
+    const loaded =
+      this.shared === undefined
+        ? this.refresh(key, ttlMs, load)
+        : this.refreshInCluster(key, ttlMs, load, this.shared, () => {
+            sending = true;
+          });
+    const flight: Flight = { loaded, slowAt: performance.now() + this.staleIfSlowMs, sending: () => sending };
     this.inFlight.set(key, flight);
     const done = (): void => {
       if (this.inFlight.get(key) === flight) this.inFlight.delete(key);
@@ -203,17 +264,60 @@ export class ResponseCache {
     return flight;
   }
 
-  private async refresh<T>(key: string, ttlMs: number, load: () => Promise<{ value: T; size: number }>): Promise<unknown> {
+  private async refresh<T>(key: string, ttlMs: number, load: () => Promise<{ value: T; size: number }>): Promise<Loaded> {
     try {
       const { value, size } = await load();
       this.entries.set(key, { kind: 'value', value, storedAt: this.now(), ttlMs, size: Math.max(1, size) });
-      return value;
+      return { value, sent: true };
     } catch (error) {
       if (error instanceof GatewayError && error.code === 'NOT_FOUND') {
-        this.entries.set(key, { kind: 'error', error, storedAt: this.now(), ttlMs, size: 256 });
+        this.entries.set(key, { kind: 'error', error, storedAt: this.now(), ttlMs, size: NEGATIVE_ENTRY_SIZE });
       }
       throw error;
     }
+  }
+
+  /** The refresh in a cluster: one request for every replica, the entry kept here and in the tier. */
+  private async refreshInCluster<T>(
+    key: string,
+    ttlMs: number,
+    load: () => Promise<{ value: T; size: number }>,
+    shared: Required<SharedTierOptions>,
+    onSend: () => void,
+  ): Promise<Loaded> {
+    const { entry, sent } = await loadOnceInCluster({
+      tier: shared.tier,
+      key,
+      now: this.now,
+      pollMs: shared.pollMs,
+      maxWaitMs: shared.maxWaitMs,
+      load: async (): Promise<SharedEntry> => {
+        onSend();
+        try {
+          const { value, size } = await load();
+          return { kind: 'value', value, storedAt: this.now(), ttlMs, size: Math.max(1, size) };
+        } catch (error) {
+          if (error instanceof GatewayError && error.code === 'NOT_FOUND') {
+            return { kind: 'error', error: sharedErrorOf(error), storedAt: this.now(), ttlMs };
+          }
+          throw error;
+        }
+      },
+      onStale: (stale) => this.keepStale(key, stale),
+    });
+    const stored = storedOf(entry);
+    this.entries.set(key, stored);
+    if (stored.kind === 'error') throw stored.error;
+    return { value: stored.value, sent };
+  }
+
+  /** Keeps another replica's stale copy here when it is the better fallback (none here, or an older one). */
+  private keepStale(key: string, entry: SharedEntry): void {
+    if (entry.kind !== 'value') return;
+    const here = this.entries.peek(key);
+    if (here !== undefined && here.kind === 'value' && here.storedAt >= entry.storedAt) return;
+    const stored = storedOf(entry);
+    if (this.fallbackOf(stored) !== undefined) this.entries.set(key, stored);
   }
 
   clear(): void {
@@ -221,11 +325,21 @@ export class ResponseCache {
   }
 }
 
-type Settled = { slow: false; value: unknown } | { slow: true };
+/** What a negative entry is taken to weigh in the byte bound. */
+const NEGATIVE_ENTRY_SIZE = 256;
+
+/** A tier entry in the LRU's form (a negative entry's error rebuilt as a GatewayError). */
+function storedOf(entry: SharedEntry): Stored {
+  return entry.kind === 'value'
+    ? { kind: 'value', value: entry.value, storedAt: entry.storedAt, ttlMs: entry.ttlMs, size: entry.size }
+    : { kind: 'error', error: gatewayErrorOf(entry.error), storedAt: entry.storedAt, ttlMs: entry.ttlMs, size: NEGATIVE_ENTRY_SIZE };
+}
+
+type Settled = { slow: false; loaded: Loaded } | { slow: true };
 
 /** The flight's value, or `slow` once its `slowAt` has passed (at once when it already has). */
 function settledOrSlow(flight: Flight): Promise<Settled> {
-  const settled = flight.loaded.then((value): Settled => ({ slow: false, value }));
+  const settled = flight.loaded.then((loaded): Settled => ({ slow: false, loaded }));
   // No bound configured: a timer of Infinity ms would fire after 1 ms instead.
   if (!Number.isFinite(flight.slowAt)) return settled;
   let timer: NodeJS.Timeout | undefined;

@@ -21,6 +21,7 @@ import {
 } from './client.js';
 import { ErrorCode, errorForStatus, GatewayError } from './errors.js';
 import type { Ledger } from './ledger.js';
+import type { SharedTier } from './shared-tier.js';
 import type { SpendMeter } from './spend-meter.js';
 import { resourceKey, type Route, type RouteRequest, type UpstreamBase } from './routes/route.js';
 
@@ -51,6 +52,11 @@ export interface UpstreamFetcherOptions {
   ledger: Ledger;
   metrics: GatewayMetrics;
   logger: Logger;
+  /**
+   * Cluster mode: the tier every replica's response cache shares
+   * (shared-tier.ts), with cluster-wide single flight. @default none (a single gateway)
+   */
+  responseTier?: SharedTier | undefined;
 }
 
 export class UpstreamFetcher {
@@ -72,6 +78,8 @@ export class UpstreamFetcher {
       maxBytes: config.cacheMaxBytes,
       maxStaleMs: config.maxStaleSeconds * 1000,
       staleIfSlowMs: config.cacheStaleIfSlowMs,
+      // Waiting longer than an operation may last for another replica's request helps no caller.
+      shared: options.responseTier === undefined ? undefined : { tier: options.responseTier, maxWaitMs: config.timeouts.operationMs },
     });
     this.dispatcher = new Dispatcher({
       connectTimeoutMs: config.timeouts.connectMs,

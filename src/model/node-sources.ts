@@ -1,0 +1,290 @@
+/**
+ * Where `node(id:)` finds each `Node` type again: for every type, the
+ * upstream routes that return it, in order of preference, built from the
+ * global ID (its native ID and, for entities the upstream returns only
+ * inside a list or a parent, its `via` part: see global-id.ts).
+ *
+ * The last source is the one loaded when nothing better is at hand. The
+ * ones before it are listings read only while fresh in the cache (a
+ * competitor from the table it was listed in, a V3 event from its day
+ * window): they make a refetch of something just listed free, and are
+ * skipped when they would cost a request that the last source costs too,
+ * or could no longer hold the entity (V3 windows move every day).
+ *
+ * The same table gives `node`'s cost estimate (src/cost/node-cost.ts), so
+ * the estimate cannot drift from what the fetch does.
+ *
+ * `via` keys per type (all values are the upstream's own IDs):
+ *
+ * | type                | via                                   | sources                                        |
+ * |---------------------|---------------------------------------|------------------------------------------------|
+ * | V1HockeyCompetitor  | competition?, season?                 | `/v1/hockey/standings` with those              |
+ * | V1HockeyNewsArticle | competitionId?, gameId?, limit?       | `/v1/hockey/news` with those                   |
+ * | V1FootballVenue     | game                                  | World Cup game (fresh), then `/api/v1/game/{id}` |
+ * | V2Venue             | team                                  | `/api/teams/{team}`                            |
+ * | MotorsportStage     | season? or parent?                    | season stages / parent's substages (fresh), then `/api/stage/{id}` |
+ * | V3Event             | window?                               | `/v3/{sport}/{window}` (fresh), then `/v3/match/{id}` |
+ * | V3Team              | event, window?                        | the event's sources                            |
+ * | V6BaseballTeam      | match                                 | `/match/{match}`                               |
+ *
+ * Every other type has a route of its own and no `via`. An entity returned
+ * by a source carries the ID's `via` again, so `node(id:).id` is the ID asked.
+ */
+import type { GatewayContext } from '../context.js';
+import { ErrorCode, GatewayError } from '../upstream/errors.js';
+import { knownGap } from '../upstream/known-gaps.js';
+import type { Route } from '../upstream/routes/route.js';
+import { v1WorldCupRoutes } from '../upstream/routes/v1-world-cup.js';
+import { v1Routes } from '../upstream/routes/v1.js';
+import { v2AussieRulesRoutes } from '../upstream/routes/v2-aussie-rules.js';
+import { v2EventRoutes } from '../upstream/routes/v2-events.js';
+import { v2MotorsportRoutes } from '../upstream/routes/v2-motorsport.js';
+import { v2Routes } from '../upstream/routes/v2.js';
+import { v3Routes, type V3Event, type V3WindowName } from '../upstream/routes/v3.js';
+import { v6BaseballRoutes } from '../upstream/routes/v6-baseball.js';
+import type { GlobalId, GlobalIdVia } from './global-id.js';
+import { listedAt } from './listing.js';
+import { integerId } from './native-id.js';
+import { tagType } from './typename.js';
+import { v2EventModel } from './v2-event.js';
+import type { V3EventModel, V3TeamModel } from './v3-namespace.js';
+import { opaqueV6Id } from './v6-id.js';
+
+/** One upstream resource that may hold the entity, and how to take it out. */
+export interface NodeSource {
+  readonly route: Route<never, unknown>;
+  readonly params: unknown;
+  /** The entity, tagged with its type, or undefined when this payload does not hold it. */
+  pick(payload: unknown): object | undefined;
+}
+
+function source<P, T>(route: Route<P, T>, params: P, pick: (payload: T) => object | undefined): NodeSource {
+  return { route: route as unknown as Route<never, unknown>, params, pick: (payload) => pick(payload as T) };
+}
+
+/** Sources in order of preference, the last loaded whatever the cache holds. Throws on an ID no route can serve. */
+export type NodeSources = (id: GlobalId) => readonly NodeSource[];
+
+/** A copy of an upstream object (shared by the cache) carrying the ID's type and `via`. */
+function found<T extends object>(value: T, typeName: string, via: GlobalIdVia | undefined): T {
+  return tagType(listedAt({ ...value }, via ?? {}), typeName);
+}
+
+/** A model made for this resolution, carrying the ID's type and `via`. */
+function made<T extends object>(model: T, typeName: string, via: GlobalIdVia | undefined): T {
+  return tagType(listedAt(model, via ?? {}), typeName);
+}
+
+const viaInteger = (id: GlobalId, key: string): number | undefined =>
+  id.via?.[key] === undefined ? undefined : integerId(id.via[key], `${key} in the global ID`);
+
+function requiredVia(id: GlobalId, key: string, alternative: string): string {
+  const value = id.via?.[key];
+  if (value === undefined) {
+    throw new GatewayError(ErrorCode.NotSupported, `This ${id.typeName} ID does not say where it was listed (an ID minted before it did).`, {
+      alternative,
+    });
+  }
+  return value;
+}
+
+const V3_WINDOWS: readonly V3WindowName[] = ['today', 'live', 'yesterday', 'tomorrow'];
+
+function v3Window(id: GlobalId): V3WindowName | undefined {
+  const window = id.via?.['window'];
+  if (window === undefined) return undefined;
+  if (!V3_WINDOWS.includes(window as V3WindowName)) throw new GatewayError(ErrorCode.BadUserInput, 'Unknown V3 window in the global ID.');
+  return window as V3WindowName;
+}
+
+/** A V3 event from its window (while fresh), else from `/v3/match/{id}`; `as` turns it into what is asked. */
+function v3EventSources(id: GlobalId, eventId: number, as: (event: V3EventModel) => object | undefined): NodeSource[] {
+  const sources: NodeSource[] = [];
+  const window = v3Window(id);
+  if (window !== undefined && id.sport !== '') {
+    sources.push(
+      source(v3Routes.window, { sport: id.sport, window }, (payload) => {
+        for (const league of payload.leagues) {
+          const event = league.events.find((e) => e.id === eventId);
+          if (event !== undefined) return as({ slug: id.sport, value: event, league: { id: league.id, name: league.name } });
+        }
+        return undefined;
+      }),
+    );
+  }
+  sources.push(
+    source(v3Routes.match, { id: eventId }, ({ match }) =>
+      match.id === eventId ? as({ slug: match.sport, value: match, league: { id: match.league.id, name: match.league.name } }) : undefined,
+    ),
+  );
+  return sources;
+}
+
+const v3TeamOf = (event: V3Event, teamId: number) => [event.homeTeam, event.awayTeam].find((team) => team.id === teamId);
+
+export const nodeSources: Readonly<Record<string, NodeSources>> = {
+  V1HockeyAthlete: (id) => {
+    const athleteId = integerId(id.nativeId, 'athlete id');
+    return [source(v1Routes.athletes, { athleteId }, (p) => {
+      const athlete = p.athletes.find((candidate) => candidate.id === athleteId) ?? p.athletes[0];
+      return athlete === undefined ? undefined : tagType(athlete, 'V1HockeyAthlete');
+    })];
+  },
+  V1HockeyCompetitor: (id) => {
+    const competitorId = integerId(id.nativeId, 'competitor id');
+    const params = { competition: viaInteger(id, 'competition'), seasonNum: viaInteger(id, 'season') };
+    return [source(v1Routes.standings, params, (p) => {
+      const entry = p.standings.find((e) => e.competitor.id === competitorId);
+      return entry === undefined ? undefined : found(entry.competitor, 'V1HockeyCompetitor', id.via);
+    })];
+  },
+  V1HockeyNewsArticle: (id) => {
+    const articleId = integerId(id.nativeId, 'article id');
+    const params = { competitionId: viaInteger(id, 'competitionId'), gameId: viaInteger(id, 'gameId'), limit: viaInteger(id, 'limit') };
+    return [source(v1Routes.news, params, (p) => {
+      const article = p.data.news.find((a) => a.id === articleId);
+      if (article === undefined) return undefined;
+      const sources = new Map(p.data.newsSources.map((s) => [s.id, s]));
+      return made({ article, sources }, 'V1HockeyNewsArticle', id.via);
+    })];
+  },
+  V1WorldCupMatch: (id) => {
+    const gameId = integerId(id.nativeId, 'game id');
+    // The game detail is a superset of the match list entry.
+    return [source(v1WorldCupRoutes.game, { gameId }, (p) => tagType(p.game, 'V1WorldCupMatch'))];
+  },
+  V1FootballCompetitor: (id) => {
+    const competitorId = integerId(id.nativeId, 'competitor id');
+    return [source(v1WorldCupRoutes.competitor, { id: competitorId }, (p) => tagType(p.competitor, 'V1FootballCompetitor'))];
+  },
+  V1FootballVenue: (id) => {
+    const venueId = integerId(id.nativeId, 'venue id');
+    const gameId = integerId(requiredVia(id, 'game', 'v1 { worldCup { gameDetail(id:) { venue } } }'), 'game in the global ID');
+    const venueOf = (game: { venue?: { id: number } | undefined }) =>
+      game.venue !== undefined && game.venue.id === venueId ? found(game.venue, 'V1FootballVenue', id.via) : undefined;
+    return [
+      source(v1WorldCupRoutes.worldCupGame, { id: gameId }, (p) => venueOf(p.game)),
+      source(v1WorldCupRoutes.game, { gameId }, (p) => venueOf(p.game)),
+    ];
+  },
+  V2Team: (id) => {
+    const slug = id.sport;
+    return [source(v2Routes.team, { sport: slug, id: integerId(id.nativeId, 'team id') }, (p) => tagType({ slug, value: p.team }, 'V2Team'))];
+  },
+  V2Player: (id) => {
+    const playerId = integerId(id.nativeId, 'player id');
+    // Spec 4.9: cycling has no `/api/players/{id}` (riders are teams); the gateway never mints such an ID, but a client can build one.
+    if (id.sport === 'cycling') throw knownGap('v2CyclingPlayers');
+    const slug = id.sport;
+    return [source(v2Routes.player, { sport: slug, id: playerId }, (p) => tagType({ slug, value: p.player }, 'V2Player'))];
+  },
+  V2Tournament: (id) => {
+    const slug = id.sport;
+    const uniqueTournamentId = integerId(id.nativeId, 'tournament id');
+    return [source(v2Routes.tournament, { sport: slug, uniqueTournamentId }, (p) => tagType({ slug, value: p.uniqueTournament }, 'V2Tournament'))];
+  },
+  V2Manager: (id) => {
+    const slug = id.sport;
+    return [source(v2Routes.manager, { sport: slug, id: integerId(id.nativeId, 'manager id') }, (p) => tagType({ slug, value: p.manager }, 'V2Manager'))];
+  },
+  V2Venue: (id) => {
+    const slug = id.sport;
+    const venueId = integerId(id.nativeId, 'venue id');
+    const teamId = integerId(requiredVia(id, 'team', 'v2(sport:) { team(id:) { venue } }'), 'team in the global ID');
+    return [source(v2Routes.team, { sport: slug, id: teamId }, ({ team }) =>
+      team.venue !== undefined && team.venue.id === venueId ? made({ slug, value: team.venue }, 'V2Venue', id.via) : undefined,
+    )];
+  },
+  V2Event: (id) => {
+    const slug = id.sport;
+    return [source(v2EventRoutes.event, { sport: slug, id: integerId(id.nativeId, 'event id') }, (p) => v2EventModel(slug, p.event))];
+  },
+  AussieRulesCoach: (id) => [
+    source(v2AussieRulesRoutes.manager, { id: integerId(id.nativeId, 'coach id') }, (p) => tagType(p.manager, 'AussieRulesCoach')),
+  ],
+  AussieRulesUmpire: (id) => [
+    source(v2AussieRulesRoutes.referee, { id: integerId(id.nativeId, 'umpire id') }, (p) => tagType(p.referee, 'AussieRulesUmpire')),
+  ],
+  AussieRulesGround: (id) => [
+    source(v2AussieRulesRoutes.venue, { id: integerId(id.nativeId, 'ground id') }, (p) => tagType(p.venue, 'AussieRulesGround')),
+  ],
+  MotorsportStage: (id) => {
+    const stageId = integerId(id.nativeId, 'stage id');
+    const seasonId = viaInteger(id, 'season');
+    const parentId = viaInteger(id, 'parent');
+    const pickFrom = (stages: ReadonlyArray<{ id: number }>) => {
+      const stage = stages.find((s) => s.id === stageId);
+      return stage === undefined ? undefined : found(stage, 'MotorsportStage', id.via);
+    };
+    const listings: NodeSource[] = [];
+    if (seasonId !== undefined) listings.push(source(v2MotorsportRoutes.seasonStages, { seasonId }, (p) => pickFrom(p.stages)));
+    if (parentId !== undefined) listings.push(source(v2MotorsportRoutes.substages, { id: parentId }, (p) => pickFrom(p.stages)));
+    return [...listings, source(v2MotorsportRoutes.stage, { id: stageId }, (p) => pickFrom([p.stage]))];
+  },
+  V3Event: (id) => {
+    const eventId = integerId(id.nativeId, 'event id');
+    return v3EventSources(id, eventId, (event) => made(event, 'V3Event', id.via));
+  },
+  V3Team: (id) => {
+    const teamId = integerId(id.nativeId, 'team id');
+    const eventId = integerId(requiredVia(id, 'event', 'v3 { match(id:) { homeTeam awayTeam } }'), 'event in the global ID');
+    return v3EventSources(id, eventId, (event) => {
+      const team = v3TeamOf(event.value, teamId);
+      return team === undefined ? undefined : made<V3TeamModel>({ slug: event.slug, value: team }, 'V3Team', id.via);
+    });
+  },
+  V6BaseballMatch: (id) => [
+    source(v6BaseballRoutes.match, { matchId: opaqueV6Id(id.nativeId, 'match id') }, (p) => tagType(p.match, 'V6BaseballMatch')),
+  ],
+  V6BaseballTeam: (id) => {
+    const teamId = opaqueV6Id(id.nativeId, 'team id');
+    const matchId = opaqueV6Id(requiredVia(id, 'match', 'v6 { baseball { match(id:) { homeTeam awayTeam } } }'), 'match in the global ID');
+    return [source(v6BaseballRoutes.match, { matchId }, ({ match }) => {
+      const team = [match.home, match.away].find((t) => t.id === teamId);
+      return team === undefined ? undefined : found(team, 'V6BaseballTeam', id.via);
+    })];
+  },
+};
+
+/** The sources of an ID, or BAD_USER_INPUT when its type is not one `node` serves. */
+export function sourcesOf(id: GlobalId): readonly NodeSource[] {
+  const sources = nodeSources[id.typeName];
+  if (sources === undefined) {
+    throw new GatewayError(ErrorCode.BadUserInput, `Not a sports-graph global ID: ${id.typeName} is not a Node type.`);
+  }
+  return sources(id);
+}
+
+/**
+ * The listing that holds the entity, when it is fresh in the cache and does
+ * hold it: read through the operation's loader, so this costs nothing.
+ */
+export async function freshListingHit(ctx: GatewayContext, sources: readonly NodeSource[]): Promise<object | undefined> {
+  for (const candidate of sources.slice(0, -1)) {
+    if (!ctx.services.fetcher.isCached(candidate.route, candidate.params as never)) continue;
+    try {
+      const hit = candidate.pick(await ctx.upstream.load(candidate.route, candidate.params as never));
+      if (hit !== undefined) return hit;
+    } catch {
+      // A listing that failed anyway is only a missed shortcut: the last source decides.
+    }
+  }
+  return undefined;
+}
+
+/** `node(id:)`: the entity again, from the cheapest source that holds it. */
+export async function locateNode(ctx: GatewayContext, id: GlobalId): Promise<object> {
+  const sources = sourcesOf(id);
+  const hit = await freshListingHit(ctx, sources);
+  if (hit !== undefined) return hit;
+  const last = sources[sources.length - 1];
+  if (last === undefined) throw new GatewayError(ErrorCode.NotSupported, `${id.typeName} has no upstream route.`);
+  const entity = last.pick(await ctx.upstream.load(last.route, last.params as never));
+  if (entity === undefined) {
+    throw new GatewayError(ErrorCode.NotFound, `No ${id.typeName} with this ID in ${last.route.template}.`, {
+      version: last.route.version,
+      route: last.route.template,
+    });
+  }
+  return entity;
+}

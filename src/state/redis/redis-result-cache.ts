@@ -1,0 +1,152 @@
+/**
+ * The operation-result cache of a cluster (issue 14, "one cache"): this
+ * replica's LRU (src/results/result-cache.ts) in front, the cluster's Redis
+ * behind it, so a result stored by one replica is a hit on every other.
+ *
+ * A local hit is answered as alone, synchronously. A local miss asks Redis
+ * once (a script that returns the value and what is left of its expiry, one
+ * round trip, bounded by the link's command timeout); a Redis hit is kept
+ * locally for what is left, then served. Redis away, slow past the timeout,
+ * or holding something unreadable: a miss, and the operation executes.
+ *
+ * What a hit promises: a stored result holds only while every resource it
+ * used is fresh. That bound is computed once, by the replica that executed
+ * the operation, and becomes the Redis entry's `PX`; no replica extends it.
+ * A copy taken from Redis is kept locally for the remaining time measured
+ * from before the lookup was sent, so it always expires no later than the
+ * Redis entry does. The one slack left is the SET's own delivery: the entry
+ * starts counting when Redis receives it, a loopback hop after the bound was
+ * computed — the same order as the upstream cache's own, which counts
+ * freshness from when a response arrived, not from when the upstream made it.
+ *
+ * Entries are keyed by a hash of the result key, which holds the client
+ * name: a client-keyed result stays that client's on every replica.
+ * Redis's memory is bounded by its own `maxmemory` policy; an entry larger
+ * than the local layer's whole bound is not written either.
+ */
+import { createHash } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { Counter } from 'prom-client';
+import type { LocalResultCache, ResultCache, StoredResult } from '../../results/result-cache.js';
+import { luaScript, type LuaScript } from './lua-script.js';
+import type { RedisLink } from './redis-link.js';
+
+export interface RedisResultCacheOptions {
+  /** This replica's layer, in front. */
+  readonly local: LocalResultCache;
+  readonly link: RedisLink;
+  readonly logger: Logger;
+  /** Counts local misses answered from Redis. */
+  readonly sharedHits?: Pick<Counter, 'inc'>;
+}
+
+/** The value and its remaining milliseconds in one round trip; nothing when the key is absent or has no expiry. */
+const GET_WITH_TTL = `
+local value = redis.call('GET', KEYS[1])
+if not value then return nil end
+local left = redis.call('PTTL', KEYS[1])
+if left <= 0 then return nil end
+return {value, left}
+`;
+
+/** The Redis key of a result key: a hash, since result keys hold whole query texts. */
+export function sharedResultKey(link: Pick<RedisLink, 'key'>, key: string): string {
+  return link.key(`result:${createHash('sha256').update(key).digest('base64url')}`);
+}
+
+/**
+ * `routes JSON`, a newline, `data JSON`: the stored `data` is written as it
+ * was serialized once, never again. JSON.stringify escapes every newline
+ * inside strings, so the first newline is the separator.
+ */
+export function encodeStoredResult(result: StoredResult): string {
+  return `${JSON.stringify(result.routes)}\n${result.json}`;
+}
+
+/** The stored result, or undefined for anything this module did not write. */
+export function decodeStoredResult(value: string): StoredResult | undefined {
+  const separator = value.indexOf('\n');
+  if (separator < 0) return undefined;
+  try {
+    const routes: unknown = JSON.parse(value.slice(0, separator));
+    const json = value.slice(separator + 1);
+    const data: unknown = JSON.parse(json);
+    if (!Array.isArray(routes) || !routes.every((route) => typeof route === 'string')) return undefined;
+    if (typeof data !== 'object' || data === null || Array.isArray(data)) return undefined;
+    return { data: data as Record<string, unknown>, json, routes: routes as string[] };
+  } catch {
+    return undefined;
+  }
+}
+
+export class RedisResultCache implements ResultCache {
+  readonly #local: LocalResultCache;
+  readonly #link: RedisLink;
+  readonly #logger: Logger;
+  readonly #sharedHits: Pick<Counter, 'inc'> | undefined;
+  readonly #getWithTtl: LuaScript;
+  /** Lookups under way, by result key: operations arriving together on a cold replica ask Redis once. */
+  readonly #pending = new Map<string, Promise<StoredResult | undefined>>();
+
+  constructor(options: RedisResultCacheOptions) {
+    this.#local = options.local;
+    this.#link = options.link;
+    this.#logger = options.logger;
+    this.#sharedHits = options.sharedHits;
+    this.#getWithTtl = luaScript(options.link.command, 'sgResultGet', 1, GET_WITH_TTL);
+  }
+
+  getLocal(key: string): StoredResult | undefined {
+    return this.#local.getLocal(key);
+  }
+
+  get(key: string): StoredResult | undefined | Promise<StoredResult | undefined> {
+    const local = this.#local.getLocal(key);
+    if (local !== undefined) return local;
+    // Away is a miss at once: no command is sent to a link that is down.
+    if (!this.#link.up) return undefined;
+    let pending = this.#pending.get(key);
+    if (pending === undefined) {
+      pending = this.#lookUp(key).finally(() => this.#pending.delete(key));
+      this.#pending.set(key, pending);
+    }
+    return pending;
+  }
+
+  set(key: string, result: StoredResult, ttlMs: number): void {
+    this.#local.set(key, result, ttlMs);
+    const px = Math.floor(ttlMs);
+    if (px < 1 || !this.#link.up) return;
+    const value = encodeStoredResult(result);
+    if (key.length + value.length > this.#local.maxBytes) return;
+    this.#link.command.set(sharedResultKey(this.#link, key), value, 'PX', px).catch((error: unknown) => {
+      // Not stored for the others: they execute, as they would have alone.
+      this.#logger.debug({ err: error }, 'a result was not written to Redis');
+    });
+  }
+
+  async #lookUp(key: string): Promise<StoredResult | undefined> {
+    const sentAt = performance.now();
+    let reply: unknown;
+    try {
+      reply = await this.#getWithTtl([sharedResultKey(this.#link, key)], []);
+    } catch (error) {
+      this.#logger.debug({ err: error }, 'Redis did not answer a result lookup: executing instead');
+      return undefined;
+    }
+    if (!Array.isArray(reply) || reply.length !== 2) return undefined;
+    const [value, left] = reply as [unknown, unknown];
+    if (typeof value !== 'string' || typeof left !== 'number') return undefined;
+    const stored = decodeStoredResult(value);
+    if (stored === undefined) {
+      this.#logger.warn('a result in Redis could not be read: executing instead');
+      return undefined;
+    }
+    // Counted from before the lookup was sent: Redis read `left` later than that, so the local copy never outlives the entry.
+    const remainingMs = left - (performance.now() - sentAt);
+    if (remainingMs <= 0) return undefined;
+    this.#local.set(key, stored, remainingMs);
+    this.#sharedHits?.inc();
+    return stored;
+  }
+}
