@@ -100,7 +100,7 @@ export interface ClusterOptions {
   log: (message: string) => void;
 }
 
-const REPLICA_START_TIMEOUT_MS = 30_000;
+const CLUSTER_FORM_TIMEOUT_MS = 30_000;
 
 /** The replicas, resolved once every one's /healthz sees all of them, so that nothing is measured while the cluster forms. */
 async function startReplicas(options: ClusterOptions, redis: RedisServer, count: number): Promise<Service[]> {
@@ -108,12 +108,12 @@ async function startReplicas(options: ClusterOptions, redis: RedisServer, count:
   const replicas: Service[] = [];
   // One after the other: pinned to one core, parallel cold starts take no less in all and each takes three times as long.
   for (const id of ids) replicas.push(await options.startGateway(`cluster-${id}`, { REDIS_URL: redis.url, REPLICA_ID: id }));
-  const deadline = Date.now() + REPLICA_START_TIMEOUT_MS;
+  const deadline = Date.now() + CLUSTER_FORM_TIMEOUT_MS;
   for (const [i, replica] of replicas.entries()) {
     for (;;) {
       const health = (await (await fetch(`${replica.url}/healthz`)).json()) as { status?: string; mode?: string; members?: string[] };
       if (health.status === 'ok' && health.mode === 'cluster' && ids.every((id) => health.members?.includes(id) === true)) break;
-      if (Date.now() > deadline) throw new Error(`cluster: replica ${ids[i]} did not see ${ids.join(', ')} within ${REPLICA_START_TIMEOUT_MS} ms: ${JSON.stringify(health)}`);
+      if (Date.now() > deadline) throw new Error(`cluster: replica ${ids[i]} did not see ${ids.join(', ')} within ${CLUSTER_FORM_TIMEOUT_MS} ms: ${JSON.stringify(health)}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
