@@ -22,7 +22,16 @@ export interface RepresentativePayloads {
   readonly v2Slug: string;
 }
 
-const v1Id = (typeName: string, id: number): string => toGlobalId({ version: 'v1', sport: 'hockey', typeName, nativeId: String(id) });
+/**
+ * The gateway's IDs of listed entities name the listing they came from
+ * (src/model/listing.ts), so that `node(id:)` can find them again: the same
+ * arguments as the representative query's (bench/workload.ts).
+ */
+const STANDINGS_VIA = { competition: '11', season: '2025' };
+const NEWS_VIA = { competitionId: '303', limit: '10' };
+
+const v1Id = (typeName: string, id: number, via: Readonly<Record<string, string>>): string =>
+  toGlobalId({ version: 'v1', sport: 'hockey', typeName, nativeId: String(id), via });
 
 export function shapeRepresentative(p: RepresentativePayloads): unknown {
   const sources = new Map(p.news.data.newsSources.map((source) => [source.id, source]));
@@ -47,7 +56,7 @@ export function shapeRepresentative(p: RepresentativePayloads): unknown {
                   goalDifference:
                     entry.goalsFor === undefined || entry.goalsAgainst === undefined ? null : entry.goalsFor - entry.goalsAgainst,
                   competitor: {
-                    id: v1Id('V1HockeyCompetitor', entry.competitor.id),
+                    id: v1Id('V1HockeyCompetitor', entry.competitor.id, STANDINGS_VIA),
                     name: entry.competitor.name,
                     image: { url: image.url, version: image.version },
                   },
@@ -58,7 +67,7 @@ export function shapeRepresentative(p: RepresentativePayloads): unknown {
             articles: p.news.data.news.map((article) => {
               const source = sources.get(article.sourceId);
               return {
-                id: v1Id('V1HockeyNewsArticle', article.id),
+                id: v1Id('V1HockeyNewsArticle', article.id, NEWS_VIA),
                 title: article.title,
                 publishedAt: new Date(article.publishDate).toISOString(),
                 url: article.url,
