@@ -61,6 +61,8 @@ export class UpstreamLoader {
   /** Every request this operation sent, and the guard that may refuse one before it is sent (a client's budget). */
   readonly meter = new SpendMeter();
   readonly trace: RequestTrace;
+  /** Refreshes this operation started that answered stale before their request was recorded. */
+  private readonly refreshing = new Set<{ meter: SpendMeter; counted: boolean }>();
   /** Made on the first load: most subscription contexts never load anything, and there are thousands of them. */
   private loader: DataLoader<Call, unknown, string> | undefined;
 
@@ -71,12 +73,18 @@ export class UpstreamLoader {
     private readonly shared = true,
   ) {
     const meter = this.meter;
+    const refreshing = this.refreshing;
+    // A refresh this operation started and answered stale without (stale
+    // beats slow) may reach the upstream after the operation ends: it is
+    // reported and charged here, once, whether or not it was recorded yet.
+    const unrecorded = (counted: boolean): number =>
+      [...refreshing].filter((refresh) => refresh.meter.requests === 0 && (!counted || refresh.counted)).length;
     this.trace = {
       get upstreamRequests() {
-        return meter.requests;
+        return meter.requests + unrecorded(false);
       },
       get countedRequests() {
-        return meter.counted;
+        return meter.counted + unrecorded(true);
       },
       joinedCounted: 0,
       repeatedCounted: 0,
@@ -119,6 +127,7 @@ export class UpstreamLoader {
           // cache or from another operation's request in flight.
           const sent = result.source === 'upstream' || result.startedRefresh === true;
           if (!sent) this.trace.cacheHits += 1;
+          if (result.startedRefresh === true && meter.requests === 0) this.refreshing.add({ meter, counted: call.route.counted });
           if (result.source === 'shared' && call.route.counted) this.trace.joinedCounted += 1;
           if (result.stale !== undefined) {
             this.trace.stale.push({ route: call.route.template, version: call.route.version, ...result.stale });
