@@ -16,5 +16,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Checks every operation's cost estimate against what it needed; fails the file past the bound.
+    setupFiles: ['test/support/estimate-bound.ts'],
   },
 });

@@ -14,7 +14,6 @@ import { integerId } from '../src/model/native-id.js';
 import { v2Slug } from '../src/model/v2-namespace.js';
 import { ErrorCode, GatewayError } from '../src/upstream/errors.js';
 import { referenceRoutes } from '../src/upstream/routes/reference.js';
-import { SpendMeter } from '../src/upstream/spend-meter.js';
 
 const THUMBNAIL_SUFFIX = /![a-z][0-9]{1,4}$/;
 
@@ -58,15 +57,8 @@ async function logo(ctx: GatewayContext, sources: LogoSources): Promise<ImageRef
     throw new GatewayError(ErrorCode.BadUserInput, 'Give at least one of v1CompetitorId, v2TeamId or v6Logo.');
   }
   const images = await imageServiceFor(ctx.services);
-  // The chain bypasses the request loader: what it spends joins the operation's trace, which charges the client's budget.
-  const meter = new SpendMeter();
-  let report: ChainReport;
-  try {
-    report = await images.logo(sources, ctx.deadline, meter);
-  } finally {
-    ctx.upstream.trace.upstreamRequests += meter.requests;
-    ctx.upstream.trace.countedRequests += meter.counted;
-  }
+  // The chain bypasses the request loader but spends on the operation's meter: traced, charged, and refused by the client's budget like any load.
+  const report: ChainReport = await images.logo(sources, ctx.deadline, ctx.upstream.meter);
   if (report.found !== undefined) {
     const version = report.found.request.version === 'v1' ? 'V1' : report.found.request.version === 'v2' ? 'V2' : 'V6';
     return { url: report.found.url, version, placeholder: false };

@@ -126,19 +126,48 @@ describe('cost against a configured limit and the allowance left', () => {
     expect((await requestCounts(stack.sandbox.url)).total).toBe(3);
   });
 
-  it('refuses an operation that could pass the allowance left, before any upstream request', async () => {
+  it('refuses before any request only what would pass the allowance left by more than what is left, and says how much is left', async () => {
     // 95 units spent elsewhere today; one request teaches the gateway (rate-limit headers): 4 left.
     await setSandboxQuota(stack.sandbox.url, { used: 95 });
     await gql(stack.gateway.url, athletes(20));
     await resetCounts(stack.sandbox.url);
-    const ok = await gql(stack.gateway.url, athletes(21, 22));
+    const ok = await gql(stack.gateway.url, athletes(21, 22, 28));
     expect(ok.errors).toBeUndefined();
-    expect(costOf(ok.extensions)).toMatchObject({ estimated: 2, allowanceRemaining: 2 });
+    expect(costOf(ok.extensions)).toMatchObject({ estimated: 3, allowanceRemaining: 1 });
+    // 3 needed, 1 left: past what is left by more than what is left.
     const refused = await gql(stack.gateway.url, athletes(23, 24, 25));
-    expect(refused.errors?.[0]?.extensions).toMatchObject({ code: 'QUOTA_EXHAUSTED', scope: 'plan' });
+    expect(refused.data ?? null).toBeNull();
+    expect(refused.errors?.[0]?.extensions).toMatchObject({ code: 'QUOTA_EXHAUSTED', scope: 'plan', estimated: 3 });
     expect(Date.parse(String(refused.errors?.[0]?.extensions?.['resetsAt']))).toBeGreaterThan(Date.now());
-    expect(refused.errors?.[0]?.message).not.toMatch(/\d/);
-    expect((await requestCounts(stack.sandbox.url)).total).toBe(2);
+    expect(refused.errors?.[0]?.message).toMatch(/has 1 upstream request left/);
+    expect((await requestCounts(stack.sandbox.url)).total).toBe(3);
+  });
+
+  it('answers what it can when the allowance runs out: each counted field it cannot pay errors at its own path', async () => {
+    // 1 left (previous test), 2 needed: it runs; one athlete answers, the other cannot be paid.
+    await resetCounts(stack.sandbox.url);
+    const partial = await gql<{ v1: { hockey: { athletes: Array<{ name: string } | null> } } }>(stack.gateway.url, athletes(23, 24));
+    const items = partial.data!.v1.hockey.athletes;
+    expect(items.filter((item) => item !== null)).toHaveLength(1);
+    expect(partial.errors).toHaveLength(1);
+    expect(partial.errors?.[0]?.path?.slice(0, 3)).toEqual(['v1', 'hockey', 'athletes']);
+    expect(partial.errors?.[0]?.extensions).toMatchObject({ code: 'QUOTA_EXHAUSTED', scope: 'plan', resetsAt: expect.any(String) });
+    expect(costOf(partial.extensions)).toMatchObject({ estimated: 2, upstreamRequests: 1, allowanceRemaining: 0 });
+    expect((await requestCounts(stack.sandbox.url)).total).toBe(1);
+  });
+
+  it('with the allowance at 0, { athlete sports } answers sports and errors athlete at its path, sending no counted request', async () => {
+    await resetCounts(stack.sandbox.url);
+    const result = await gql<{ v1: { hockey: { athlete: unknown } }; sports: Array<{ sport: string }> }>(
+      stack.gateway.url,
+      `{ v1 { hockey { athlete(id: "${hockeyV1Ids.firstAthleteId + 30}") { name } } } sports { sport } }`,
+    );
+    expect(result.data?.sports.length).toBeGreaterThan(0);
+    expect(result.data?.v1.hockey.athlete).toBeNull();
+    expect(result.errors).toHaveLength(1);
+    expect(result.errors?.[0]?.path).toEqual(['v1', 'hockey', 'athlete']);
+    expect(result.errors?.[0]?.extensions).toMatchObject({ code: 'QUOTA_EXHAUSTED', scope: 'plan', resetsAt: expect.any(String) });
+    expect((await requestCounts(stack.sandbox.url)).byRoute).toEqual({ 'GET /reference/sports': 1 });
     // Cached data costs nothing, so it still runs.
     const cached = await gql(stack.gateway.url, athletes(21, 22));
     expect(cached.errors).toBeUndefined();

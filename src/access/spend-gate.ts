@@ -15,13 +15,25 @@
  * then, when the work is done, `settle` charges the counted requests it
  * really made (src/upstream/spend-meter.ts) and frees the rest of the hold.
  *
+ * GraphQL operations pass `admitOperation` instead, which answers what it
+ * can: free and cached fields always answer, and each field whose counted
+ * request the allowance or the budget cannot pay fails alone, at its path,
+ * before anything is sent (the ledger refuses the reservation; the client's
+ * budget is an OperationBudget guard on the operation's meter). So steps 2
+ * and 3 refuse only an operation that would spend what is left on a
+ * fraction of its answer: one that needs more than what is left by more
+ * than what is left. With nothing left, nothing can be spent: it runs.
+ *
  * A refusal is plain data; each door renders it in its own transport (a
- * GraphQL error, a JSON error body). Messages never say what a limit is.
+ * GraphQL error, a JSON error body). Messages never say what the
+ * per-operation limit is; a QUOTA_EXHAUSTED message says how much is left
+ * (the client can read as much from `quota` and `extensions.cost`).
  */
 import type { Estimate } from '../cost/field-cost.js';
 import { ErrorCode } from '../upstream/errors.js';
 import type { Ledger } from '../upstream/ledger.js';
 import type { BudgetHold, Budgets } from './client-budgets.js';
+import { OperationBudget } from './operation-budget.js';
 
 export const COST_LIMIT_EXCEEDED = 'COST_LIMIT_EXCEEDED';
 
@@ -47,6 +59,18 @@ export interface SpendPass {
 }
 
 export type Admission = { readonly ok: true; readonly pass: SpendPass } | { readonly ok: false; readonly refusal: SpendRefusal };
+
+/** An operation's admission: its budget guard is charged by whoever ends it (`settle`). */
+export type OperationAdmission = { readonly ok: true } | { readonly ok: false; readonly refusal: SpendRefusal };
+
+/**
+ * Refuse before running only when what is left would buy a fraction of the
+ * answer: `need` passes `left` by more than `left`. Nothing left: nothing
+ * to protect, the operation runs and its counted fields fail one by one.
+ */
+export function passesByMoreThanLeft(need: number, left: number): boolean {
+  return left > 0 && need - left > left;
+}
 
 export interface SpendGateOptions {
   readonly ledger: Pick<Ledger, 'available' | 'snapshot'>;
@@ -84,13 +108,48 @@ export class SpendGate {
     let hold: BudgetHold | undefined;
     if (budgets?.has(client) === true) {
       hold = await budgets.hold(client, estimate.requests);
-      if (hold === undefined) return this.#refuse(this.#clientRefusal(budgets, estimate.requests, what));
+      if (hold === undefined) return this.#refuse(this.#clientRefusal(budgets, estimate.requests, what, budgets.remaining(client)));
     }
     const held = hold;
     return {
       ok: true,
       pass: { estimated: estimate.requests, hold: held, settle: (spent) => held?.settle(spent) },
     };
+  }
+
+  /**
+   * A budget guard for one GraphQL operation of `client`, holding nothing
+   * yet: put it on the operation's meter before anything is loaded (the
+   * estimate may load a cheap list first). Undefined for a client without a
+   * budget.
+   */
+  operationBudget(client: string | undefined): OperationBudget | undefined {
+    const budgets = this.#budgets;
+    return budgets?.has(client) === true ? new OperationBudget(budgets, client) : undefined;
+  }
+
+  /**
+   * Admits a GraphQL operation whose remaining counted requests are
+   * estimated at `estimate` (what it already spent estimating, `spent`,
+   * counts towards the per-operation limit only), or says why not; on
+   * admission, holds the estimate (or what is left) on `budget`.
+   */
+  async admitOperation(estimate: Estimate, client: string | undefined, budget: OperationBudget | undefined, spent = 0): Promise<OperationAdmission> {
+    const total = estimate.requests + spent;
+    if (total > this.#maxOperationCost) return { ok: false, refusal: this.#limitRefusal(total, 'operation') };
+    const allowanceLeft = Math.max(0, this.#ledger.available() - this.#reserve);
+    if (passesByMoreThanLeft(estimate.unanswerable, allowanceLeft)) {
+      return { ok: false, refusal: this.#planRefusal(total, allowanceLeft, 'operation') };
+    }
+    const budgets = this.#budgets;
+    if (budget !== undefined && budgets?.has(client) === true) {
+      const budgetLeft = budgets.remaining(client) ?? 0;
+      if (passesByMoreThanLeft(estimate.requests, budgetLeft)) {
+        return { ok: false, refusal: this.#clientRefusal(budgets, total, 'operation', budgetLeft) };
+      }
+      await budget.reserve(estimate.requests);
+    }
+    return { ok: true };
   }
 
   /**
@@ -102,36 +161,41 @@ export class SpendGate {
     if (early !== undefined) return early;
     const budgets = this.#budgets;
     if (budgets?.has(client) === true && (budgets.remaining(client) ?? 0) < estimate.requests) {
-      return this.#clientRefusal(budgets, estimate.requests, what);
+      return this.#clientRefusal(budgets, estimate.requests, what, budgets.remaining(client));
     }
     return undefined;
   }
 
   #limitOrPlanRefusal(estimate: Estimate, what: string): SpendRefusal | undefined {
     const estimated = estimate.requests;
-    if (estimated > this.#maxOperationCost) {
-      return {
-        code: COST_LIMIT_EXCEEDED,
-        message: `Refused: this ${what} could cost more upstream requests than one ${what} may spend. Ask for fewer items or fields.`,
-        estimated,
-      };
-    }
-    if (estimate.unanswerable > 0 && estimate.unanswerable > this.#ledger.available() - this.#reserve) {
-      return {
-        code: ErrorCode.QuotaExhausted,
-        message: `The daily upstream allowance has not enough left for this ${what}.`,
-        scope: 'plan',
-        estimated,
-        resetsAt: new Date(this.#ledger.snapshot().resetsAt).toISOString(),
-      };
-    }
+    if (estimated > this.#maxOperationCost) return this.#limitRefusal(estimated, what);
+    const left = Math.max(0, this.#ledger.available() - this.#reserve);
+    if (estimate.unanswerable > 0 && estimate.unanswerable > left) return this.#planRefusal(estimated, left, what);
     return undefined;
   }
 
-  #clientRefusal(budgets: Budgets, estimated: number, what: string): SpendRefusal {
+  #limitRefusal(estimated: number, what: string): SpendRefusal {
+    return {
+      code: COST_LIMIT_EXCEEDED,
+      message: `Refused: this ${what} could cost more upstream requests than one ${what} may spend. Ask for fewer items or fields.`,
+      estimated,
+    };
+  }
+
+  #planRefusal(estimated: number, left: number, what: string): SpendRefusal {
     return {
       code: ErrorCode.QuotaExhausted,
-      message: `This client's daily budget of upstream requests has not enough left for this ${what}.`,
+      message: `The daily upstream allowance has ${requestsLeft(left)} left, not enough for this ${what}. Ask for fewer items or fields.`,
+      scope: 'plan',
+      estimated,
+      resetsAt: new Date(this.#ledger.snapshot().resetsAt).toISOString(),
+    };
+  }
+
+  #clientRefusal(budgets: Budgets, estimated: number, what: string, left: number | undefined): SpendRefusal {
+    return {
+      code: ErrorCode.QuotaExhausted,
+      message: `This client's daily budget has ${requestsLeft(left ?? 0)} left, not enough for this ${what}. Ask for fewer items or fields.`,
       scope: 'client',
       estimated,
       resetsAt: budgets.resetsAtIso,
@@ -146,4 +210,8 @@ export class SpendGate {
   #refuse(refusal: SpendRefusal): Admission {
     return { ok: false, refusal };
   }
+}
+
+function requestsLeft(left: number): string {
+  return `${left} upstream request${left === 1 ? '' : 's'}`;
 }

@@ -8,7 +8,12 @@
  * its own cost plus its children's cost times the items it can return:
  * the `first`/`limit` argument, a list argument's length, a connection's
  * `first` for its `edges`/`nodes`, the spec's known sizes, or
- * DEFAULT_LIST_SIZE. Selections on an interface count, per field, the most
+ * DEFAULT_LIST_SIZE. When each item of a list costs something and the
+ * list comes from one cheap resource the field loads anyway, the list is
+ * loaded first and its real length used (`probeListSize`): the estimate is
+ * then exact where a bound would refuse a query whose real cost is small;
+ * what that load spent is part of the operation's estimate and actual
+ * (src/plugins/use-cost-limit.ts). Selections on an interface count, per field, the most
  * any implementation costs. Repeated selections count again: an
  * over-estimate, never an under-estimate.
  */
@@ -36,7 +41,7 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import type { GatewayContext } from '../context.js';
-import { DEFAULT_FIRST, type Args, type Estimate, type FieldCost } from './field-cost.js';
+import { DEFAULT_FIRST, type Args, type CostInput, type Estimate, type FieldCost } from './field-cost.js';
 import { DEFAULT_LIST_SIZE, fieldCosts, listSizes } from './field-costs.js';
 
 export interface EstimateInput {
@@ -128,23 +133,35 @@ async function fieldCost(
     // Invalid arguments fail at execution, before any request.
     args = {};
   }
-  const input = { args, ancestors, fetcher: walk.input.context.services.fetcher, context: walk.input.context };
+  const input: CostInput = { args, ancestors, fetcher: walk.input.context.services.fetcher, context: walk.input.context };
   const entries = entriesFor(walk, type, node.name.value);
+  let own = await ownCost(entries, input);
+  if (node.selectionSet === undefined) return own;
+
+  const returned = getNamedType(field.type);
+  if (!isCompositeType(returned)) return own;
+  const isList = isListType(getNullableType(field.type));
+  let size = isList ? listSize(walk, type, node.name.value, args, entries, connectionSize) : 1;
+  const ownConnectionSize = returned.name.endsWith('Connection') ? numberArg(args, 'first') ?? DEFAULT_FIRST : undefined;
+  const children = await selectionCost(walk, returned, node.selectionSet, [args, ...ancestors], ownConnectionSize);
+  const probe = isList && children.requests > 0 ? entries.find((entry) => entry.probeListSize !== undefined) : undefined;
+  const probed = await probe?.probeListSize?.(input);
+  if (probed !== undefined) {
+    // The list itself is now loaded (counted in what the operation spent): the field costs only its items.
+    size = probed;
+    own = await ownCost(entries, input);
+  }
+  return add(own, children, size);
+}
+
+async function ownCost(entries: readonly FieldCost[], input: CostInput): Promise<Estimate> {
   let own: Estimate = { requests: 0, unanswerable: 0 };
   for (const entry of entries) {
     const estimate = await entry.estimate(input);
     if (estimate.requests > own.requests) own = { ...estimate };
     else if (estimate.requests === own.requests) own.unanswerable = Math.max(own.unanswerable, estimate.unanswerable);
   }
-  if (node.selectionSet === undefined) return own;
-
-  const returned = getNamedType(field.type);
-  if (!isCompositeType(returned)) return own;
-  const isList = isListType(getNullableType(field.type));
-  const size = isList ? listSize(walk, type, node.name.value, args, entries, connectionSize) : 1;
-  const ownConnectionSize = returned.name.endsWith('Connection') ? numberArg(args, 'first') ?? DEFAULT_FIRST : undefined;
-  const children = await selectionCost(walk, returned, node.selectionSet, [args, ...ancestors], ownConnectionSize);
-  return add(own, children, size);
+  return own;
 }
 
 function numberArg(args: Args, name: string): number | undefined {

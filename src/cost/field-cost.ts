@@ -40,6 +40,24 @@ export interface FieldCost {
   estimate(input: CostInput): Estimate | Promise<Estimate>;
   /** Items the (list) field returns at most, when its arguments say so. */
   listSize?(args: Args): number | undefined;
+  /**
+   * Loads the field's own list through the operation's loader (a request
+   * the field makes anyway, so execution reuses it) and returns how many
+   * items it really holds: asked only when each item costs something, so
+   * that the estimate is exact instead of a bound. 0 when the list cannot
+   * be loaded (its items are then never resolved); undefined when it may
+   * not be probed.
+   */
+  probeListSize?(input: CostInput): Promise<number | undefined>;
+}
+
+/**
+ * Whether the estimate may still spend a counted request to learn a list:
+ * never more than one operation may spend in all (the per-operation limit),
+ * so a query made of many probes is refused like any other.
+ */
+export function mayProbe({ context }: CostInput): boolean {
+  return context.upstream.meter.counted < context.services.config.limits.maxOperationCost;
 }
 
 export const nothing: Estimate = { requests: 0, unanswerable: 0 };
@@ -135,5 +153,23 @@ export function resourcePerItem<P>(name: string, route: Route<P, unknown>, param
       return total;
     },
     listSize: (args) => items(args).length,
+  };
+}
+
+/**
+ * A list field read from one resource its arguments name (`seasonStages`):
+ * costs like `resource`, and may be probed for its real length.
+ */
+export function resourceList<P, T>(route: Route<P, T>, params: (args: Args) => P, items: (payload: T) => readonly unknown[] | undefined): FieldCost {
+  return {
+    ...resource(route, params),
+    probeListSize: async (input) => {
+      if (!mayProbe(input)) return undefined;
+      try {
+        return items(await input.context.upstream.load(route, params(input.args)))?.length ?? 0;
+      } catch {
+        return 0;
+      }
+    },
   };
 }

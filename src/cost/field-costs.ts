@@ -35,7 +35,7 @@ import { v4Routes } from '../upstream/routes/v4.js';
 import { v6BaseballRoutes } from '../upstream/routes/v6-baseball.js';
 import { v6FootballRoutes } from '../upstream/routes/v6-football.js';
 import { nodesCost } from './node-cost.js';
-import { computed, nothing, paged, resource, resourcePerItem, routes, type Args, type CostInput, type Estimate, type FieldCost } from './field-cost.js';
+import { computed, mayProbe, nothing, paged, resource, resourceList, resourcePerItem, routes, type Args, type CostInput, type Estimate, type FieldCost } from './field-cost.js';
 
 export const ASSUMED_V2_EVENTS_PAGE_SIZE = 10;
 export const DEFAULT_LIST_SIZE = 50;
@@ -60,16 +60,19 @@ function logoCost(hasV2: (args: Args) => boolean): FieldCost {
 
 /**
  * Hockey season aggregates reuse the "cost shown first" figure
- * (src/model/hockey-season-aggregates.ts): when every page of the season's
- * event list is cached, `seasonCost` counts exactly the statistics requests
- * still needed; otherwise the documented bounds apply.
+ * (src/model/hockey-season-aggregates.ts): once every page of the season's
+ * event list is loaded, `seasonCost` counts exactly the statistics requests
+ * still needed. The pages are the cheap list the field loads first anyway,
+ * so the estimate loads them (through the operation's loader: execution
+ * reuses them, and what they cost is in the operation's estimate and
+ * actual) rather than assume the documented bounds, which refused a first
+ * `seasonAggregates` query that really costs a few dozen requests.
  */
-async function seasonPagesCached(input: CostInput): Promise<boolean> {
+async function seasonPagesLoaded(input: CostInput): Promise<boolean> {
   const { args, fetcher, context } = input;
   const base = { sport: 'hockey', tournamentId: id(args, 'tournamentId'), seasonId: id(args, 'seasonId'), direction: 'last' as const };
   for (let page = 0; page < HOCKEY_SEASON_PAGES_BOUND; page++) {
-    if (!fetcher.isCached(v2EventRoutes.seasonEvents, { ...base, page })) return false;
-    // Fresh in the cache: read through the operation's loader, so execution reuses it for free.
+    if (!fetcher.isCached(v2EventRoutes.seasonEvents, { ...base, page }) && !mayProbe(input)) return false;
     if (!(await context.upstream.load(v2EventRoutes.seasonEvents, { ...base, page })).hasNextPage) return true;
   }
   return false;
@@ -81,21 +84,22 @@ function seasonKey(input: CostInput) {
 
 const bound = (requests: number): Estimate => ({ requests, unanswerable: requests });
 
+/** A page that cannot be loaded fails the field at execution too, before any statistics request. */
 const hockeySeasonAggregates = computed(async (input) => {
   try {
-    if (!(await seasonPagesCached(input))) return bound(HOCKEY_SEASON_PAGES_BOUND + 2 * HOCKEY_TEAM_SEASON_MATCHES_BOUND);
+    if (!(await seasonPagesLoaded(input))) return bound(HOCKEY_SEASON_PAGES_BOUND + 2 * HOCKEY_TEAM_SEASON_MATCHES_BOUND);
     const cost = await seasonCost(input.context, seasonKey(input));
     return bound(cost.upstreamRequestsNeeded);
   } catch {
-    return bound(HOCKEY_SEASON_PAGES_BOUND + 2 * HOCKEY_TEAM_SEASON_MATCHES_BOUND);
+    return nothing;
   }
 });
 
 const hockeySeasonAggregatesCost = computed(async (input) => {
   try {
-    return (await seasonPagesCached(input)) ? nothing : bound(HOCKEY_SEASON_PAGES_BOUND);
+    return (await seasonPagesLoaded(input)) ? nothing : bound(HOCKEY_SEASON_PAGES_BOUND);
   } catch {
-    return bound(HOCKEY_SEASON_PAGES_BOUND);
+    return nothing;
   }
 });
 
@@ -214,7 +218,7 @@ export const fieldCosts: Readonly<Record<string, FieldCost>> = {
   'V2Cycling.rider': routes(v2Routes.team),
   'V2Cycling.search': routes(v2CyclingRoutes.search),
   'V2Cycling.countries': routes(v2CyclingRoutes.countries),
-  'V2Motorsport.seasonStages': routes(v2MotorsportRoutes.seasonStages),
+  'V2Motorsport.seasonStages': resourceList(v2MotorsportRoutes.seasonStages, (a) => ({ seasonId: id(a, 'seasonId') }), (payload) => payload.stages),
   'V2Motorsport.stage': routes(v2MotorsportRoutes.stage),
   'V2Motorsport.constructorStandings': routes(v2MotorsportRoutes.constructorStandings),
   'MotorsportStage.substages': routes(v2MotorsportRoutes.substages),

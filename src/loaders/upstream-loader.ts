@@ -5,12 +5,19 @@
  * operations, sharing is the job of the cache's in-flight map.
  *
  * It also keeps the operation's trace: how many upstream requests it made,
- * how many resources the cache answered, and which answers were stale.
+ * how many resources the cache answered, and which answers were stale. The
+ * request counts are read from the operation's spend meter, which the
+ * client pipeline tells of every request that reached the upstream,
+ * whatever then happened to its answer (a 404, a payload that failed
+ * validation, a timeout after sending): what was sent is reported and
+ * charged, never inferred from where the answer came from.
  */
 import DataLoader from 'dataloader';
 import type { StaleInfo } from '../upstream/cache.js';
+import { ErrorCode, GatewayError } from '../upstream/errors.js';
 import type { UpstreamFetcher } from '../upstream/fetcher.js';
 import type { Route } from '../upstream/routes/route.js';
+import { SpendMeter } from '../upstream/spend-meter.js';
 
 export interface StaleNotice extends StaleInfo {
   /** Route template of the stale resource. */
@@ -20,9 +27,19 @@ export interface StaleNotice extends StaleInfo {
 
 export interface RequestTrace {
   /** Upstream requests this operation started (shared ones are counted once, by their starter). */
-  upstreamRequests: number;
+  readonly upstreamRequests: number;
   /** Of those, the ones that spent the allowance (route.counted): what a client's budget is charged. */
-  countedRequests: number;
+  readonly countedRequests: number;
+  /**
+   * Counted requests another operation had in flight when this one asked
+   * for the same resource: not paid here, but needed (the estimate's bound
+   * is checked against paid plus joined).
+   */
+  joinedCounted: number;
+  /** Counted requests sent again for a resource already sent once by this operation (a 502 retried once). */
+  repeatedCounted: number;
+  /** Counted resources that failed before a request left (the allowance or budget spent, a cooldown, the deadline). */
+  unsentCounted: number;
   /** Resources answered by the shared cache or by another operation's request in flight. */
   cacheHits: number;
   stale: StaleNotice[];
@@ -41,7 +58,11 @@ interface Call {
 }
 
 export class UpstreamLoader {
-  readonly trace: RequestTrace = { upstreamRequests: 0, countedRequests: 0, cacheHits: 0, stale: [], resources: [] };
+  /** Every request this operation sent, and the guard that may refuse one before it is sent (a client's budget). */
+  readonly meter = new SpendMeter();
+  readonly trace: RequestTrace;
+  /** Refreshes this operation started that answered stale before their request was recorded. */
+  private readonly refreshing = new Set<{ meter: SpendMeter; counted: boolean }>();
   /** Made on the first load: most subscription contexts never load anything, and there are thousands of them. */
   private loader: DataLoader<Call, unknown, string> | undefined;
 
@@ -50,7 +71,29 @@ export class UpstreamLoader {
     private readonly deadline: number,
     /** Bench-only (`UPSTREAM_LOADERS=off`): no per-operation de-duplication. @default true */
     private readonly shared = true,
-  ) {}
+  ) {
+    const meter = this.meter;
+    const refreshing = this.refreshing;
+    // A refresh this operation started and answered stale without (stale
+    // beats slow) may reach the upstream after the operation ends: it is
+    // reported and charged here, once, whether or not it was recorded yet.
+    const unrecorded = (counted: boolean): number =>
+      [...refreshing].filter((refresh) => refresh.meter.requests === 0 && (!counted || refresh.counted)).length;
+    this.trace = {
+      get upstreamRequests() {
+        return meter.requests + unrecorded(false);
+      },
+      get countedRequests() {
+        return meter.counted + unrecorded(true);
+      },
+      joinedCounted: 0,
+      repeatedCounted: 0,
+      unsentCounted: 0,
+      cacheHits: 0,
+      stale: [],
+      resources: [],
+    };
+  }
 
   private createLoader(): DataLoader<Call, unknown, string> {
     return new DataLoader<Call, unknown, string>((calls) => this.loadAll(calls), {
@@ -77,23 +120,40 @@ export class UpstreamLoader {
     return Promise.all(
       calls.map(async (call) => {
         this.trace.resources.push({ key: call.key, route: call.route.template });
+        const meter = this.meter.child();
         try {
-          const result = await this.fetcher.fetch(call.route, call.params, { deadline: this.deadline });
-          // A stale answer given while this operation's own refresh goes on
-          // still cost that request: the client's budget is charged for it.
+          const result = await this.fetcher.fetch(call.route, call.params, { deadline: this.deadline, meter });
+          // What was sent is on the meter; every other answer came from the
+          // cache or from another operation's request in flight.
           const sent = result.source === 'upstream' || result.startedRefresh === true;
-          if (sent) this.trace.upstreamRequests += 1;
-          else this.trace.cacheHits += 1;
-          if (sent && call.route.counted) this.trace.countedRequests += 1;
+          if (!sent) this.trace.cacheHits += 1;
+          if (result.startedRefresh === true && meter.requests === 0) this.refreshing.add({ meter, counted: call.route.counted });
+          if (result.source === 'shared' && call.route.counted) this.trace.joinedCounted += 1;
           if (result.stale !== undefined) {
             this.trace.stale.push({ route: call.route.template, version: call.route.version, ...result.stale });
           }
           return result.value;
         } catch (error) {
+          if (call.route.counted && meter.counted === 0 && error instanceof GatewayError && unsentCodes.has(error.code)) this.trace.unsentCounted += 1;
           // One failed resource is an Error in its slot: it never fails its neighbours.
-          return error instanceof Error ? error : new Error(String(error));
+          return error instanceof Error ? withScope(error) : new Error(String(error));
+        } finally {
+          this.trace.repeatedCounted += Math.max(0, meter.counted - 1);
         }
       }),
     );
   }
+}
+
+/** Failures that can come before a request leaves: the resource was needed but not paid for. */
+const unsentCodes: ReadonlySet<string> = new Set([ErrorCode.QuotaExhausted, ErrorCode.UpstreamUnavailable, ErrorCode.UpstreamUnreachable]);
+
+/**
+ * An allowance refusal says what ran out: the ledger and the upstream's 429
+ * speak of the plan's allowance; a client's budget (src/access/operation-budget.ts)
+ * names itself.
+ */
+function withScope(error: Error): Error {
+  if (!(error instanceof GatewayError) || error.code !== ErrorCode.QuotaExhausted || error.details.scope !== undefined) return error;
+  return new GatewayError(error.code, error.message, { ...error.details, scope: 'plan' });
 }

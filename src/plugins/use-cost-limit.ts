@@ -3,8 +3,10 @@
  * execution and without an upstream request, an operation is estimated in
  * counted upstream requests (src/cost/estimate.ts) and refused when the
  * gate refuses it (COST_LIMIT_EXCEEDED, or QUOTA_EXHAUSTED with `scope`
- * `plan` or `client`); otherwise its client's budget hold is kept for the
- * trace plugin, which settles it with what was really spent.
+ * `plan` or `client` when it would spend what is left on a fraction of its
+ * answer); otherwise it runs, each counted request passing its client's
+ * budget guard (src/access/operation-budget.ts), which the trace plugin
+ * settles with what was really spent.
  *
  * It hooks `onExecute`, which graphql-ws runs too (server.ts sends every
  * WebSocket operation through yoga's envelop), so both transports are
@@ -34,16 +36,22 @@ export function useCostLimit(): Plugin<GatewayContext> {
       for (const definition of args.document.definitions) {
         if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
       }
-      const estimate = await estimateOperation({ schema: args.schema, operation, fragments, variables: coerced.coerced, context });
       const { ledger, spend } = context.services;
-      const admission = await spend.admit(estimate, context.clientName, 'operation');
+      // Before the estimate: it may load a cheap list first (field-costs.ts), which the client's budget pays like any load.
+      const budget = spend.operationBudget(context.clientName);
+      context.upstream.meter.guard = budget;
+      const estimate = await estimateOperation({ schema: args.schema, operation, fragments, variables: coerced.coerced, context });
+      const spent = context.upstream.meter.counted;
+      const estimated = estimate.requests + spent;
+      const admission = await spend.admitOperation(estimate, context.clientName, budget, spent);
       if (!admission.ok) {
-        const cost = costExtension({ estimated: estimate.requests, upstreamRequests: 0, cacheHits: 0 }, ledger, spend.budgetRemaining(context.clientName));
+        const budgetRemaining = budget === undefined ? spend.budgetRemaining(context.clientName) : budget.settle(spent);
+        const { trace } = context.upstream;
+        const cost = costExtension({ estimated, upstreamRequests: trace.upstreamRequests, cacheHits: trace.cacheHits }, ledger, budgetRemaining);
         setResultAndStopExecution({ errors: [refusalError(admission.refusal)], extensions: { cost } });
         return;
       }
-      const { hold } = admission.pass;
-      operationCosts.set(context, hold === undefined ? { estimated: estimate.requests } : { estimated: estimate.requests, hold });
+      operationCosts.set(context, budget === undefined ? { estimated } : { estimated, budget });
     },
   };
 }

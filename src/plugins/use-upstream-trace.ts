@@ -12,9 +12,15 @@
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../context.js';
 import { costExtension } from '../cost/cost-extension.js';
+import { estimateBoundRecorder, type EstimateSample } from '../cost/estimate-bound.js';
 import { operationCosts } from '../cost/operation-costs.js';
 
-export function useUpstreamTrace(): Plugin<GatewayContext> {
+export interface UpstreamTraceOptions {
+  /** Told of each operation's estimate and what it needed (test-only: src/cost/estimate-bound.ts). @default from SPORTS_GRAPH_ESTIMATE_CHECK_FILE */
+  checkEstimate?: ((sample: EstimateSample) => void) | undefined;
+}
+
+export function useUpstreamTrace({ checkEstimate = estimateBoundRecorder() }: UpstreamTraceOptions = {}): Plugin<GatewayContext> {
   return {
     onExecute({ args }) {
       const context = args.contextValue;
@@ -24,8 +30,12 @@ export function useUpstreamTrace(): Plugin<GatewayContext> {
         onExecuteDone({ result, setResult }) {
           const planned = operationCosts.get(context);
           operationCosts.delete(context);
-          const budgetRemaining = planned?.hold?.settle(trace.countedRequests);
+          const budgetRemaining = planned?.budget?.settle(trace.countedRequests);
           if (Symbol.asyncIterator in result) return;
+          if (planned !== undefined && checkEstimate !== undefined) {
+            const needed = trace.countedRequests - trace.repeatedCounted + trace.joinedCounted + trace.unsentCounted;
+            checkEstimate({ estimated: planned.estimated, needed, query: context.params?.query });
+          }
           const cost = costExtension(
             { estimated: planned?.estimated, upstreamRequests: trace.upstreamRequests, cacheHits: trace.cacheHits },
             context.services.ledger,

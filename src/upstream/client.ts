@@ -10,7 +10,7 @@
 import { Pool } from 'undici';
 import { upstreamAssumptions } from './assumptions.js';
 import { ErrorCode, GatewayError } from './errors.js';
-import type { Ledger } from './ledger.js';
+import type { Ledger, Reservation } from './ledger.js';
 import type { SpendMeter } from './spend-meter.js';
 import type { RouteRequest, Version } from './routes/route.js';
 import type { GatewayMetrics } from '../metrics.js';
@@ -220,17 +220,28 @@ export function withQuota(ledger: Ledger): Step {
   return (next) => async (call) => {
     const { counted } = call.route;
     if (!counted && call.meter === undefined) return next(call);
-    const reservation = counted ? ledger.reserve({ version: call.route.version, route: call.route.template }) : undefined;
-    // Never send what a crash could forget (quota.ts, "Crash safety") or
-    // another replica could spend too: a unit refused here was given back
-    // by the ledger, and nothing was sent.
-    if (reservation !== undefined) await reservation.durable;
+    // The work's own limit first (a client's budget): refused, nothing is reserved or sent.
+    const guard = counted ? call.meter?.guard : undefined;
+    if (guard !== undefined) await guard.claim();
+    let reservation: Reservation | undefined;
+    try {
+      reservation = counted ? ledger.reserve({ version: call.route.version, route: call.route.template }) : undefined;
+      // Never send what a crash could forget (quota.ts, "Crash safety") or
+      // another replica could spend too: a unit refused here was given back
+      // by the ledger, and nothing was sent.
+      if (reservation !== undefined) await reservation.durable;
+    } catch (error) {
+      guard?.unclaim();
+      throw error;
+    }
     let response: UpstreamResponse;
     try {
       response = await next(call);
     } catch (error) {
-      if (error instanceof UpstreamNetworkError && !error.sent) reservation?.release();
-      else {
+      if (error instanceof UpstreamNetworkError && !error.sent) {
+        reservation?.release();
+        guard?.unclaim();
+      } else {
         reservation?.commit();
         call.meter?.record(counted);
       }

@@ -34,6 +34,8 @@ export interface GatewayErrorDetails {
   retryAfter?: number;
   /** ISO time the allowance resets. */
   resetsAt?: string;
+  /** QUOTA_EXHAUSTED only: what ran out, the plan's allowance or the client's budget. */
+  scope?: 'plan' | 'client';
   /** What to use instead, for routes documented as missing. */
   alternative?: string;
 }

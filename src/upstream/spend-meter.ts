@@ -5,24 +5,58 @@
  * carries (`FetchOptions.meter`).
  *
  * It sees what the work started, however it went: the image chain, the 404
- * check against a data route, a 502 retried once (two requests). A request
- * another caller started and this work only joined (in-flight sharing)
- * carries its starter's meter and is charged there: the starter pays, as a
- * GraphQL operation's trace does.
+ * check against a data route, a 502 retried once (two requests), an answer
+ * that then failed validation. A request another caller started and this
+ * work only joined (in-flight sharing) carries its starter's meter and is
+ * charged there: the starter pays, as a GraphQL operation's trace does.
+ *
+ * A meter may carry a guard: asked before each counted request is sent, it
+ * can refuse it (a client whose budget is used up), so that the one request
+ * fails, at its own field, without leaving the gateway.
  *
  * Passed explicitly rather than through AsyncLocalStorage: on Node 20 an
  * active AsyncLocalStorage turns on promise hooks for the whole process,
  * which made promise-heavy code several times slower.
  */
+
+/** Asked before a counted request is sent on a meter's behalf (src/access/operation-budget.ts). */
+export interface SpendGuard {
+  /** Claims one counted request; rejects with a coded GatewayError (nothing may be sent) when none is left. */
+  claim(): Promise<void>;
+  /** A claimed request was never sent: its unit is free again. */
+  unclaim(): void;
+}
+
 export class SpendMeter {
   /** Requests that reached the upstream, counted or not. */
   requests = 0;
   /** Of those, the ones the allowance counts: what a client's budget is charged. */
   counted = 0;
+  #guard: SpendGuard | undefined;
+  readonly #parent: SpendMeter | undefined;
+
+  constructor(parent?: SpendMeter) {
+    this.#parent = parent;
+  }
+
+  /** Consulted before each counted request of this work (a child asks its parent's); none: only the allowance limits it. */
+  get guard(): SpendGuard | undefined {
+    return this.#guard ?? this.#parent?.guard;
+  }
+
+  set guard(guard: SpendGuard | undefined) {
+    this.#guard = guard;
+  }
+
+  /** A meter for one part of this work (one resource): what it records is recorded here too. */
+  child(): SpendMeter {
+    return new SpendMeter(this);
+  }
 
   /** One request reached the upstream (a request that certainly never left is not recorded). */
   record(counted: boolean): void {
     this.requests += 1;
     if (counted) this.counted += 1;
+    this.#parent?.record(counted);
   }
 }
