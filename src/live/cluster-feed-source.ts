@@ -60,6 +60,7 @@
  * Redis round trip. Not guaranteed while degraded: one upstream socket per
  * match, and snapshots identical across replicas.
  */
+import { CoalescedRun } from './coalesced-run.js';
 import type { Logger } from 'pino';
 import type { Board, Bus, Leases } from '../state/shared.js';
 import {
@@ -178,8 +179,11 @@ class ClusterMatchFeed {
   readonly #interest = new Map<string, number>();
   #timer: NodeJS.Timeout | undefined;
   #offBus: (() => void) | undefined;
-  #ticking = false;
-  #tickAgain = false;
+  readonly #ticks = new CoalescedRun(
+    () => this.#contend(),
+    () => !this.#closed,
+    (error) => this.#logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'odds lease tick failed'),
+  );
   #closed = false;
 
   constructor(matchId: string, options: ClusterFeedSourceOptions, timing: Timing, after: Promise<void> | undefined, onShutdown: (released: Promise<void>) => void) {
@@ -222,24 +226,7 @@ class ClusterMatchFeed {
 
   /** Runs a tick now, or right after the one under way. */
   tick(): void {
-    if (this.#closed) return;
-    if (this.#ticking) {
-      this.#tickAgain = true;
-      return;
-    }
-    this.#ticking = true;
-    void (async () => {
-      try {
-        do {
-          this.#tickAgain = false;
-          await this.#contend();
-        } while (this.#tickAgain && !this.#closed);
-      } catch (error) {
-        this.#logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'odds lease tick failed');
-      } finally {
-        this.#ticking = false;
-      }
-    })();
+    this.#ticks.request();
   }
 
   shutdown(): void {

@@ -25,6 +25,7 @@
  *   single node would: one poll per replica per interval while degraded);
  *   when Redis returns the lease decides again at once and the others halt.
  */
+import { CoalescedRun } from './coalesced-run.js';
 import type { Logger } from 'pino';
 import type { Board, Bus, Leases } from '../state/shared.js';
 import type { LinkState } from './cluster-feed-source.js';
@@ -69,8 +70,11 @@ export class ClusterLoop {
   #role: Role = 'idle';
   #timer: NodeJS.Timeout | undefined;
   #off: Array<() => void> = [];
-  #ticking = false;
-  #tickAgain = false;
+  readonly #ticks = new CoalescedRun(
+    () => this.#contend(),
+    () => this.#role !== 'idle',
+    (error) => this.#logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'cluster loop tick failed'),
+  );
 
   constructor(name: string, boardTtlMs: number, handlers: LoopHandlers, options: ClusterLoopsOptions) {
     this.#name = name;
@@ -134,24 +138,7 @@ export class ClusterLoop {
   }
 
   #tick(): void {
-    if (this.#role === 'idle') return;
-    if (this.#ticking) {
-      this.#tickAgain = true;
-      return;
-    }
-    this.#ticking = true;
-    void (async () => {
-      try {
-        do {
-          this.#tickAgain = false;
-          await this.#contend();
-        } while (this.#tickAgain && this.#role !== 'idle');
-      } catch (error) {
-        this.#logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'cluster loop tick failed');
-      } finally {
-        this.#ticking = false;
-      }
-    })();
+    this.#ticks.request();
   }
 
   async #contend(): Promise<void> {
