@@ -43,6 +43,12 @@ interface LedgerView {
   spent: number;
   inFlight: number;
   resetsAt: number;
+  /**
+   * Redis's count of states written: replies and published states reach a
+   * replica on two connections, in any order between them, and an older
+   * one must not replace a newer one (it could show more left than there is).
+   */
+  seq: number;
 }
 
 const DAY_MS = 86_400_000;
@@ -75,9 +81,10 @@ if expired > 0 then
 end
 local function finish(granted)
   redis.call('HSET', KEYS[1], 'limit', limit, 'spent', spent, 'resetsAt', resets)
+  local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
   local inflight = redis.call('ZCARD', KEYS[2])
-  redis.call('PUBLISH', ARGV[3], limit .. ' ' .. spent .. ' ' .. inflight .. ' ' .. resets)
-  return {granted, limit, spent, inflight, resets}
+  redis.call('PUBLISH', ARGV[3], limit .. ' ' .. spent .. ' ' .. inflight .. ' ' .. resets .. ' ' .. seq)
+  return {granted, limit, spent, inflight, resets, seq}
 end
 `;
 
@@ -334,6 +341,8 @@ export class RedisLedger implements Ledger {
 
   async #rejoin(): Promise<void> {
     const owed = this.#owed;
+    // A Redis that came back empty counts states from 1 again: its first answer is the newest there is.
+    if (this.#view !== undefined) this.#view = { ...this.#view, seq: 0 };
     // Not paid (Redis went away again at once): the next 'ready' tries again.
     if (!(await this.#payOwed())) return;
     // Reservations still held from the share settle into what is owed and are paid then.
@@ -346,21 +355,22 @@ export class RedisLedger implements Ledger {
   async #run(name: ScriptName, args: ReadonlyArray<string | number>): Promise<boolean> {
     const script = this.#scripts[name];
     const reply = await script(this.#keys, [planAllowances[this.plan], upstreamAssumptions.quotaResetHourUtc * 3_600_000, this.#channel, ...args]);
-    if (!Array.isArray(reply) || reply.length < 5) throw new Error('unexpected reply from the ledger script');
-    const [granted, limit, spent, inFlight, resetsAt] = reply.map(Number) as [number, number, number, number, number];
-    this.#setView({ limit, spent, inFlight, resetsAt });
+    if (!Array.isArray(reply) || reply.length < 6) throw new Error('unexpected reply from the ledger script');
+    const [granted, limit, spent, inFlight, resetsAt, seq] = reply.map(Number) as [number, number, number, number, number, number];
+    this.#setView({ limit, spent, inFlight, resetsAt, seq });
     return granted === 1;
   }
 
   #onPublished(message: string): void {
-    const [limit, spent, inFlight, resetsAt] = message.split(' ').map(Number);
-    if (limit === undefined || spent === undefined || inFlight === undefined || resetsAt === undefined) return;
-    if (![limit, spent, inFlight, resetsAt].every(Number.isFinite)) return;
-    this.#setView({ limit, spent, inFlight, resetsAt });
+    const [limit, spent, inFlight, resetsAt, seq] = message.split(' ').map(Number);
+    if (limit === undefined || spent === undefined || inFlight === undefined || resetsAt === undefined || seq === undefined) return;
+    if (![limit, spent, inFlight, resetsAt, seq].every(Number.isFinite)) return;
+    this.#setView({ limit, spent, inFlight, resetsAt, seq });
   }
 
   #setView(view: LedgerView): void {
-    this.#view = { limit: clampInt(view.limit), spent: clampInt(view.spent), inFlight: clampInt(view.inFlight), resetsAt: view.resetsAt };
+    if (this.#view !== undefined && view.seq <= this.#view.seq) return;
+    this.#view = { limit: clampInt(view.limit), spent: clampInt(view.spent), inFlight: clampInt(view.inFlight), resetsAt: view.resetsAt, seq: view.seq };
     this.#changed();
   }
 
@@ -370,7 +380,7 @@ export class RedisLedger implements Ledger {
     const view = this.#view;
     if (view === undefined || now >= view.resetsAt) {
       const limit = planAllowances[this.plan];
-      return { limit, spent: view === undefined ? limit : 0, inFlight: 0, resetsAt: view === undefined ? now + DAY_MS : nextResetAt(now) };
+      return { limit, spent: view === undefined ? limit : 0, inFlight: 0, resetsAt: view === undefined ? now + DAY_MS : nextResetAt(now), seq: view?.seq ?? 0 };
     }
     return view;
   }
