@@ -7,7 +7,8 @@ import { hostname } from 'node:os';
 import { budgetProblem } from './access/client-budgets.js';
 import { isAllowedHostEntry } from './http/allowed-hosts.js';
 import { parseClientKeys, type ClientKey } from './access/client-keys.js';
-import { isPlan, type Plan } from './upstream/assumptions.js';
+import { envReader, type Env } from './env-reader.js';
+import type { Plan } from './upstream/assumptions.js';
 import { defaultCacheTtls, type CacheClass } from './upstream/cache-ttls.js';
 
 export interface UpstreamTimeouts {
@@ -192,52 +193,9 @@ export class ConfigError extends Error {
   }
 }
 
-type Env = Readonly<Record<string, string | undefined>>;
-
 export function loadConfig(env: Env = process.env): Config {
-  const problems: string[] = [];
-
-  const int = (name: string, fallback: number, min = 0): number => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return fallback;
-    const value = Number(raw);
-    if (!Number.isInteger(value) || value < min) {
-      problems.push(`${name} must be an integer >= ${min}, got "${raw}"`);
-      return fallback;
-    }
-    return value;
-  };
-
-  const url = (name: string, protocols: readonly string[]): string | undefined => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return undefined;
-    try {
-      const parsed = new URL(raw);
-      if (!protocols.includes(parsed.protocol)) {
-        problems.push(`${name} must use ${protocols.join(' or ')}, got "${parsed.protocol}"`);
-        return undefined;
-      }
-      return raw.replace(/\/+$/, '');
-    } catch {
-      problems.push(`${name} is not a URL`);
-      return undefined;
-    }
-  };
-
-  const bool = (name: string, fallback: boolean): boolean => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return fallback;
-    if (['1', 'true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
-    if (['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false;
-    problems.push(`${name} must be true or false, got "${raw}"`);
-    return fallback;
-  };
-
-  const list = (name: string): string[] =>
-    (env[name] ?? '')
-      .split(',')
-      .map((item) => item.trim())
-      .filter((item) => item !== '');
+  const reader = envReader(env);
+  const { problems, int, url, bool, list } = reader;
 
   const keysOrProblem = (): ClientKey[] => {
     try {
@@ -248,10 +206,7 @@ export function loadConfig(env: Env = process.env): Config {
     }
   };
 
-  const planRaw = (env['SPORTS_API_PLAN'] ?? 'free').toLowerCase();
-  let plan: Plan = 'free';
-  if (isPlan(planRaw)) plan = planRaw;
-  else problems.push(`SPORTS_API_PLAN must be one of free, pro, ultra, mega, got "${planRaw}"`);
+  const plan = reader.plan('free');
 
   const cacheTtls: Record<CacheClass, number> = { ...defaultCacheTtls };
   for (const cacheClass of Object.keys(cacheTtls) as CacheClass[]) {
@@ -266,7 +221,7 @@ export function loadConfig(env: Env = process.env): Config {
     wsUrl: url('SPORTS_API_WS_URL', ['ws:', 'wss:']),
     v3CyclingBaseUrl: url('SPORTS_API_V3_CYCLING_BASE_URL', ['http:', 'https:']),
     dataDir: env['DATA_DIR'] || './data',
-    port: int('PORT', 4000),
+    port: int('PORT', 4000, 0, 65_535),
     host: env['HOST'] || '127.0.0.1',
     logLevel: env['LOG_LEVEL'] || 'info',
     timeouts: {
