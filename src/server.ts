@@ -158,8 +158,12 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
       useCodedRefusals(),
       useHealthz({ endpoint: '/healthz', health: () => state.health() }),
       useClientKeys(clientKeys),
-      // A cross-site <img> or form must not spend the allowance: simple requests need a custom header.
-      useCsrfRefusal({ requestHeaders: ['x-graphql-csrf', 'authorization', 'x-client-key'] }),
+      // A cross-site <img>, form or no-cors fetch must not spend the allowance (Fetch Metadata, then Origin).
+      useCsrfRefusal({
+        policy: hostPolicy,
+        signals: ['x-graphql-csrf', 'authorization', 'x-client-key'],
+        onRefusal: (fetchSite) => metrics.csrfRefusals.inc({ fetch_site: fetchSite ?? 'absent' }),
+      }),
       ...(config.access.introspection ? [] : [useDisableIntrospection()]),
       useWidgets({ prefix: '/widgets' }),
       useImages(services, clientKeys),
