@@ -4,7 +4,7 @@
  * anything is started, as the gateway's own config does.
  */
 import { join, resolve } from 'node:path';
-import { isPlan, planAllowances, type Plan } from '../src/upstream/assumptions.js';
+import { defaultPlan, isPlan, planAllowances, type Plan } from '../src/upstream/assumptions.js';
 
 export interface ClusterSettings {
   /** `CLUSTER_REPLICAS`, or the first argument. @default 3 */
@@ -21,7 +21,7 @@ export interface ClusterSettings {
   sandboxPort: number;
   /** `DATA_DIR`: replica rN keeps its state in DATA_DIR/rN, the started Redis in DATA_DIR/redis. @default './data/cluster' */
   dataDir: string;
-  /** `SPORTS_API_PLAN`: the replicas' plan and the sandbox's allowance. @default 'free' */
+  /** `SPORTS_API_PLAN`: the replicas' plan and the sandbox's allowance. @default the largest plan on the sandbox, 'free' on a real upstream */
   plan: Plan;
 }
 
@@ -61,7 +61,7 @@ export function readClusterSettings(env: NodeJS.ProcessEnv, args: readonly strin
   const replicas = integer(args[0] === undefined ? 'CLUSTER_REPLICAS' : 'the number of replicas', replicasRaw, 3, 1, MAX_REPLICAS) ?? 3;
   const firstPort = integer('PORT', env['PORT'], 4000, 1, 65_535) ?? 4000;
   if (firstPort + replicas - 1 > 65_535) problems.push(`PORT ${firstPort} leaves no room for ${replicas} consecutive ports`);
-  const planRaw = (env['SPORTS_API_PLAN'] || 'free').toLowerCase();
+  const planRaw = (env['SPORTS_API_PLAN'] || defaultPlan((env['SPORTS_API_BASE_URL'] ?? '') === '' ? 'sandbox' : 'real')).toLowerCase();
   if (!isPlan(planRaw)) problems.push(`SPORTS_API_PLAN must be one of ${Object.keys(planAllowances).join(', ')}, got "${planRaw}"`);
 
   const settings: ClusterSettings = {

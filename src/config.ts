@@ -7,7 +7,7 @@ import { hostname } from 'node:os';
 import { budgetProblem } from './access/client-budgets.js';
 import { isAllowedHostEntry } from './http/allowed-hosts.js';
 import { parseClientKeys, type ClientKey } from './access/client-keys.js';
-import { isPlan, type Plan } from './upstream/assumptions.js';
+import { defaultPlan, isPlan, planAllowances, type Plan } from './upstream/assumptions.js';
 import { defaultCacheTtls, type CacheClass } from './upstream/cache-ttls.js';
 
 export interface UpstreamTimeouts {
@@ -110,8 +110,13 @@ export interface ClusterConfig {
 export interface Config {
   /** `SPORTS_API_KEY`: sent as `x-api-key` on the routes that need it, and nowhere else. */
   apiKey: string | undefined;
-  /** `SPORTS_API_PLAN`: the daily allowance. @default 'free' */
+  /**
+   * `SPORTS_API_PLAN`: the daily allowance.
+   * @default 'free' against a real upstream; the largest plan on the embedded sandbox (src/upstream/assumptions.ts)
+   */
   plan: Plan;
+  /** Whether `plan` was set (`SPORTS_API_PLAN`) or is the default: the first log line says which. */
+  planFrom: 'SPORTS_API_PLAN' | 'default';
   /** `SPORTS_API_BASE_URL`: unset starts the embedded sandbox. */
   baseUrl: string | undefined;
   /** `SPORTS_API_WS_URL`: odds WebSocket base. @default derived from the base URL */
@@ -126,6 +131,16 @@ export interface Config {
   host: string;
   /** `LOG_LEVEL`. @default 'info' */
   logLevel: string;
+  /** The embedded sandbox (no `SPORTS_API_BASE_URL`); nothing here applies to a real upstream. */
+  sandbox: {
+    /**
+     * `SANDBOX_MATCH_EVENT_MS`: average milliseconds between the match events
+     * each match with odds subscribers has on its own; 0 = only those asked
+     * for on the control route (src/sandbox/ws/odds-socket.ts).
+     * @default 3_000
+     */
+    matchEventMs: number;
+  };
   timeouts: UpstreamTimeouts;
   /** Keep-alive connections per upstream origin. @default 16 */
   upstreamConnections: number;
@@ -248,10 +263,13 @@ export function loadConfig(env: Env = process.env): Config {
     }
   };
 
-  const planRaw = (env['SPORTS_API_PLAN'] ?? 'free').toLowerCase();
-  let plan: Plan = 'free';
-  if (isPlan(planRaw)) plan = planRaw;
-  else problems.push(`SPORTS_API_PLAN must be one of free, pro, ultra, mega, got "${planRaw}"`);
+  const planSet = (env['SPORTS_API_PLAN'] ?? '') !== '';
+  let plan: Plan = defaultPlan((env['SPORTS_API_BASE_URL'] ?? '') === '' ? 'sandbox' : 'real');
+  const planRaw = (env['SPORTS_API_PLAN'] ?? '').toLowerCase();
+  if (planSet) {
+    if (isPlan(planRaw)) plan = planRaw;
+    else problems.push(`SPORTS_API_PLAN must be one of ${Object.keys(planAllowances).join(', ')}, got "${planRaw}"`);
+  }
 
   const cacheTtls: Record<CacheClass, number> = { ...defaultCacheTtls };
   for (const cacheClass of Object.keys(cacheTtls) as CacheClass[]) {
@@ -262,6 +280,7 @@ export function loadConfig(env: Env = process.env): Config {
   const config: Config = {
     apiKey: env['SPORTS_API_KEY'] === '' ? undefined : env['SPORTS_API_KEY'],
     plan,
+    planFrom: planSet ? 'SPORTS_API_PLAN' : 'default',
     baseUrl: url('SPORTS_API_BASE_URL', ['http:', 'https:']),
     wsUrl: url('SPORTS_API_WS_URL', ['ws:', 'wss:']),
     v3CyclingBaseUrl: url('SPORTS_API_V3_CYCLING_BASE_URL', ['http:', 'https:']),
@@ -269,6 +288,7 @@ export function loadConfig(env: Env = process.env): Config {
     port: int('PORT', 4000),
     host: env['HOST'] || '127.0.0.1',
     logLevel: env['LOG_LEVEL'] || 'info',
+    sandbox: { matchEventMs: int('SANDBOX_MATCH_EVENT_MS', 3_000) },
     timeouts: {
       connectMs: int('UPSTREAM_CONNECT_TIMEOUT_MS', 3_000, 1),
       headersMs: int('UPSTREAM_HEADERS_TIMEOUT_MS', 5_000, 1),

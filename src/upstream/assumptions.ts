@@ -40,6 +40,20 @@ export function isPlan(value: string): value is Plan {
   return Object.hasOwn(planAllowances, value);
 }
 
+/** The plan with the largest daily allowance. */
+export const largestPlan: Plan = (Object.keys(planAllowances) as Plan[]).reduce((best, plan) => (planAllowances[plan] > planAllowances[best] ? plan : best));
+
+/**
+ * The plan when `SPORTS_API_PLAN` is unset: against a real upstream the
+ * smallest (`free`: never assume an allowance that was not bought); against
+ * the sandbox the largest, since its allowance is make-believe and a small
+ * one only traps whoever explores offline (it is kept in `DATA_DIR`, so a
+ * session of wrong IDs would still be spent the next day).
+ */
+export function defaultPlan(upstream: 'sandbox' | 'real'): Plan {
+  return upstream === 'sandbox' ? largestPlan : 'free';
+}
+
 /** The next daily reset after `now` (00:00 UTC by assumption). */
 export function nextResetAt(now: number): number {
   const d = new Date(now);
