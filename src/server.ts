@@ -33,6 +33,7 @@ import { createLiveServices } from './live/services.js';
 import { SharedSubscriptions, type SubscribeResult } from './live/shared-subscriptions.js';
 import { GatewaySocket, preSerialize, preSerializedReplacer } from './live/preserialized.js';
 import { useWidgets } from './widgets/use-widgets.js';
+import { usePossibleTypes } from './plugins/use-possible-types.js';
 import { useImages } from './images/use-images.js';
 import { imageServiceFor } from './images/for-services.js';
 import { useOperationLimits } from './plugins/use-operation-limits.js';
@@ -166,6 +167,8 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
       }),
       ...(config.access.introspection ? [] : [useDisableIntrospection()]),
       useWidgets({ prefix: '/widgets' }),
+      // Type names, as introspection gives them: off with it (GATEWAY_INTROSPECTION=false answers 404).
+      ...(config.access.introspection ? [usePossibleTypes()] : []),
       useImages(services, clientKeys),
       usePrometheus({
         registry: metrics.registry,

@@ -155,11 +155,15 @@ describe('CSRF, CORS, introspection and GraphiQL', () => {
     socket.terminate();
   });
 
-  it('introspection and GraphiQL can be switched off', async () => {
+  it('introspection, GraphiQL and /possible-types.json can be switched off', async () => {
     const introspection = await gql(stack.gateway.url, `{ __schema { types { name } } }`);
     expect(introspection.errors?.[0]?.extensions?.['code']).toBeDefined();
     expect(introspection.data?.['__schema']).toBeUndefined();
     const page = await fetch(`${stack.gateway.url}/graphql`, { headers: { accept: 'text/html' } });
     expect(page.headers.get('content-type') ?? '').not.toContain('text/html');
+    // The possibleTypes map names the schema's types as introspection does: off with it.
+    const possibleTypes = await fetch(`${stack.gateway.url}/possible-types.json`);
+    expect(possibleTypes.status).toBe(404);
+    expect(await possibleTypes.json()).toMatchObject({ errors: [{ extensions: { code: 'NOT_FOUND' } }] });
   });
 });
