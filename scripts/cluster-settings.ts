@@ -5,7 +5,7 @@
  */
 import { join, resolve } from 'node:path';
 import { envReader } from '../src/env-reader.js';
-import type { Plan } from '../src/upstream/assumptions.js';
+import { defaultPlan, type Plan } from '../src/upstream/assumptions.js';
 
 export interface ClusterSettings {
   /** `CLUSTER_REPLICAS`, or the first argument. @default 3 */
@@ -22,7 +22,7 @@ export interface ClusterSettings {
   sandboxPort: number;
   /** `DATA_DIR`: replica rN keeps its state in DATA_DIR/rN, the started Redis in DATA_DIR/redis. @default './data/cluster' */
   dataDir: string;
-  /** `SPORTS_API_PLAN`: the replicas' plan and the sandbox's allowance. @default 'free' */
+  /** `SPORTS_API_PLAN`: the replicas' plan and the sandbox's allowance. @default the largest plan on the sandbox, 'free' on a real upstream */
   plan: Plan;
 }
 
@@ -52,7 +52,7 @@ export function readClusterSettings(env: NodeJS.ProcessEnv, args: readonly strin
     sandboxPort: read.int('SANDBOX_PORT', 4010, 1, 65_535),
     // Absolute: the replicas run from the project root, this script from wherever it was started.
     dataDir: resolve(env['DATA_DIR'] || join('data', 'cluster')),
-    plan: read.plan('free'),
+    plan: read.plan(defaultPlan(env['SPORTS_API_BASE_URL'] ? 'real' : 'sandbox')),
   };
 
   // Ports this script binds itself must not collide with each other.

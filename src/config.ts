@@ -8,7 +8,7 @@ import { budgetProblem } from './access/client-budgets.js';
 import { isAllowedHostEntry } from './http/allowed-hosts.js';
 import { parseClientKeys, type ClientKey } from './access/client-keys.js';
 import { envReader, type Env } from './env-reader.js';
-import type { Plan } from './upstream/assumptions.js';
+import { defaultPlan, type Plan } from './upstream/assumptions.js';
 import { defaultCacheTtls, type CacheClass } from './upstream/cache-ttls.js';
 
 export interface UpstreamTimeouts {
@@ -111,8 +111,13 @@ export interface ClusterConfig {
 export interface Config {
   /** `SPORTS_API_KEY`: sent as `x-api-key` on the routes that need it, and nowhere else. */
   apiKey: string | undefined;
-  /** `SPORTS_API_PLAN`: the daily allowance. @default 'free' */
+  /**
+   * `SPORTS_API_PLAN`: the daily allowance.
+   * @default 'free' against a real upstream; the largest plan on the embedded sandbox (src/upstream/assumptions.ts)
+   */
   plan: Plan;
+  /** Whether `plan` was set (`SPORTS_API_PLAN`) or is the default: the first log line says which. */
+  planFrom: 'SPORTS_API_PLAN' | 'default';
   /** `SPORTS_API_BASE_URL`: unset starts the embedded sandbox. */
   baseUrl: string | undefined;
   /** `SPORTS_API_WS_URL`: odds WebSocket base. @default derived from the base URL */
@@ -127,6 +132,16 @@ export interface Config {
   host: string;
   /** `LOG_LEVEL`. @default 'info' */
   logLevel: string;
+  /** The embedded sandbox (no `SPORTS_API_BASE_URL`); nothing here applies to a real upstream. */
+  sandbox: {
+    /**
+     * `SANDBOX_MATCH_EVENT_MS`: average milliseconds between the match events
+     * each match with odds subscribers has on its own; 0 = only those asked
+     * for on the control route (src/sandbox/ws/odds-socket.ts).
+     * @default 3_000
+     */
+    matchEventMs: number;
+  };
   timeouts: UpstreamTimeouts;
   /** Keep-alive connections per upstream origin. @default 16 */
   upstreamConnections: number;
@@ -206,7 +221,7 @@ export function loadConfig(env: Env = process.env): Config {
     }
   };
 
-  const plan = reader.plan('free');
+  const plan = reader.plan(defaultPlan((env['SPORTS_API_BASE_URL'] ?? '') === '' ? 'sandbox' : 'real'));
 
   const cacheTtls: Record<CacheClass, number> = { ...defaultCacheTtls };
   for (const cacheClass of Object.keys(cacheTtls) as CacheClass[]) {
@@ -217,6 +232,7 @@ export function loadConfig(env: Env = process.env): Config {
   const config: Config = {
     apiKey: env['SPORTS_API_KEY'] === '' ? undefined : env['SPORTS_API_KEY'],
     plan,
+    planFrom: (env['SPORTS_API_PLAN'] ?? '') !== '' ? 'SPORTS_API_PLAN' : 'default',
     baseUrl: url('SPORTS_API_BASE_URL', ['http:', 'https:']),
     wsUrl: url('SPORTS_API_WS_URL', ['ws:', 'wss:']),
     v3CyclingBaseUrl: url('SPORTS_API_V3_CYCLING_BASE_URL', ['http:', 'https:']),
@@ -224,6 +240,7 @@ export function loadConfig(env: Env = process.env): Config {
     port: int('PORT', 4000, 0, 65_535),
     host: env['HOST'] || '127.0.0.1',
     logLevel: env['LOG_LEVEL'] || 'info',
+    sandbox: { matchEventMs: int('SANDBOX_MATCH_EVENT_MS', 3_000) },
     timeouts: {
       connectMs: int('UPSTREAM_CONNECT_TIMEOUT_MS', 3_000, 1),
       headersMs: int('UPSTREAM_HEADERS_TIMEOUT_MS', 5_000, 1),

@@ -32,6 +32,6 @@ describe('envReader', () => {
     expect(() => loadConfig(env)).toThrow(/PORT must be an integer/);
     expect(() => readClusterSettings(env, [])).toThrow(/PORT must be an integer from 1 to 65535, got "99999"\nSPORTS_API_PLAN must be one of/);
     expect(() => readClusterSettings({}, ['40'])).toThrow(/CLUSTER_REPLICAS must be an integer from 1 to 32, got "40"/);
-    expect(readClusterSettings({ REDIS_PORT: '7001' }, ['2'])).toMatchObject({ replicas: 2, firstPort: 4000, redisPort: 7001, plan: 'free' });
+    expect(readClusterSettings({ REDIS_PORT: '7001' }, ['2'])).toMatchObject({ replicas: 2, firstPort: 4000, redisPort: 7001, plan: 'mega' });
   });
 });

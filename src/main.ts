@@ -10,6 +10,7 @@ import { DataDirInUseError } from './state/data-dir-lock.js';
 import { StateFileError } from './state/state-file.js';
 import { startSandbox, type SandboxHandle } from './sandbox/server.js';
 import { planAllowances } from './upstream/assumptions.js';
+import { startLine } from './start-line.js';
 
 async function main(): Promise<void> {
   let config: Config;
@@ -36,10 +37,14 @@ async function main(): Promise<void> {
       port: Number(process.env['SANDBOX_PORT'] ?? 0),
       apiKey,
       allowance: planAllowances[config.plan],
+      // Live matches move on their own, so the odds widget and an oddsChanges subscription show life.
+      matchEventMs: config.sandbox.matchEventMs,
     });
     baseUrl = sandbox.url;
-    logger.info({ sandbox: sandbox.url }, `embedded sandbox upstream started at ${sandbox.url} (no SPORTS_API_BASE_URL set)`);
   }
+  // The first line: which upstream, which plan, and where its ledger is, so an allowance that looks spent can be found and reset.
+  const start = startLine(config, sandbox?.url);
+  logger.info(start.fields, start.message);
 
   let gateway: Gateway;
   try {

@@ -21,7 +21,10 @@ if (!isPlan(plan)) fail(`SPORTS_API_PLAN must be one of ${Object.keys(planAllowa
 
 const apiKey = process.env['SPORTS_API_KEY'] || 'sandbox-key';
 
-const sandbox = await startSandbox({ port, apiKey, allowance: planAllowances[plan] });
+const rawEventMs = process.env['SANDBOX_MATCH_EVENT_MS'] || '3000';
+if (!/^\d+$/.test(rawEventMs)) fail(`SANDBOX_MATCH_EVENT_MS must be a whole number of milliseconds (0 = off), got "${rawEventMs}"`);
+
+const sandbox = await startSandbox({ port, apiKey, allowance: planAllowances[plan], matchEventMs: Number(rawEventMs) });
 // The key itself is never printed.
 process.stdout.write(`sandbox upstream listening on ${sandbox.url} (plan ${plan}, ${planAllowances[plan]} requests a day)\n`);
 

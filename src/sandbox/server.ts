@@ -58,6 +58,13 @@ export interface SandboxOptions {
    * @default 'spec'
    */
   oddsCadence?: OddsCadence;
+  /**
+   * Average milliseconds between the match events a match with odds
+   * subscribers has on its own (src/sandbox/ws/odds-socket.ts); 0 = none,
+   * every change is one a control route asked for.
+   * @default 0
+   */
+  matchEventMs?: number;
 }
 
 export interface SandboxHandle {
@@ -109,7 +116,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     socket.once('close', () => sockets.delete(socket));
   });
   // The odds WebSocket (`/ws`) and its `/__sandbox/ws`, `/__sandbox/odds` control routes.
-  const oddsSocket = attachOddsSocket(server, { apiKey, seed, clock, cadence: options.oddsCadence ?? 'spec' });
+  const oddsSocket = attachOddsSocket(server, { apiKey, seed, clock, cadence: options.oddsCadence ?? 'spec', matchEventMs: options.matchEventMs ?? 0 });
 
   await listen(server, port, host);
   const boundPort = (server.address() as AddressInfo).port;
