@@ -10,6 +10,7 @@ import { parseClientKeys, type ClientKey } from './access/client-keys.js';
 import { envReader, type Env } from './env-reader.js';
 import type { Plan } from './upstream/assumptions.js';
 import { defaultCacheTtls, type CacheClass } from './upstream/cache-ttls.js';
+import { readPersistedOperationsConfig, type PersistedOperationsConfig } from './persisted/config.js';
 
 export interface UpstreamTimeouts {
   /** TCP + TLS connect. */
@@ -176,6 +177,8 @@ export interface Config {
     maxBytes: number;
   };
   cluster: ClusterConfig;
+  /** Automatic persisted queries, or trusted documents only (src/persisted/config.ts). */
+  persisted: PersistedOperationsConfig;
   /** Baseball lineup confirmation polling (spec 4.9: every 5 minutes from about 3 hours before the first pitch). */
   lineupPoll: {
     /** `LINEUP_POLL_INTERVAL_MS`. @default 300_000 (5 minutes) */
@@ -282,6 +285,7 @@ export function loadConfig(env: Env = process.env): Config {
       keyPrefix: env['REDIS_KEY_PREFIX'] ?? 'sports-graph:',
       replicaId: env['REPLICA_ID'] || defaultReplicaId(),
     },
+    persisted: readPersistedOperationsConfig(reader, env),
     lineupPoll: {
       intervalMs: int('LINEUP_POLL_INTERVAL_MS', 300_000, 10),
       leadMs: int('LINEUP_POLL_LEAD_MS', 3 * 3600 * 1000),

@@ -58,6 +58,7 @@ import { useCostLimit } from './plugins/use-cost-limit.js';
 import { SpendGate } from './access/spend-gate.js';
 import { UpstreamFetcher } from './upstream/fetcher.js';
 import { openSharedState } from './state/shared-state.js';
+import { persistedOperations } from './plugins/use-persisted-operations.js';
 
 export interface GatewayOptions {
   /** The upstream base URL: the configured one, or the embedded sandbox's. */
@@ -128,6 +129,8 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
   const resultCache: ResultCache | undefined = config.resultCache.enabled
     ? state.tiers.results(new LocalResultCache(config.resultCache.maxBytes), metrics.resultCacheSharedHits)
     : undefined;
+  // Automatic persisted queries (shared by the cluster), or trusted documents only.
+  const persisted = persistedOperations({ config: config.persisted, tiers: state.tiers });
   const inputBounds: InputBounds = { maxDepth: config.limits.maxVariablesDepth, maxValues: config.limits.maxVariablesValues };
   const hostPolicy = new HostPolicy({
     allowedHosts: config.access.allowedHosts.length > 0 ? config.access.allowedHosts : defaultAllowedHosts(config.host),
@@ -155,6 +158,8 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
       useRouteTable(),
       // Its onParams runs before any other plugin or graphql-js walks variables or extensions.
       useInputBounds(inputBounds),
+      // After the bounds (they read `extensions`), before parsing: a persisted ID becomes its document, or a coded refusal.
+      ...persisted.plugins,
       useCodedRefusals(),
       useHealthz({ endpoint: '/healthz', health: () => state.health() }),
       useClientKeys(clientKeys),
@@ -202,7 +207,15 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     resultCache === undefined
       ? yoga
       : serveResultCacheHits(
-          { cache: resultCache, keys: clientKeys, services: { ledger, metrics, budgets }, fastHits: metrics.resultCacheFastHits, inputBounds, report: reportRequestError },
+          {
+            cache: resultCache,
+            keys: clientKeys,
+            services: { ledger, metrics, budgets },
+            fastHits: metrics.resultCacheFastHits,
+            inputBounds,
+            report: reportRequestError,
+            documentOf: persisted.documentOf,
+          },
           yoga,
         );
   // The front door, outermost first: no throw escapes, foreign host names are refused before anything reads the request, bodies are bounded.
@@ -295,10 +308,14 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
           activeSubscriptions.set(ctx.extra.socket, Math.max(0, (activeSubscriptions.get(ctx.extra.socket) ?? 1) - 1));
           return withCodes(errors);
         };
-        const enveloped = yoga.getEnveloped({ ...ctx, req: ctx.extra.request, params: payload });
+        // Persisted operations: an ID becomes its text, trusted mode refuses other texts (src/plugins/use-persisted-operations.ts).
+        const text = await persisted.webSocketDocument(payload);
+        if (text instanceof GraphQLError) return refuse([text]);
+        const params = { ...payload, query: text };
+        const enveloped = yoga.getEnveloped({ ...ctx, req: ctx.extra.request, params });
         let document: DocumentNode;
         try {
-          document = enveloped.parse(payload.query);
+          document = enveloped.parse(params.query);
         } catch (error) {
           if (error instanceof GraphQLError) return refuse([error]);
           throw error;
