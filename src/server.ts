@@ -59,6 +59,7 @@ import { SpendGate } from './access/spend-gate.js';
 import { UpstreamFetcher } from './upstream/fetcher.js';
 import { openSharedState } from './state/shared-state.js';
 import { persistedOperations } from './plugins/use-persisted-operations.js';
+import { useIncrementalDelivery } from './plugins/incremental-delivery.js';
 
 export interface GatewayOptions {
   /** The upstream base URL: the configured one, or the embedded sandbox's. */
@@ -188,6 +189,8 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
       }),
       ...useOperationLimits(config.limits),
       useKnownOperationTypes(),
+      // @defer and @stream (src/plugins/incremental-delivery.ts).
+      ...useIncrementalDelivery(),
       useErrorCodes(),
       // Before the cost plugin: a stored result spends nothing, so it is neither estimated nor refused (src/plugins/use-result-cache.ts).
       ...(resultCache === undefined ? [] : [useResultCache({ cache: resultCache, budgets })]),
