@@ -11,6 +11,7 @@ import { envReader, type Env } from './env-reader.js';
 import type { Plan } from './upstream/assumptions.js';
 import { defaultCacheTtls, type CacheClass } from './upstream/cache-ttls.js';
 import { readPersistedOperationsConfig, type PersistedOperationsConfig } from './persisted/config.js';
+import { readTracingConfig, type TracingConfig } from './tracing/config.js';
 
 export interface UpstreamTimeouts {
   /** TCP + TLS connect. */
@@ -179,6 +180,8 @@ export interface Config {
   cluster: ClusterConfig;
   /** Automatic persisted queries, or trusted documents only (src/persisted/config.ts). */
   persisted: PersistedOperationsConfig;
+  /** OpenTelemetry traces, on when an OTLP endpoint is set (src/tracing/config.ts). */
+  tracing: TracingConfig;
   /** Baseball lineup confirmation polling (spec 4.9: every 5 minutes from about 3 hours before the first pitch). */
   lineupPoll: {
     /** `LINEUP_POLL_INTERVAL_MS`. @default 300_000 (5 minutes) */
@@ -286,6 +289,7 @@ export function loadConfig(env: Env = process.env): Config {
       replicaId: env['REPLICA_ID'] || defaultReplicaId(),
     },
     persisted: readPersistedOperationsConfig(reader, env),
+    tracing: readTracingConfig(reader, env),
     lineupPoll: {
       intervalMs: int('LINEUP_POLL_INTERVAL_MS', 300_000, 10),
       leadMs: int('LINEUP_POLL_LEAD_MS', 3 * 3600 * 1000),

@@ -60,6 +60,8 @@ import { UpstreamFetcher } from './upstream/fetcher.js';
 import { openSharedState } from './state/shared-state.js';
 import { persistedOperations } from './plugins/use-persisted-operations.js';
 import { useIncrementalDelivery } from './plugins/incremental-delivery.js';
+import { openTracing } from './tracing/open-tracing.js';
+import { fastHitSpan, useOperationSpans } from './tracing/use-operation-spans.js';
 
 export interface GatewayOptions {
   /** The upstream base URL: the configured one, or the embedded sandbox's. */
@@ -130,6 +132,8 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
   const resultCache: ResultCache | undefined = config.resultCache.enabled
     ? state.tiers.results(new LocalResultCache(config.resultCache.maxBytes), metrics.resultCacheSharedHits)
     : undefined;
+  // OpenTelemetry when OTEL_EXPORTER_OTLP_ENDPOINT is set; undefined (no SDK loaded) otherwise.
+  const tracing = await openTracing(config.tracing, { replicaId: config.cluster.replicaId, logger });
   // Automatic persisted queries (shared by the cluster), or trusted documents only.
   const persisted = persistedOperations({ config: config.persisted, tiers: state.tiers });
   const inputBounds: InputBounds = { maxDepth: config.limits.maxVariablesDepth, maxValues: config.limits.maxVariablesValues };
@@ -192,6 +196,8 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
       // @defer and @stream (src/plugins/incremental-delivery.ts).
       ...useIncrementalDelivery(),
       useErrorCodes(),
+      // A span per operation, before the result cache and the cost plugin so that it covers them (src/tracing/).
+      ...(tracing === undefined ? [] : [useOperationSpans(tracing)]),
       // Before the cost plugin: a stored result spends nothing, so it is neither estimated nor refused (src/plugins/use-result-cache.ts).
       ...(resultCache === undefined ? [] : [useResultCache({ cache: resultCache, budgets })]),
       // Before the trace: a refusal ends the onExecute chain and keeps its own `extensions.cost`.
@@ -218,6 +224,7 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
             inputBounds,
             report: reportRequestError,
             documentOf: persisted.documentOf,
+            onHit: tracing === undefined ? undefined : fastHitSpan(tracing),
           },
           yoga,
         );
@@ -378,6 +385,7 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     await live.close();
     await fetcher.close();
     await state.close();
+    await tracing?.close();
     throw error;
   }
   const { port } = server.address() as AddressInfo;
@@ -397,6 +405,7 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
       await live.close();
       await fetcher.close();
       await state.close();
+      await tracing?.close();
     },
   };
 }

@@ -65,6 +65,8 @@ export interface FastPathOptions {
    * @default its `query`, unless it carries `extensions.persistedQuery`
    */
   readonly documentOf?: (request: { readonly query: unknown; readonly extensions: unknown }) => string | undefined;
+  /** Told of each hit answered here (a trace span: src/tracing/use-operation-spans.ts). */
+  readonly onHit?: ((request: IncomingMessage, hit: { readonly operationName: string | undefined; readonly clientName: string | undefined }) => void) | undefined;
 }
 
 const plainQuery = ({ query, extensions }: { readonly query: unknown; readonly extensions: unknown }): string | undefined =>
@@ -182,6 +184,7 @@ export function serveResultCacheHits(options: FastPathOptions, next: RequestList
         const answer = splicedBody(hit, { cost });
         res.writeHead(200, { 'content-type': `${mediaType}; charset=utf-8`, 'content-length': Buffer.byteLength(answer) });
         res.end(answer);
+        options.onHit?.(req, { operationName: operation?.operationName ?? undefined, clientName });
       }),
     );
   };
