@@ -154,6 +154,25 @@ describe('automatic persisted queries', () => {
     expect(codeOf(await post(stack.gateway.url, { extensions: persisted(hash) }))).toBe('PERSISTED_QUERY_NOT_FOUND');
   });
 
+  it('over graphql-ws, an empty text with the hash of a registered document runs it; an unknown hash is PERSISTED_QUERY_NOT_FOUND', async () => {
+    const query = 'query Sports { sports { sport slugs { v2 } } }';
+    const hash = sha256(query);
+    expect((await post(stack.gateway.url, { query, extensions: persisted(hash) })).errors).toBeUndefined();
+    const ws = createClient({ url: `${stack.gateway.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0 });
+    try {
+      const first = (id: string): Promise<{ data?: unknown; errors?: Array<{ extensions?: Record<string, unknown> }> }> =>
+        new Promise((resolve) => {
+          ws.subscribe({ query: '', extensions: persisted(id) }, { next: (value) => resolve(value as never), error: (errors) => resolve({ errors } as never), complete: () => undefined });
+        });
+      const ran = await first(hash);
+      expect(ran.errors).toBeUndefined();
+      expect(ran.data).toMatchObject({ sports: expect.any(Array) as unknown });
+      expect((await first(sha256('{ quota { used } }'))).errors?.[0]?.extensions?.['code']).toBe('PERSISTED_QUERY_NOT_FOUND');
+    } finally {
+      await ws.dispose();
+    }
+  });
+
   it('requests without the extension run as before', async () => {
     const plain = await post(stack.gateway.url, { query: SPORTS });
     expect(plain.errors).toBeUndefined();

@@ -10,7 +10,9 @@
  * Upstream requests are counted at the sandbox and compared with the spans.
  */
 import { randomBytes } from 'node:crypto';
+import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { openTracing } from '../src/tracing/open-tracing.js';
 import { createLogger } from '../src/logger.js';
@@ -219,6 +221,31 @@ describe('OpenTelemetry traces over OTLP/HTTP', () => {
     expect(children.filter((span) => span.attributes["url.template"] === "/v2/hockey/api/match/{matchId}/statistics").length, JSON.stringify(children.map((c) => c.name))).toBeGreaterThan(0);
     expect(operation.attributes['sports_graph.cost.upstream_requests']).toBe(sent.total);
     for (const child of children) expect(child.endNs <= operation.endNs).toBe(true);
+  });
+
+  it('over graphql-ws, the traceparent of the upgrade request is the parent of every operation on the socket', async () => {
+    const caller = callerSpan();
+    const ws = createClient({
+      url: `${stack.gateway.url.replace('http', 'ws')}/graphql`,
+      connectionParams: { authorization: `Bearer ${CLIENT_KEY}` },
+      webSocketImpl: class extends WebSocket {
+        constructor(address: string, protocols?: string | string[]) {
+          super(address, protocols, { headers: caller.headers });
+        }
+      },
+      retryAttempts: 0,
+    });
+    try {
+      const answer = await new Promise<{ data?: unknown }>((resolve, reject) => {
+        ws.subscribe({ query: 'query OverSocket { sports { sport } }' }, { next: (value) => resolve(value), error: reject, complete: () => undefined });
+      });
+      expect(answer.data).toMatchObject({ sports: expect.any(Array) as unknown });
+    } finally {
+      await ws.dispose();
+    }
+    const { operation } = await traceOf(caller.traceId, 'query OverSocket');
+    expect(operation.parentSpanId).toBe(caller.spanId);
+    expect(operation.attributes['sports_graph.client']).toBe('tracer');
   });
 
   it('never exports the upstream key, a client key, an entity ID or a full upstream URL', async () => {
