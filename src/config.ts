@@ -10,6 +10,8 @@ import { parseClientKeys, type ClientKey } from './access/client-keys.js';
 import { envReader, type Env } from './env-reader.js';
 import { defaultPlan, type Plan } from './upstream/assumptions.js';
 import { defaultCacheTtls, type CacheClass } from './upstream/cache-ttls.js';
+import { readPersistedOperationsConfig, type PersistedOperationsConfig } from './persisted/config.js';
+import { readTracingConfig, type TracingConfig } from './tracing/config.js';
 
 export interface UpstreamTimeouts {
   /** TCP + TLS connect. */
@@ -191,6 +193,10 @@ export interface Config {
     maxBytes: number;
   };
   cluster: ClusterConfig;
+  /** Automatic persisted queries, or trusted documents only (src/persisted/config.ts). */
+  persisted: PersistedOperationsConfig;
+  /** OpenTelemetry traces, on when an OTLP endpoint is set (src/tracing/config.ts). */
+  tracing: TracingConfig;
   /** Baseball lineup confirmation polling (spec 4.9: every 5 minutes from about 3 hours before the first pitch). */
   lineupPoll: {
     /** `LINEUP_POLL_INTERVAL_MS`. @default 300_000 (5 minutes) */
@@ -299,6 +305,8 @@ export function loadConfig(env: Env = process.env): Config {
       keyPrefix: env['REDIS_KEY_PREFIX'] ?? 'sports-graph:',
       replicaId: env['REPLICA_ID'] || defaultReplicaId(),
     },
+    persisted: readPersistedOperationsConfig(reader, env),
+    tracing: readTracingConfig(reader, env),
     lineupPoll: {
       intervalMs: int('LINEUP_POLL_INTERVAL_MS', 300_000, 10),
       leadMs: int('LINEUP_POLL_LEAD_MS', 3 * 3600 * 1000),

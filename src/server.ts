@@ -62,6 +62,10 @@ import { useCostLimit } from './plugins/use-cost-limit.js';
 import { SpendGate } from './access/spend-gate.js';
 import { UpstreamFetcher } from './upstream/fetcher.js';
 import { openSharedState } from './state/shared-state.js';
+import { persistedOperations } from './plugins/use-persisted-operations.js';
+import { useIncrementalDelivery } from './plugins/incremental-delivery.js';
+import { openTracing } from './tracing/open-tracing.js';
+import { fastHitSpan, useOperationSpans } from './tracing/use-operation-spans.js';
 
 export interface GatewayOptions {
   /** The upstream base URL: the configured one, or the embedded sandbox's. */
@@ -132,6 +136,10 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
   const resultCache: ResultCache | undefined = config.resultCache.enabled
     ? state.tiers.results(new LocalResultCache(config.resultCache.maxBytes), metrics.resultCacheSharedHits)
     : undefined;
+  // OpenTelemetry when OTEL_EXPORTER_OTLP_ENDPOINT is set; undefined (no SDK loaded) otherwise.
+  const tracing = await openTracing(config.tracing, { replicaId: config.cluster.replicaId, logger });
+  // Automatic persisted queries (shared by the cluster), or trusted documents only.
+  const persisted = persistedOperations({ config: config.persisted, tiers: state.tiers });
   const inputBounds: InputBounds = { maxDepth: config.limits.maxVariablesDepth, maxValues: config.limits.maxVariablesValues };
   const hostPolicy = new HostPolicy({
     allowedHosts: config.access.allowedHosts.length > 0 ? config.access.allowedHosts : defaultAllowedHosts(config.host),
@@ -159,6 +167,8 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
       useRouteTable(),
       // Its onParams runs before any other plugin or graphql-js walks variables or extensions.
       useInputBounds(inputBounds),
+      // After the bounds (they read `extensions`), before parsing: a persisted ID becomes its document, or a coded refusal.
+      ...persisted.plugins,
       useCodedRefusals(),
       useHealthz({ endpoint: '/healthz', health: () => state.health() }),
       useClientKeys(clientKeys),
@@ -193,9 +203,13 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
       }),
       ...useOperationLimits(config.limits),
       useKnownOperationTypes(),
+      // @defer and @stream (src/plugins/incremental-delivery.ts).
+      ...useIncrementalDelivery(),
       useErrorCodes(),
       // HOCKEY -> "Did you mean the enum value \"ICE_HOCKEY\"?", where graphql-js's own suggestions do not reach.
       useEnumSuggestions(),
+      // A span per operation, before the result cache and the cost plugin so that it covers them (src/tracing/).
+      ...(tracing === undefined ? [] : [useOperationSpans(tracing)]),
       // Before the cost plugin: a stored result spends nothing, so it is neither estimated nor refused (src/plugins/use-result-cache.ts).
       ...(resultCache === undefined ? [] : [useResultCache({ cache: resultCache, budgets })]),
       // Before the trace: a refusal ends the onExecute chain and keeps its own `extensions.cost`.
@@ -216,7 +230,16 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     resultCache === undefined
       ? yoga
       : serveResultCacheHits(
-          { cache: resultCache, keys: clientKeys, services: { ledger, metrics, budgets }, fastHits: metrics.resultCacheFastHits, inputBounds, report: reportRequestError },
+          {
+            cache: resultCache,
+            keys: clientKeys,
+            services: { ledger, metrics, budgets },
+            fastHits: metrics.resultCacheFastHits,
+            inputBounds,
+            report: reportRequestError,
+            documentOf: persisted.documentOf,
+            onHit: tracing === undefined ? undefined : fastHitSpan(tracing),
+          },
           yoga,
         );
   // The front door, outermost first: no throw escapes, foreign host names are refused before anything reads the request, bodies are bounded.
@@ -309,10 +332,14 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
           activeSubscriptions.set(ctx.extra.socket, Math.max(0, (activeSubscriptions.get(ctx.extra.socket) ?? 1) - 1));
           return withCodes(errors);
         };
-        const enveloped = yoga.getEnveloped({ ...ctx, req: ctx.extra.request, params: payload });
+        // Persisted operations: an ID becomes its text, trusted mode refuses other texts (src/plugins/use-persisted-operations.ts).
+        const text = await persisted.webSocketDocument(payload);
+        if (text instanceof GraphQLError) return refuse([text]);
+        const params = { ...payload, query: text };
+        const enveloped = yoga.getEnveloped({ ...ctx, req: ctx.extra.request, params });
         let document: DocumentNode;
         try {
-          document = enveloped.parse(payload.query);
+          document = enveloped.parse(params.query);
         } catch (error) {
           if (error instanceof GraphQLError) return refuse([error]);
           throw error;
@@ -374,6 +401,7 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     await live.close();
     await fetcher.close();
     await state.close();
+    await tracing?.close();
     throw error;
   }
   const { port } = server.address() as AddressInfo;
@@ -393,6 +421,7 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
       await live.close();
       await fetcher.close();
       await state.close();
+      await tracing?.close();
     },
   };
 }

@@ -13,7 +13,7 @@
  * charged, never inferred from where the answer came from.
  */
 import DataLoader from 'dataloader';
-import type { StaleInfo } from '../upstream/cache.js';
+import type { CacheSource, StaleInfo } from '../upstream/cache.js';
 import { ErrorCode, GatewayError } from '../upstream/errors.js';
 import type { UpstreamFetcher } from '../upstream/fetcher.js';
 import type { Route } from '../upstream/routes/route.js';
@@ -51,6 +51,24 @@ export interface RequestTrace {
   resources: Array<{ key: string; route: string }>;
 }
 
+/** How one resource load ended, for an observer (src/tracing/upstream-spans.ts). */
+export interface LoadOutcome {
+  /** Where the answer came from; undefined when the load failed. */
+  readonly source: CacheSource | undefined;
+  readonly stale: StaleInfo | undefined;
+  /** The failure, when it failed. */
+  readonly error: unknown;
+  /** Requests this load sent upstream, and how many of them the allowance counts. */
+  readonly requests: number;
+  readonly counted: number;
+}
+
+/** Told of every resource load of an operation (tracing); never changes what the load does. */
+export interface LoadObserver {
+  /** A load of `route` starts; the function returned is told once how it ended. */
+  loadStarted(route: Pick<Route<unknown, unknown>, 'version' | 'template' | 'counted'>): (outcome: LoadOutcome) => void;
+}
+
 interface Call {
   route: Route<unknown, unknown>;
   params: unknown;
@@ -61,6 +79,8 @@ export class UpstreamLoader {
   /** Every request this operation sent, and the guard that may refuse one before it is sent (a client's budget). */
   readonly meter = new SpendMeter();
   readonly trace: RequestTrace;
+  /** Told of each load (set by src/tracing/use-operation-spans.ts when tracing is on). */
+  observer: LoadObserver | undefined;
   /** Refreshes this operation started that answered stale before their request was recorded. */
   private readonly refreshing = new Set<{ meter: SpendMeter; counted: boolean }>();
   /** Made on the first load: most subscription contexts never load anything, and there are thousands of them. */
@@ -121,8 +141,10 @@ export class UpstreamLoader {
       calls.map(async (call) => {
         this.trace.resources.push({ key: call.key, route: call.route.template });
         const meter = this.meter.child();
+        const observed = this.observer?.loadStarted(call.route);
         try {
           const result = await this.fetcher.fetch(call.route, call.params, { deadline: this.deadline, meter });
+          observed?.({ source: result.source, stale: result.stale, error: undefined, requests: meter.requests, counted: meter.counted });
           // What was sent is on the meter; every other answer came from the
           // cache or from another operation's request in flight.
           const sent = result.source === 'upstream' || result.startedRefresh === true;
@@ -134,6 +156,7 @@ export class UpstreamLoader {
           }
           return result.value;
         } catch (error) {
+          observed?.({ source: undefined, stale: undefined, error, requests: meter.requests, counted: meter.counted });
           if (call.route.counted && meter.counted === 0 && error instanceof GatewayError && unsentCodes.has(error.code)) this.trace.unsentCounted += 1;
           // One failed resource is an Error in its slot: it never fails its neighbours.
           return error instanceof Error ? withScope(error) : new Error(String(error));

@@ -7,15 +7,19 @@
  * - subscriptions (shared per document instead, src/live/shared-subscriptions.ts);
  * - operations whose variables do not coerce: graphql-jit reports those in
  *   its own way, which would become INTERNAL_SERVER_ERROR instead of the
- *   coded BAD_USER_INPUT the executor gives.
+ *   coded BAD_USER_INPUT the executor gives;
+ * - documents with `@defer` or `@stream`: graphql-jit does not implement
+ *   them and would answer everything at once (src/plugins/incremental-delivery.ts).
  */
 import { useGraphQlJit } from '@envelop/graphql-jit';
 import type { Plugin } from '@envelop/core';
 import { getOperationAST, getVariableValues, type ExecutionArgs } from 'graphql';
+import { usesIncrementalDelivery } from './incremental-delivery.js';
 
 function compilable(args: ExecutionArgs): boolean {
   const operation = getOperationAST(args.document, args.operationName);
   if (operation === null || operation === undefined || operation.operation === 'subscription') return false;
+  if (usesIncrementalDelivery(args.document)) return false;
   const definitions = operation.variableDefinitions ?? [];
   if (definitions.length === 0) return true;
   const coerced = getVariableValues(args.schema, definitions, args.variableValues ?? {}, { maxErrors: 1 });

@@ -8,6 +8,8 @@
  *   the counted requests really made;
  * - `stale`: every answer that came from the cache past its TTL, with its
  *   age and the failure it stands in for, so a client can tell.
+ * With `@defer`/`@stream` both go on the last payload, once everything
+ * deferred has loaded.
  */
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../context.js';
@@ -30,21 +32,38 @@ export function useUpstreamTrace({ checkEstimate = estimateBoundRecorder() }: Up
         onExecuteDone({ result, setResult }) {
           const planned = operationCosts.get(context);
           operationCosts.delete(context);
-          const budgetRemaining = planned?.budget?.settle(trace.countedRequests);
-          if (Symbol.asyncIterator in result) return;
-          if (planned !== undefined && checkEstimate !== undefined) {
-            const needed = trace.countedRequests - trace.repeatedCounted + trace.joinedCounted + trace.unsentCounted;
-            checkEstimate({ estimated: planned.estimated, needed, query: context.params?.query });
+          // Once, when the operation has spent all it will: at once, or after the last payload of @defer/@stream.
+          const finish = (): Record<string, unknown> => {
+            const budgetRemaining = planned?.budget?.settle(trace.countedRequests);
+            if (planned !== undefined && checkEstimate !== undefined) {
+              const needed = trace.countedRequests - trace.repeatedCounted + trace.joinedCounted + trace.unsentCounted;
+              checkEstimate({ estimated: planned.estimated, needed, query: context.params?.query });
+            }
+            const cost = costExtension(
+              { estimated: planned?.estimated, upstreamRequests: trace.upstreamRequests, cacheHits: trace.cacheHits },
+              context.services.ledger,
+              budgetRemaining,
+            );
+            return { cost, ...(trace.stale.length > 0 ? { stale: [...trace.stale] } : {}) };
+          };
+          if (Symbol.asyncIterator in result) {
+            // Incremental delivery: deferred fields load after the first payload, so the cost goes on the last one.
+            let finished = false;
+            return {
+              onNext({ result: payload, setResult: setPayload }) {
+                if (finished || (payload as { hasNext?: boolean }).hasNext !== false) return;
+                finished = true;
+                setPayload({ ...payload, extensions: { ...payload.extensions, ...finish() } });
+              },
+              onEnd() {
+                // A client that left before the last payload is still charged what was spent.
+                if (!finished) finish();
+                finished = true;
+              },
+            };
           }
-          const cost = costExtension(
-            { estimated: planned?.estimated, upstreamRequests: trace.upstreamRequests, cacheHits: trace.cacheHits },
-            context.services.ledger,
-            budgetRemaining,
-          );
-          setResult({
-            ...result,
-            extensions: { ...result.extensions, cost, ...(trace.stale.length > 0 ? { stale: [...trace.stale] } : {}) },
-          });
+          setResult({ ...result, extensions: { ...result.extensions, ...finish() } });
+          return undefined;
         },
       };
     },

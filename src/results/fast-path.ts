@@ -21,7 +21,10 @@
  * wrong key (yoga answers 401/403), a body that is not one plain operation,
  * variables or extensions past the input bounds (yoga refuses them, with
  * the same check: src/plugins/use-input-bounds.ts; they are never walked
- * here, not even to make a cache key), and any miss. Its callbacks run
+ * here, not even to make a cache key), a persisted operation whose text
+ * `documentOf` cannot name at once (an APQ registration, whose hash yoga
+ * checks; an ID this replica does not hold; a text trusted mode refuses),
+ * and any miss. Its callbacks run
  * guarded (src/http/request-guard.ts): an exception is a coded 500 on this
  * request, never an uncaught one.
  *
@@ -55,7 +58,19 @@ export interface FastPathOptions {
   readonly report: ReportError;
   /** @default '/graphql' */
   readonly endpoint?: string;
+  /**
+   * The document text a request runs, when known without waiting (persisted
+   * operations name it by ID: src/plugins/use-persisted-operations.ts);
+   * undefined leaves the request to yoga.
+   * @default its `query`, unless it carries `extensions.persistedQuery`
+   */
+  readonly documentOf?: (request: { readonly query: unknown; readonly extensions: unknown }) => string | undefined;
+  /** Told of each hit answered here (a trace span: src/tracing/use-operation-spans.ts). */
+  readonly onHit?: ((request: IncomingMessage, hit: { readonly operationName: string | undefined; readonly clientName: string | undefined }) => void) | undefined;
 }
+
+const plainQuery = ({ query, extensions }: { readonly query: unknown; readonly extensions: unknown }): string | undefined =>
+  typeof query === 'string' && (extensions == null || (extensions as Record<string, unknown>)['persistedQuery'] === undefined) ? query : undefined;
 
 /** The media types of yoga's regular (non-streaming) result processor, in its order. */
 const regularMediaTypes = ['application/graphql-response+json', 'application/json'] as const;
@@ -104,7 +119,8 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> => type
 const operationKeys = new Set(['query', 'variables', 'operationName', 'extensions']);
 
 interface Operation {
-  query: string;
+  /** A string, or absent when an ID in `extensions` names the document. */
+  query: string | undefined;
   operationName: string | null | undefined;
   variables: unknown;
   extensions: unknown;
@@ -121,15 +137,16 @@ function singleOperation(body: string): Operation | undefined {
   if (!isPlainObject(parsed)) return undefined;
   for (const key of Object.keys(parsed)) if (!operationKeys.has(key)) return undefined;
   const { query, variables, operationName, extensions } = parsed;
-  if (typeof query !== 'string') return undefined;
+  if (query != null && typeof query !== 'string') return undefined;
   if (variables != null && !isPlainObject(variables)) return undefined;
   if (extensions != null && !isPlainObject(extensions)) return undefined;
   if (operationName != null && typeof operationName !== 'string') return undefined;
-  return { query, operationName, variables, extensions };
+  return { query: query ?? undefined, operationName, variables, extensions };
 }
 
 export function serveResultCacheHits(options: FastPathOptions, next: RequestListener): RequestListener {
   const endpoint = options.endpoint ?? '/graphql';
+  const documentOf = options.documentOf ?? plainQuery;
   return (req: IncomingMessage, res: ServerResponse) => {
     if (req.method !== 'POST' || req.url !== endpoint) return next(req, res);
     const headers = req.headers;
@@ -153,7 +170,8 @@ export function serveResultCacheHits(options: FastPathOptions, next: RequestList
         const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
         const parsed = singleOperation(body.toString('utf8'));
         const operation = parsed === undefined || inputRefusal(parsed, options.inputBounds) !== undefined ? undefined : parsed;
-        const hit = operation === undefined ? undefined : options.cache.getLocal(resultKey({ ...operation, clientName }));
+        const query = operation === undefined ? undefined : documentOf(operation);
+        const hit = operation === undefined || query === undefined ? undefined : options.cache.getLocal(resultKey({ ...operation, query, clientName }));
         if (hit === undefined) {
           // The stream is spent: @whatwg-node/server reads a request's `body`, when set, instead of the stream.
           // An empty body is left unset: yoga then reads the ended stream, as it would have.
@@ -166,6 +184,7 @@ export function serveResultCacheHits(options: FastPathOptions, next: RequestList
         const answer = splicedBody(hit, { cost });
         res.writeHead(200, { 'content-type': `${mediaType}; charset=utf-8`, 'content-length': Buffer.byteLength(answer) });
         res.end(answer);
+        options.onHit?.(req, { operationName: operation?.operationName ?? undefined, clientName });
       }),
     );
   };

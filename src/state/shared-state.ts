@@ -28,6 +28,8 @@ import type { SharedTier } from '../upstream/shared-tier.js';
 import { RedisImages } from './redis/redis-images.js';
 import { RedisResponseTier } from './redis/redis-response-tier.js';
 import { RedisResultCache } from './redis/redis-result-cache.js';
+import type { ApqStore, LocalApqStore } from '../persisted/apq-store.js';
+import { RedisApqStore } from './redis/redis-apq-store.js';
 
 export interface SharedState {
   readonly mode: 'single' | 'cluster';
@@ -57,6 +59,8 @@ export interface SharedTiers {
   readonly images: SharedImages | undefined;
   /** The operation-result cache: `local` alone, `local` in front of Redis in a cluster. */
   results(local: LocalResultCache, sharedHits: Pick<Counter, 'inc'>): ResultCache;
+  /** Documents registered by automatic persisted queries: `local` alone, `local` in front of Redis in a cluster. */
+  apq(local: LocalApqStore): ApqStore;
 }
 
 export interface SharedStateOptions {
@@ -86,7 +90,7 @@ async function openSingleNode({ config, logger, purpose }: SharedStateOptions): 
     leases: new LocalLeases(replicaId),
     board: new LocalBoard(),
     link: undefined,
-    tiers: { responses: undefined, images: undefined, results: (local) => local },
+    tiers: { responses: undefined, images: undefined, results: (local) => local, apq: (local) => local },
     health: () => Promise.resolve({ status: 'ok', mode: 'single', replica: replicaId, reasons: [] }),
     degraded: false,
     memberCount: 1,
@@ -126,6 +130,7 @@ async function openClusterNode({ config, logger, purpose }: SharedStateOptions, 
       responses: new RedisResponseTier({ link, bus, maxStaleMs: config.maxStaleSeconds * 1000 }),
       images: new RedisImages({ link }),
       results: (local, sharedHits) => new RedisResultCache({ local, link, logger: logger.child({ component: 'result-cache' }), sharedHits }),
+      apq: (local) => new RedisApqStore({ local, link, logger: logger.child({ component: 'apq' }) }),
     },
     get degraded() {
       return !link.up;

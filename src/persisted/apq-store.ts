@@ -1,0 +1,71 @@
+/**
+ * Where automatic persisted queries keep the documents clients registered,
+ * by the SHA-256 hash of their text (Apollo's protocol: a client first sends
+ * the hash alone; on PERSISTED_QUERY_NOT_FOUND it sends hash and text, which
+ * yoga's APQ plugin checks and stores).
+ *
+ * `ApqStore` is the seam (DESIGN.md, "State"): alone, `LocalApqStore`, an LRU
+ * bounded by entries and TTL; in a cluster the same LRU in front of Redis
+ * (src/state/redis/redis-apq-store.ts), so a document registered on one
+ * replica is found on every other. Both bound what anyone can make the
+ * gateway hold: a TTL, a number of entries per replica, and a largest
+ * document (a larger one still runs when its text is sent, it is only not
+ * kept, so its client keeps sending the text).
+ */
+import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+
+export interface ApqStore {
+  /** This replica's own layer, synchronously (the result-cache fast path reads it). */
+  getLocal(hash: string): string | undefined;
+  /** The document registered under `hash`, from any layer; never rejects. */
+  get(hash: string): string | undefined | Promise<string | undefined>;
+  /** Keeps a document whose hash was checked; a document over the size bound is ignored. Never rejects. */
+  set(hash: string, document: string): void | Promise<void>;
+}
+
+export interface ApqBounds {
+  /** How long a document is kept after it was last registered. */
+  readonly ttlMs: number;
+  /** Documents held by this replica. */
+  readonly maxEntries: number;
+  /** Bytes of the largest document kept (UTF-8). */
+  readonly maxDocumentBytes: number;
+}
+
+/** What Apollo's protocol sends: SHA-256, lower-case hex. Anything else names no stored document. */
+export const isSha256Hex = (hash: string): boolean => /^[0-9a-f]{64}$/.test(hash);
+
+export const sha256Hex = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
+
+export class LocalApqStore implements ApqStore {
+  readonly bounds: ApqBounds;
+  readonly #entries: LRUCache<string, string>;
+
+  constructor(bounds: ApqBounds) {
+    this.bounds = bounds;
+    this.#entries = new LRUCache<string, string>({ max: bounds.maxEntries, ttl: bounds.ttlMs });
+  }
+
+  /** True when a document of this size may be kept. */
+  fits(document: string): boolean {
+    return Buffer.byteLength(document, 'utf8') <= this.bounds.maxDocumentBytes;
+  }
+
+  getLocal(hash: string): string | undefined {
+    return this.#entries.get(hash);
+  }
+
+  get(hash: string): string | undefined {
+    return this.#entries.get(hash);
+  }
+
+  set(hash: string, document: string): void {
+    if (this.fits(document)) this.#entries.set(hash, document);
+  }
+
+  /** Keeps a copy for at most `ttlMs` (a document read from a shared tier, for what is left of its life there). */
+  keep(hash: string, document: string, ttlMs: number): void {
+    if (ttlMs > 0 && this.fits(document)) this.#entries.set(hash, document, { ttl: Math.min(ttlMs, this.bounds.ttlMs) });
+  }
+}
