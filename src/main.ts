@@ -8,7 +8,7 @@ import { createLogger } from './logger.js';
 import { createGateway, type Gateway } from './server.js';
 import { DataDirInUseError } from './state/data-dir-lock.js';
 import { StateFileError } from './state/state-file.js';
-import { startSandbox, type SandboxHandle } from './sandbox/server.js';
+import type { SandboxHandle } from './sandbox/server.js';
 import { planAllowances } from './upstream/assumptions.js';
 
 async function main(): Promise<void> {
@@ -32,6 +32,8 @@ async function main(): Promise<void> {
     // The embedded sandbox gets a key of its own for this run unless one is configured.
     const apiKey = config.apiKey ?? `sandbox-${randomBytes(12).toString('hex')}`;
     config = { ...config, apiKey };
+    // Imported only here: its fixtures are most of what a start would otherwise load and keep.
+    const { startSandbox } = await import('./sandbox/server.js');
     sandbox = await startSandbox({
       port: Number(process.env['SANDBOX_PORT'] ?? 0),
       apiKey,
@@ -56,13 +58,21 @@ async function main(): Promise<void> {
   }
   logger.info({ graphql: `${gateway.url}/graphql`, graphiql: `${gateway.url}/graphql` }, 'sports-graph ready');
 
-  const stop = async (): Promise<void> => {
-    await gateway.close();
+  // SIGTERM (an orchestrator) or SIGINT (Ctrl-C): drain and exit 0 (src/server.ts, shutdown); a second signal stops at once.
+  let signalled = false;
+  const stop = async (signal: NodeJS.Signals): Promise<void> => {
+    if (signalled) {
+      logger.warn({ signal }, 'second signal: stopping now');
+      await gateway.close();
+      await sandbox?.close();
+      process.exit(1);
+    }
+    signalled = true;
+    await gateway.shutdown();
     await sandbox?.close();
     process.exit(0);
   };
-  process.once('SIGINT', () => void stop());
-  process.once('SIGTERM', () => void stop());
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void stop(signal));
 }
 
 void main();

@@ -46,6 +46,8 @@ export const gatewayRoutes: readonly GatewayRoute[] = [
   { name: 'metrics', path: /^\/metrics$/, spending: { kind: 'none' } },
   // Static pages and their assets (src/widgets/use-widgets.ts).
   { name: 'widgets', path: /^\/widgets\//, spending: { kind: 'none' } },
+  // GraphiQL's content-hashed files (src/graphiql/use-graphiql-assets.ts); the page itself is yoga's, on /graphql.
+  { name: 'graphiql', path: /^\/graphiql\//, spending: { kind: 'none' } },
 ];
 
 /** The row serving `path`, if any. */
