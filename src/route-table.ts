@@ -43,6 +43,7 @@ export const gatewayRoutes: readonly GatewayRoute[] = [
     spending: { kind: 'gated', door: 'src/images/use-images.ts' },
   },
   { name: 'healthz', path: /^\/healthz$/, spending: { kind: 'none' } },
+  { name: 'readyz', path: /^\/readyz$/, spending: { kind: 'none' } },
   { name: 'metrics', path: /^\/metrics$/, spending: { kind: 'none' } },
   // Static pages and their assets (src/widgets/use-widgets.ts).
   { name: 'widgets', path: /^\/widgets\//, spending: { kind: 'none' } },
