@@ -9,8 +9,14 @@ import Negotiator from 'negotiator';
 
 export type StaticEncoding = 'br' | 'gzip' | 'identity';
 
-/** Preferred first when the client weighs them equally. */
 const offered: readonly StaticEncoding[] = ['br', 'gzip', 'identity'];
+/** Chosen in this order when the client weighs them equally (as the `compression` middleware does). */
+const preferred: readonly StaticEncoding[] = ['br', 'gzip'];
+
+/** negotiator 0.6.4 takes the server's preference as a second argument (`compression` passes it); @types/negotiator does not declare it. */
+interface WithPreference {
+  encoding(available: readonly string[], preferred: readonly string[]): string | undefined;
+}
 
 const compressBrotli = promisify(brotliCompress);
 const compressGzip = promisify(gzip);
@@ -18,7 +24,8 @@ const compressGzip = promisify(gzip);
 /** The encoding to send for a request's `Accept-Encoding` (absent: identity). */
 export function staticEncodingFor(acceptEncoding: string | null): StaticEncoding {
   if (acceptEncoding === null) return 'identity';
-  const chosen = new Negotiator({ headers: { 'accept-encoding': acceptEncoding } }).encoding(offered);
+  const negotiator = new Negotiator({ headers: { 'accept-encoding': acceptEncoding } }) as unknown as WithPreference;
+  const chosen = negotiator.encoding(offered, preferred);
   return chosen === 'br' || chosen === 'gzip' ? chosen : 'identity';
 }
 
