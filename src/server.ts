@@ -86,6 +86,8 @@ export interface Gateway {
    * with 1001 Going Away and the state is written (the ledger flushed).
    */
   shutdown(options?: { timeoutMs?: number }): Promise<ShutdownReport>;
+  /** What `/readyz` answers (no longer ready from the start of a shutdown, when new connections are refused already). */
+  readiness(): StateReadiness;
 }
 
 export interface ShutdownReport {
@@ -423,6 +425,7 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     url,
     port,
     services,
+    readiness,
     close: async () => {
       drain.abort();
       clearInterval(slowConsumerCheck);
