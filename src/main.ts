@@ -1,6 +1,8 @@
 /**
- * `npm start`: the gateway on PORT; with no SPORTS_API_BASE_URL, on the
- * embedded sandbox upstream, which its first log line says.
+ * The gateway process (`npm start` runs its build, `npm run dev` its
+ * source): the gateway on PORT; with no SPORTS_API_BASE_URL, on the
+ * embedded sandbox upstream, which its first log line says. SIGTERM or
+ * SIGINT drains it and exits 0 (src/server.ts, shutdown).
  */
 import { randomBytes } from 'node:crypto';
 import { loadConfig, ConfigError, type Config } from './config.js';
@@ -68,8 +70,14 @@ async function main(): Promise<void> {
       process.exit(1);
     }
     signalled = true;
-    await gateway.shutdown();
-    await sandbox?.close();
+    try {
+      await gateway.shutdown();
+      await sandbox?.close();
+    } catch (error) {
+      // A state that could not be written is the operator's to know: say so and exit non-zero.
+      logger.fatal({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
     process.exit(0);
   };
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void stop(signal));
