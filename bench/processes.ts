@@ -53,8 +53,10 @@ export interface Child {
 }
 
 export interface SpawnOptions {
-  /** Module run with `node --import tsx`, relative to the repo root. */
+  /** Module run with `node --import tsx` (with `compiled`, `node` alone), relative to the repo root. */
   readonly script: string;
+  /** A built module (dist/), run by `node` without the TypeScript loader. @default false */
+  readonly compiled?: boolean;
   readonly env: Record<string, string>;
   readonly cpu: number | undefined;
   readonly nodeFlags?: readonly string[];
@@ -63,7 +65,7 @@ export interface SpawnOptions {
 }
 
 export function spawnTs(pinning: Pinning, options: SpawnOptions): Child {
-  const nodeArgs = [...(options.nodeFlags ?? []), '--import', 'tsx', options.script];
+  const nodeArgs = [...(options.nodeFlags ?? []), ...(options.compiled === true ? [] : ['--import', 'tsx']), options.script];
   const [command, args] =
     pinning.enabled && options.cpu !== undefined
       ? ['taskset', ['-c', String(options.cpu), process.execPath, ...nodeArgs]]

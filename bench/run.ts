@@ -9,21 +9,24 @@
  * - `BENCH_STEADY_SECONDS` (default 60).
  * - `BENCH_FANOUT` (default `1000,10000`): subscriber counts.
  * - `BENCH_CPU_PROF=dir`: the warm gateway runs with `--cpu-prof` into `dir`.
- * - `BENCH_ONLY=warm,fanout`: only those scenarios (upstream, warm, cluster,
- *   cold, fanout, steady; for working on one);
- *   the results then go to bench/results/partial.json, never latest.json.
+ * - `BENCH_ONLY=warm,fanout`: only those scenarios (start, upstream, warm,
+ *   cluster, cold, fanout, steady; for working on one);
+ *   the results then go to bench/results/partial.json, never latest.json,
+ *   except `start` and `idle` (the start scenario), which stand alone and
+ *   replace their own keys in latest.json.
  */
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
 import { pinSelf } from './processes.js';
 import { runCluster } from './scenarios/cluster.js';
 import { runCold } from './scenarios/cold.js';
 import { runFanoutLevel } from './scenarios/fanout.js';
+import { runStart } from './scenarios/start.js';
 import { runSteady } from './scenarios/steady.js';
 import { measureMinimum, runUpstream } from './scenarios/upstream.js';
 import { runWarm } from './scenarios/warm.js';
 import { printTable, targetsOf } from './report.js';
-import { startBenchStack } from './stack.js';
+import { BENCH_API_KEY, startBenchStack } from './stack.js';
 import { representative } from './workload.js';
 import { defaultCacheTtls } from '../src/upstream/cache-ttls.js';
 
@@ -50,6 +53,13 @@ pinSelf(stack.pinning);
 const log = (message: string) => process.stderr.write(`[bench +${Math.round((Date.now() - startedAt) / 1000)}s] ${message}\n`);
 log(stack.pinning.reason);
 try {
+  // First, on an otherwise idle machine: start time and idle memory of fresh processes.
+  let started;
+  if (runs('start')) {
+    log('start');
+    started = await runStart(stack.pinning, { url: stack.sandbox.url, apiKey: BENCH_API_KEY }, { rounds, log });
+  }
+
   const ids = representative.variables as Record<string, string>;
   const direct = await stack.startDirect({ game: ids['game'] ?? '', team: ids['team'] ?? '', tournament: ids['tournament'] ?? '' });
 
@@ -133,6 +143,8 @@ try {
     },
     upstreamLatencyMs: latencyMs,
     rounds,
+    start: started?.start,
+    idle: started?.idle,
     warm,
     cold,
     upstream,
@@ -146,12 +158,20 @@ try {
     },
     steady,
   };
-  if (warm === undefined || cold === undefined || upstream === undefined || cluster === undefined || steady === undefined || largest === undefined) {
+  if (started === undefined || warm === undefined || cold === undefined || upstream === undefined || cluster === undefined || steady === undefined || largest === undefined) {
     await writeFile(new URL('./results/partial.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
+    if (started !== undefined) {
+      // Fresh processes of their own, measured apart from every other scenario: their figures replace only their keys.
+      const latestUrl = new URL('./results/latest.json', import.meta.url);
+      const latest = JSON.parse(await readFile(latestUrl, 'utf8')) as Record<string, unknown>;
+      const updated = { ...latest, start: { ...started.start, measuredAt: results.generatedAt, machine: results.machine }, idle: started.idle };
+      await writeFile(latestUrl, `${JSON.stringify(updated, null, 2)}\n`);
+      log('start scenario: replaced start and idle in bench/results/latest.json');
+    }
     process.stdout.write(`${JSON.stringify({ upstream, warm, cluster, cold, fanout: results.fanout, steady }, null, 2)}\n`);
     log('partial run: wrote bench/results/partial.json');
   } else {
-    const complete = { ...results, warm, cold, upstream, cluster, steady };
+    const complete = { ...results, start: started.start, idle: started.idle, warm, cold, upstream, cluster, steady };
     const withTargets = { ...complete, targets: targetsOf({ ...complete, fanout: complete.fanout }) };
     await writeFile(new URL('./results/latest.json', import.meta.url), `${JSON.stringify(withTargets, null, 2)}\n`);
     printTable(withTargets);

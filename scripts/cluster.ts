@@ -1,8 +1,8 @@
 /**
  * `npm run cluster`: a cluster on one machine. A redis-server (Debian's
  * package) unless REDIS_URL names a Redis, the sandbox upstream unless
- * SPORTS_API_BASE_URL names an upstream, and N gateway replicas (src/main.ts,
- * what `npm start` runs) on consecutive ports from PORT, each with its own
+ * SPORTS_API_BASE_URL names an upstream, and N gateway replicas (src/main.ts
+ * under tsx, as `npm run dev` runs it) on consecutive ports from PORT, each with its own
  * DATA_DIR and REPLICA_ID. Prints every address once all answer /healthz.
  * Ctrl-C or SIGTERM stops the replicas first, then Redis and the sandbox, so
  * that no replica outlives the state it writes to. Children run in process

@@ -197,6 +197,8 @@ export interface Config {
   persisted: PersistedOperationsConfig;
   /** OpenTelemetry traces, on when an OTLP endpoint is set (src/tracing/config.ts). */
   tracing: TracingConfig;
+  /** How the process serves and stops (README "Running in production"). */
+  service: ServiceConfig;
   /** Baseball lineup confirmation polling (spec 4.9: every 5 minutes from about 3 hours before the first pitch). */
   lineupPoll: {
     /** `LINEUP_POLL_INTERVAL_MS`. @default 300_000 (5 minutes) */
@@ -206,6 +208,19 @@ export interface Config {
   };
 }
 
+
+export interface ServiceConfig {
+  /** `COMPRESSION`: brotli or gzip by `Accept-Encoding` (src/http/compress.ts). @default true */
+  compression: boolean;
+  /** `COMPRESSION_THRESHOLD_BYTES`: smaller answers are sent as they are. @default 1_024 */
+  compressionThresholdBytes: number;
+  /**
+   * `SHUTDOWN_TIMEOUT_MS`: after SIGTERM, how long operations in flight may
+   * take to finish before their connections are cut.
+   * @default OPERATION_TIMEOUT_MS + 1_000 (an operation never runs longer than its deadline)
+   */
+  shutdownTimeoutMs: number;
+}
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -307,6 +322,11 @@ export function loadConfig(env: Env = process.env): Config {
     },
     persisted: readPersistedOperationsConfig(reader, env),
     tracing: readTracingConfig(reader, env),
+    service: {
+      compression: bool('COMPRESSION', true),
+      compressionThresholdBytes: int('COMPRESSION_THRESHOLD_BYTES', 1_024),
+      shutdownTimeoutMs: int('SHUTDOWN_TIMEOUT_MS', operationMs + 1_000, 1),
+    },
     lineupPoll: {
       intervalMs: int('LINEUP_POLL_INTERVAL_MS', 300_000, 10),
       leadMs: int('LINEUP_POLL_LEAD_MS', 3 * 3600 * 1000),

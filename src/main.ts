@@ -1,6 +1,8 @@
 /**
- * `npm start`: the gateway on PORT; with no SPORTS_API_BASE_URL, on the
- * embedded sandbox upstream, which its first log line says.
+ * The gateway process (`npm start` runs its build, `npm run dev` its
+ * source): the gateway on PORT; with no SPORTS_API_BASE_URL, on the
+ * embedded sandbox upstream, which its first log line says. SIGTERM or
+ * SIGINT drains it and exits 0 (src/server.ts, shutdown).
  */
 import { randomBytes } from 'node:crypto';
 import { loadConfig, ConfigError, type Config } from './config.js';
@@ -9,7 +11,7 @@ import { createGateway, type Gateway } from './server.js';
 import { DataDirInUseError } from './state/data-dir-lock.js';
 import { StateFileError } from './state/state-file.js';
 import { sandboxDatasetFromEnv } from './sandbox/dataset-env.js';
-import { startSandbox, type SandboxHandle } from './sandbox/server.js';
+import type { SandboxHandle } from './sandbox/server.js';
 import { planAllowances } from './upstream/assumptions.js';
 import { startLine } from './start-line.js';
 
@@ -39,6 +41,8 @@ async function main(): Promise<void> {
       process.stderr.write(`${dataset.error}\n`);
       process.exit(2);
     }
+    // Imported only here: its fixtures are most of what a start would otherwise load and keep.
+    const { startSandbox } = await import('./sandbox/server.js');
     sandbox = await startSandbox({
       port: Number(process.env['SANDBOX_PORT'] ?? 0),
       apiKey,
@@ -70,13 +74,27 @@ async function main(): Promise<void> {
   }
   logger.info({ graphql: `${gateway.url}/graphql`, graphiql: `${gateway.url}/graphql` }, 'sports-graph ready');
 
-  const stop = async (): Promise<void> => {
-    await gateway.close();
-    await sandbox?.close();
+  // SIGTERM (an orchestrator) or SIGINT (Ctrl-C): drain and exit 0 (src/server.ts, shutdown); a second signal stops at once.
+  let signalled = false;
+  const stop = async (signal: NodeJS.Signals): Promise<void> => {
+    if (signalled) {
+      logger.warn({ signal }, 'second signal: stopping now');
+      await gateway.close();
+      await sandbox?.close();
+      process.exit(1);
+    }
+    signalled = true;
+    try {
+      await gateway.shutdown();
+      await sandbox?.close();
+    } catch (error) {
+      // A state that could not be written is the operator's to know: say so and exit non-zero.
+      logger.fatal({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
     process.exit(0);
   };
-  process.once('SIGINT', () => void stop());
-  process.once('SIGTERM', () => void stop());
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void stop(signal));
 }
 
 void main();

@@ -43,11 +43,14 @@ export const gatewayRoutes: readonly GatewayRoute[] = [
     spending: { kind: 'gated', door: 'src/images/use-images.ts' },
   },
   { name: 'healthz', path: /^\/healthz$/, spending: { kind: 'none' } },
+  { name: 'readyz', path: /^\/readyz$/, spending: { kind: 'none' } },
   { name: 'metrics', path: /^\/metrics$/, spending: { kind: 'none' } },
   // Static pages and their assets (src/widgets/use-widgets.ts).
   { name: 'widgets', path: /^\/widgets\//, spending: { kind: 'none' } },
   // The schema's interfaces and their types, for normalized client caches (src/plugins/use-possible-types.ts).
   { name: 'possible-types', path: /^\/possible-types\.json$/, spending: { kind: 'none' } },
+  // GraphiQL's content-hashed files (src/graphiql/use-graphiql-assets.ts); the page itself is yoga's, on /graphql.
+  { name: 'graphiql', path: /^\/graphiql\//, spending: { kind: 'none' } },
 ];
 
 /** The row serving `path`, if any. */

@@ -3,14 +3,13 @@
  * over graphql-ws and SSE on the same path), GraphiQL served from the
  * gateway's own bundle, `/healthz`, `/metrics`.
  */
+import { setMaxListeners } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
 import { join } from 'node:path';
 import type { AddressInfo, Socket } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { usePrometheus } from '@graphql-yoga/plugin-prometheus';
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { getOperationAST, GraphQLError, type DocumentNode, type ExecutionArgs, type FormattedExecutionResult } from 'graphql';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { useServer } from 'graphql-ws/use/ws';
@@ -24,6 +23,10 @@ import { createLogger } from './logger.js';
 import { GatewayMetrics } from './metrics.js';
 import { useErrorCodes, withCodes } from './plugins/use-error-codes.js';
 import { useHealthz } from './plugins/use-healthz.js';
+import { useReadyz } from './plugins/use-readyz.js';
+import { useSubscriptionDrain } from './plugins/use-subscription-drain.js';
+import { InFlightRequests, waitFor } from './http/in-flight.js';
+import type { StateReadiness } from './state/shared.js';
 import { useRouteTable } from './plugins/use-route-table.js';
 import { useClientKeys } from './plugins/use-client-keys.js';
 import { ClientKeys, presentedKey } from './access/client-keys.js';
@@ -40,6 +43,7 @@ import { useOperationLimits } from './plugins/use-operation-limits.js';
 import { limitRequestBody } from './http-limits.js';
 import { defaultAllowedHosts, HostPolicy } from './http/allowed-hosts.js';
 import { answerClientErrors } from './http/client-errors.js';
+import { compressResponses } from './http/compress.js';
 import { refuseForeignHosts, upgradeAnswer, upgradeRefusal } from './http/host-check.js';
 import { inputRefusal, type InputBounds } from './http/input-bounds.js';
 import { guardRequests, type ReportError } from './http/request-guard.js';
@@ -66,6 +70,10 @@ import { persistedOperations } from './plugins/use-persisted-operations.js';
 import { useIncrementalDelivery } from './plugins/incremental-delivery.js';
 import { openTracing } from './tracing/open-tracing.js';
 import { fastHitSpan, useOperationSpans } from './tracing/use-operation-spans.js';
+import { runtimeDir } from './runtime-files.js';
+import { graphiqlAssets } from './graphiql/assets.js';
+import { graphiqlPage } from './graphiql/page.js';
+import { GRAPHIQL_ASSET_PREFIX, useGraphiQLAssets } from './graphiql/use-graphiql-assets.js';
 
 export interface GatewayOptions {
   /** The upstream base URL: the configured one, or the embedded sandbox's. */
@@ -78,13 +86,29 @@ export interface Gateway {
   readonly url: string;
   readonly port: number;
   readonly services: GatewayServices;
+  /** Stops at once: connections cut, subscriptions dropped (tests, a second signal). */
   close(): Promise<void>;
+  /**
+   * Graceful stop (SIGTERM): `/readyz` answers 503, no new connection is
+   * accepted, subscriptions complete (graphql-ws `complete`, SSE ends),
+   * operations in flight finish within `timeoutMs`, then WebSockets close
+   * with 1001 Going Away and the state is written (the ledger flushed).
+   */
+  shutdown(options?: { timeoutMs?: number }): Promise<ShutdownReport>;
+  /** What `/readyz` answers (no longer ready from the start of a shutdown, when new connections are refused already). */
+  readiness(): StateReadiness;
 }
 
-const schemaDir = fileURLToPath(new URL('../schema/', import.meta.url));
+export interface ShutdownReport {
+  /** HTTP requests and WebSocket operations still running at the bound, cut. */
+  readonly cut: number;
+  readonly tookMs: number;
+}
+
 
 /** Every `schema/*.graphql` file, in name order. */
 export function loadTypeDefs(): string[] {
+  const schemaDir = runtimeDir('schema');
   return readdirSync(schemaDir)
     .filter((name) => name.endsWith('.graphql'))
     .sort()
@@ -145,6 +169,14 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     allowedHosts: config.access.allowedHosts.length > 0 ? config.access.allowedHosts : defaultAllowedHosts(config.host),
     corsOrigins: config.access.corsOrigins,
   });
+  // Aborted by shutdown(): subscriptions complete (src/plugins/use-subscription-drain.ts) and /readyz says 503.
+  const drain = new AbortController();
+  // One listener per open subscription (src/live/end-on-abort.ts): thousands is the normal case, not a leak.
+  setMaxListeners(0, drain.signal);
+  const readiness = (): StateReadiness => {
+    if (drain.signal.aborted) return { ready: false, reasons: ['draining: the gateway is shutting down'] };
+    return state.readiness();
+  };
   const reportRequestError: ReportError = (error, req) =>
     logger.error({ err: error, method: req.method, path: (req.url ?? '').split('?')[0] }, 'a request handler failed before yoga');
 
@@ -157,7 +189,8 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     logging: logger,
     graphiql: config.access.graphiql ? { title: 'sports-graph', subscriptionsProtocol: 'WS' } : false,
     cors: config.access.corsOrigins.length > 0 ? { origin: [...config.access.corsOrigins], methods: ['GET', 'POST'], credentials: false } : false,
-    renderGraphiQL,
+    // A small page naming GraphiQL's hashed files (src/graphiql/); their module is imported on the first visit.
+    renderGraphiQL: async (options) => graphiqlPage(options, await graphiqlAssets(), GRAPHIQL_ASSET_PREFIX),
     context: (): OperationContext => {
       const deadline = Date.now() + config.timeouts.operationMs;
       return { services, upstream: new UpstreamLoader(fetcher, deadline, config.bench.upstreamLoaders), deadline };
@@ -171,6 +204,8 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
       ...persisted.plugins,
       useCodedRefusals(),
       useHealthz({ endpoint: '/healthz', health: () => state.health() }),
+      useReadyz({ endpoint: '/readyz', readiness }),
+      useSubscriptionDrain(drain.signal),
       useClientKeys(clientKeys),
       // A cross-site <img>, form or no-cors fetch must not spend the allowance (Fetch Metadata, then Origin).
       useCsrfRefusal({
@@ -182,6 +217,7 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
       useWidgets({ prefix: '/widgets' }),
       // Type names, as introspection gives them: off with it (GATEWAY_INTROSPECTION=false answers 404).
       ...(config.access.introspection ? [usePossibleTypes()] : []),
+      ...(config.access.graphiql ? [useGraphiQLAssets({ prefix: GRAPHIQL_ASSET_PREFIX })] : []),
       useImages(services, clientKeys),
       usePrometheus({
         registry: metrics.registry,
@@ -242,11 +278,20 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
           },
           yoga,
         );
+  // Every answer written below, refusals included, is compressed when it is worth it (src/http/compress.ts).
+  const compressed = (next: RequestListener): RequestListener =>
+    config.service.compression ? compressResponses({ thresholdBytes: config.service.compressionThresholdBytes }, next) : next;
+  const inFlight = new InFlightRequests();
   // The front door, outermost first: no throw escapes, foreign host names are refused before anything reads the request, bodies are bounded.
   const server: Server = createServer(
     // The Host check answers a missing Host itself, with a code (src/http/host-check.ts).
     { requireHostHeader: false },
-    guardRequests(refuseForeignHosts(hostPolicy, limitRequestBody(config.limits.maxBodyBytes, handler, reportRequestError)), reportRequestError),
+    inFlight.track(
+      guardRequests(
+        compressed(refuseForeignHosts(hostPolicy, limitRequestBody(config.limits.maxBodyBytes, handler, reportRequestError), { open: ['/healthz', '/readyz'] })),
+        reportRequestError,
+      ),
+    ),
   );
   answerClientErrors(server);
   const sockets = new Set<Socket>();
@@ -295,7 +340,7 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
   // Root fields whose results depend on their arguments alone: one execution serves every subscriber.
   // Not `liveTicker`: each subscriber passes the spend gate and may pay for polls (src/live/poll-payers.ts).
   const sharedSubscriptions = new SharedSubscriptions({ shareableFields: new Set(['oddsSnapshots']) });
-  useServer<Record<string, unknown>, { request: IncomingMessage; socket: WebSocket }>(
+  const wsServerHandle = useServer<Record<string, unknown>, { request: IncomingMessage; socket: WebSocket }>(
     {
       onConnect: (ctx) => {
         if (refuseControlPayload(ctx.extra.socket, ctx.connectionParams, inputBounds)) return false;
@@ -408,20 +453,68 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   logger.info({ url, plan: config.plan }, 'gateway listening');
 
+  /** Operations (queries and subscriptions) running on open WebSockets. */
+  const wsOperations = (): number => {
+    let count = 0;
+    for (const client of wsServer.clients) count += activeSubscriptions.get(client) ?? 0;
+    return count;
+  };
+  const serverClosed = new Promise<void>((resolve) => server.once('close', () => resolve()));
+  const releaseServices = async (): Promise<void> => {
+    await live.close();
+    await fetcher.close();
+    // Writes quota.json and removes the write-ahead copy (alone), or leaves the cluster.
+    await state.close();
+    // Last: the spans of the shutdown itself are exported too.
+    await tracing?.close();
+  };
+  let stopping: Promise<ShutdownReport> | undefined;
+
   return {
     url,
     port,
     services,
+    readiness,
     close: async () => {
+      drain.abort();
       clearInterval(slowConsumerCheck);
       for (const client of wsServer.clients) client.terminate();
       await new Promise<void>((resolve) => wsServer.close(() => resolve()));
       for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await live.close();
-      await fetcher.close();
-      await state.close();
-      await tracing?.close();
+      server.close();
+      await serverClosed;
+      await releaseServices();
+    },
+    shutdown: ({ timeoutMs = config.service.shutdownTimeoutMs } = {}) => {
+      stopping ??= (async (): Promise<ShutdownReport> => {
+        const started = Date.now();
+        const deadline = started + timeoutMs;
+        drain.abort();
+        inFlight.drain();
+        // No new connections; idle keep-alive ones close now, busy ones after their answer (Connection: close).
+        server.close();
+        server.closeIdleConnections();
+        logger.info({ requests: inFlight.size, wsOperations: wsOperations(), timeoutMs }, 'shutting down: draining operations in flight');
+        await waitFor(() => inFlight.size === 0 && wsOperations() === 0, deadline);
+        const cut = inFlight.size + wsOperations();
+        if (cut > 0) logger.warn({ cut, timeoutMs }, 'shutdown bound reached: cutting what is still running');
+        // graphql-ws sends each `complete` a few promise turns after the operation ends: let them out before the close frames.
+        await new Promise((resolve) => setImmediate(resolve));
+        clearInterval(slowConsumerCheck);
+        // Closes every socket with 1001 Going Away (graphql-ws's own shutdown), then stops the WebSocket server.
+        await Promise.resolve(wsServerHandle.dispose()).catch((error: unknown) => logger.warn({ err: error }, 'closing the WebSocket server failed'));
+        // The close handshake: each client answers the 1001 frame; one that does not within a second is cut.
+        await waitFor(() => wsServer.clients.size === 0, Date.now() + 1_000);
+        for (const client of wsServer.clients) client.terminate();
+        server.closeAllConnections();
+        for (const socket of sockets) socket.destroy();
+        await serverClosed;
+        await releaseServices();
+        const tookMs = Date.now() - started;
+        logger.info({ tookMs, cut }, 'shut down');
+        return { cut, tookMs };
+      })();
+      return stopping;
     },
   };
 }

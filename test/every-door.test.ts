@@ -125,6 +125,18 @@ describe('every door pays', () => {
       { name: 'a logo through V2 and V6', send: http(`/images/logo?v2Sport=football&v2=${imageIds.v2Football.player}&v6Sport=football&v6=${imageIds.v6.player}`) },
     ],
     healthz: [{ name: 'GET /healthz', send: http('/healthz') }],
+    readyz: [{ name: 'GET /readyz', send: http('/readyz') }],
+    graphiql: [
+      {
+        name: 'the GraphiQL stylesheet the page names',
+        send: async (key) => {
+          const page = await (await fetch(`${stack.gateway.url}/graphql`, { headers: { accept: 'text/html', ...bearer(key) } })).text();
+          const stylesheet = /"(\/graphiql\/graphiql-[0-9a-f]+\.css)"/.exec(page)?.[1];
+          if (stylesheet === undefined) throw new Error('the GraphiQL page names no stylesheet');
+          return http(stylesheet)(key);
+        },
+      },
+    ],
     metrics: [{ name: 'GET /metrics', send: http('/metrics') }],
     widgets: [{ name: 'the odds widget page', send: http('/widgets/odds?match=1') }],
     'possible-types': [{ name: 'GET /possible-types.json', send: http('/possible-types.json') }],

@@ -12,12 +12,13 @@
  * while introspection is (server.ts).
  */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { runtimeDir } from '../runtime-files.js';
 import type { Plugin } from 'graphql-yoga';
 
 export const POSSIBLE_TYPES_PATH = '/possible-types.json';
 
-const generated = fileURLToPath(new URL('../generated/possible-types.json', import.meta.url));
+const generated = join(runtimeDir('generated'), 'possible-types.json');
 
 export function usePossibleTypes({ path = POSSIBLE_TYPES_PATH }: { path?: string } = {}): Plugin {
   // Read once at start; `npm run codegen` (run before start and test) writes it.

@@ -20,7 +20,7 @@ import { RedisLedger } from './redis/redis-ledger.js';
 import { removeLeftoverTemporaries } from './state-file.js';
 import { RedisBoard, RedisBus, RedisLeases } from './redis/redis-coordination.js';
 import { RedisLink } from './redis/redis-link.js';
-import type { Board, Bus, Leases, StateHealth } from './shared.js';
+import type { Board, Bus, Leases, StateHealth, StateReadiness } from './shared.js';
 import type { Counter } from 'prom-client';
 import type { SharedImages } from '../images/shared-images.js';
 import type { LocalResultCache, ResultCache } from '../results/result-cache.js';
@@ -44,6 +44,15 @@ export interface SharedState {
   /** What this replica's own caches sit on: the cluster's shared tiers, or none alone. */
   readonly tiers: SharedTiers;
   health(): Promise<StateHealth>;
+  /**
+   * Ready once the allowance and budgets can be read: at once alone (the
+   * ledger is loaded before the gateway listens); in a cluster, once the
+   * shared count has been read from Redis. Redis going away later leaves the
+   * replica ready (degraded, on its share): every replica shares that Redis,
+   * so taking them out of the load balancer together would turn a degraded
+   * cluster into an outage.
+   */
+  readiness(): StateReadiness;
   /** True while shared state falls back to local state (Redis away). */
   readonly degraded: boolean;
   /** Replicas seen alive at the last heartbeat (1 alone). */
@@ -92,6 +101,7 @@ async function openSingleNode({ config, logger, purpose }: SharedStateOptions): 
     link: undefined,
     tiers: { responses: undefined, images: undefined, results: (local) => local, apq: (local) => local },
     health: () => Promise.resolve({ status: 'ok', mode: 'single', replica: replicaId, reasons: [] }),
+    readiness: () => ({ ready: true, reasons: [] }),
     degraded: false,
     memberCount: 1,
     close: () => local.close(),
@@ -138,6 +148,10 @@ async function openClusterNode({ config, logger, purpose }: SharedStateOptions, 
     get memberCount() {
       return Math.max(1, link.members.length);
     },
+    readiness: () =>
+      ledger.hasSharedView
+        ? { ready: true, reasons: [] }
+        : { ready: false, reasons: [`the shared allowance has not been read from Redis yet (${link.downReason ?? 'reading'})`] },
     health: async () => {
       const reason = link.downReason;
       return {

@@ -36,6 +36,13 @@ export interface Board {
 
 export type StateStatus = 'ok' | 'degraded';
 
+/** What `/readyz` says about the shared state: can this replica take traffic yet. */
+export interface StateReadiness {
+  readonly ready: boolean;
+  /** Why not (empty when ready). */
+  readonly reasons: readonly string[];
+}
+
 /** What `/healthz` and the metrics say about the shared state. */
 export interface StateHealth {
   readonly status: StateStatus;

@@ -5,23 +5,22 @@
  * anywhere but the gateway itself.
  */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { Plugin } from 'graphql-yoga';
+import { runtimeDir } from '../runtime-files.js';
 
 interface Asset {
   readonly body: string;
   readonly contentType: string;
 }
 
-const dir = (name: string): string => fileURLToPath(new URL(name, import.meta.url));
-
 /** Read once at start: the pages are small and never change while running. */
 function loadAssets(prefix: string): ReadonlyMap<string, Asset> {
-  const read = (file: string): string => readFileSync(dir(file), 'utf8');
+  const read = (file: string): string => readFileSync(join(runtimeDir('oddsWidget'), file), 'utf8');
   return new Map<string, Asset>([
-    [`${prefix}/odds`, { body: read('odds/index.html'), contentType: 'text/html; charset=utf-8' }],
-    [`${prefix}/odds/widget.js`, { body: read('odds/widget.js'), contentType: 'text/javascript; charset=utf-8' }],
-    [`${prefix}/odds/widget.css`, { body: read('odds/widget.css'), contentType: 'text/css; charset=utf-8' }],
+    [`${prefix}/odds`, { body: read('index.html'), contentType: 'text/html; charset=utf-8' }],
+    [`${prefix}/odds/widget.js`, { body: read('widget.js'), contentType: 'text/javascript; charset=utf-8' }],
+    [`${prefix}/odds/widget.css`, { body: read('widget.css'), contentType: 'text/css; charset=utf-8' }],
   ]);
 }
 

@@ -1,5 +1,6 @@
 /**
- * The gateway as `npm start` runs it (src/main.ts, on its embedded sandbox),
+ * The gateway as `npm run dev` runs it (src/main.ts under tsx, on its embedded
+ * sandbox; with `compiled`, the build's output, as `npm start` runs it),
  * in a child process: a request that ends the process shows as an exit,
  * not as a crashed test worker. Same way of starting as soak/processes.ts:
  * `node --import tsx` directly, a free loopback port, a fresh DATA_DIR.
@@ -43,6 +44,8 @@ export interface GatewayProcessOptions {
   onOutput?: (chunk: string) => void;
   /** How long it may take to answer /healthz; past it, it is killed and the start fails with its output. @default 60_000 */
   readyTimeoutMs?: number;
+  /** Run the build's output (`node dist/main.js`, what `npm start` runs) instead of the sources under tsx; the caller builds first (scripts/build.ts). @default false */
+  compiled?: boolean;
 }
 
 /** Spawns the gateway; `ready` resolves once /healthz answers and rejects, with its output, if it exits first. */
@@ -51,9 +54,9 @@ function spawnGateway(
   port: number,
   dataDir: string,
   ownsDataDir: boolean,
-  options: Pick<GatewayProcessOptions, 'detached' | 'onOutput' | 'readyTimeoutMs'> = {},
+  options: Pick<GatewayProcessOptions, 'detached' | 'onOutput' | 'readyTimeoutMs' | 'compiled'> = {},
 ): { handle: GatewayProcess; ready: Promise<GatewayProcess>; exited: Promise<void> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, options.compiled === true ? ['dist/main.js'] : ['--import', 'tsx', 'src/main.ts'], {
     cwd: root,
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -346,6 +346,11 @@ export class RedisLedger implements Ledger {
     return this.#share;
   }
 
+  /** True once the shared count has been read from Redis (a replica that started while Redis was away has not). */
+  get hasSharedView(): boolean {
+    return this.#view !== undefined;
+  }
+
   async #rejoin(): Promise<void> {
     const owed = this.#owed;
     // A Redis that came back empty counts states from 1 again: its first answer is the newest there is.

@@ -1,0 +1,43 @@
+# sports-graph as a container: the bundle from `npm run build` and its few
+# runtime packages, run by `node` as an unprivileged user. Build with
+# `docker build -t sports-graph .`; see README "Running in production".
+# test/dockerfile.test.ts checks what can be checked without Docker.
+
+# 1. Build: every dependency (esbuild, tsx), then the bundle in /app/dist.
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json ./
+COPY scripts/build.ts scripts/
+COPY schema schema
+COPY resolvers resolvers
+COPY src src
+RUN npm run build
+
+# 2. Runtime packages only: the bundle leaves out a native addon
+#    (fs-native-extensions, the DATA_DIR lock) and GraphiQL's assets.
+FROM node:20-bookworm-slim AS runtime-deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund
+
+# 3. What runs: the compiled output, no sources, no dev tools.
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=4000 \
+    DATA_DIR=/data
+WORKDIR /app
+COPY --from=runtime-deps /app/node_modules node_modules
+COPY --from=build /app/dist dist
+COPY package.json ./
+RUN mkdir -p /data && chown node:node /data
+USER node
+VOLUME ["/data"]
+EXPOSE 4000
+# Liveness; point a load balancer's readiness check at /readyz.
+HEALTHCHECK --interval=10s --timeout=3s --start-period=10s CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||4000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# SIGTERM drains: in-flight operations finish (SHUTDOWN_TIMEOUT_MS), subscriptions complete, the ledger is written.
+STOPSIGNAL SIGTERM
+CMD ["node", "dist/main.js"]
