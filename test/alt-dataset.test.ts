@@ -15,6 +15,7 @@ import { fromGlobalId } from '../src/model/global-id.js';
 import { ALT_ID_OFFSET, ALT_UTC_OFFSET_MINUTES } from '../src/sandbox/fixtures/alt-dataset.js';
 import { sandboxDatasetFromEnv } from '../src/sandbox/dataset-env.js';
 import { startSandbox } from '../src/sandbox/server.js';
+import { baseballIds } from '../src/sandbox/fixtures/baseball.js';
 import { V2_EVENTS_PAGE_SIZE } from '../src/sandbox/fixtures/v2-events.js';
 import { gql, requestCounts, resetCounts, type GraphQLResponse } from './support/client.js';
 import { startStack, type TestStack } from './support/servers.js';
@@ -69,7 +70,10 @@ describe('the alt data set through the gateway', () => {
   beforeAll(async () => {
     stack = await startStack({ sandbox: { dataset: 'alt' } });
     // The free sport catalogue, once, so that every count below is the test's own routes.
-    ok(await query('{ sports { sport } }'));
+    const sports = ok(await query<{ sports: Array<{ sport: string; slugs: Record<string, string | null> }> }>('{ sports { sport slugs { v1 v2 v3 v4 v6 } } }'));
+    // Unknown fields beside each entry and inside `slugs` are not read as versions.
+    expect(sports.sports.find((s) => s.sport === 'ICE_HOCKEY')?.slugs).toEqual({ v1: 'hockey', v2: 'hockey', v3: 'hockey', v4: 'ice-hockey', v6: null });
+    expect(sports.sports).toHaveLength(stack.sandbox.fixtures.sports.length);
   });
   afterAll(() => stack.close());
   beforeEach(() => resetCounts(stack.sandbox.url));
@@ -366,6 +370,30 @@ describe('the alt data set through the gateway', () => {
       expect(data.v2.baseball.lineups.confirmed).toBe(true);
       const batters = game.lineups.away.confirmed.players.filter((p) => p.role === 'batter' && p.battingOrder !== undefined);
       expect(data.v2.baseball.lineups.away.battingOrder.map((p) => p.player.name)).toEqual(batters.map((p) => p.player.name));
+    });
+
+    it('baseball: an event ID past 2^42 read by ID; a league whose lineups are not carried answers NOT_SUPPORTED after that one request', async () => {
+      const { games } = stack.sandbox.fixtures.otherSports.baseball;
+      const carried = games[0];
+      const notCarried = games.find((g) => g.league.id === baseballIds.notCarriedLeague);
+      const data = ok(
+        await query<{ v2: { event: { ref: { nativeId: string }; homeTeam: { ref: { nativeId: string }; name: string }; tournament: { ref: { nativeId: string } } } } }>(
+          'query($id: ID!) { v2(sport: BASEBALL) { event(id: $id) { ref { nativeId } homeTeam { ref { nativeId } name } tournament { ref { nativeId } } } } }',
+          { id: String(carried?.id) },
+        ),
+      );
+      expect(data.v2.event).toEqual({
+        ref: { nativeId: String(carried?.id) },
+        homeTeam: { ref: { nativeId: String(carried?.home.id) }, name: carried?.home.name },
+        // The league IDs are the gateway's own assumption (src/upstream/routes/v2-baseball.ts): the same in every data set.
+        tournament: { ref: { nativeId: String(baseballIds.majorLeague) } },
+      });
+      expect(await counted()).toEqual({ [`GET /v2/baseball/api/match/${carried?.id}`]: 1 });
+
+      await resetCounts(stack.sandbox.url);
+      const refused = await query('query($id: ID!) { v2(sport: BASEBALL) { baseball { lineups(matchId: $id) { confirmed } } } }', { id: String(notCarried?.id) });
+      expect(refused.errors?.map((e) => e.extensions?.['code'])).toEqual(['NOT_SUPPORTED']);
+      expect(await counted()).toEqual({ [`GET /v2/baseball/api/match/${notCarried?.id}`]: 1 });
     });
 
     it('aussie rules, motorsport, cycling, water polo: IDs past 2^42 and Unicode names, one request each', async () => {
