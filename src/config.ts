@@ -115,7 +115,7 @@ export interface FederationConfig {
   /**
    * `FEDERATION_HIDDEN`, comma separated: field groups marked `@inaccessible`
    * in the subgraph SDL, so that a router keeps them out of the supergraph's
-   * API (`operational`, `raw`, `node`; `none` for none). Every group carries
+   * API (`operational`, `raw`; `none` for none). Every group carries
    * `@tag(name: <group>)` either way, for contracts.
    * @default ['operational']
    */

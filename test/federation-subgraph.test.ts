@@ -293,14 +293,14 @@ describe('federation configuration', () => {
 
   it('hides the operational group by default; takes a list of groups, or none', () => {
     expect(loadConfig(base).federation).toEqual({ subgraph: true, hidden: ['operational'] });
-    expect(loadConfig({ ...base, FEDERATION_HIDDEN: 'raw, node,raw' }).federation.hidden).toEqual(['raw', 'node']);
+    expect(loadConfig({ ...base, FEDERATION_HIDDEN: 'raw, operational,raw' }).federation.hidden).toEqual(['raw', 'operational']);
     expect(loadConfig({ ...base, FEDERATION_HIDDEN: 'none' }).federation.hidden).toEqual([]);
     expect(loadConfig({ ...base, FEDERATION_SUBGRAPH: 'false' }).federation.subgraph).toBe(false);
   });
 
   it('refuses an unknown group, naming the variable and what it takes', () => {
     expect(() => loadConfig({ ...base, FEDERATION_HIDDEN: 'operational,quota' })).toThrow(
-      /FEDERATION_HIDDEN takes operational, raw, node \(comma separated\) or none, got "quota"/,
+      /FEDERATION_HIDDEN takes operational, raw \(comma separated\) or none, got "quota"/,
     );
     expect(() => loadConfig({ ...base, FEDERATION_SUBGRAPH: 'maybe' })).toThrow(/FEDERATION_SUBGRAPH must be true or false/);
   });

@@ -75,9 +75,9 @@ export const shareableTypes: readonly string[] = [
   'V4BestPrice',
 ];
 
-export type FieldGroup = 'operational' | 'raw' | 'node';
+export type FieldGroup = 'operational' | 'raw';
 
-export const FIELD_GROUPS: readonly FieldGroup[] = ['operational', 'raw', 'node'];
+export const FIELD_GROUPS: readonly FieldGroup[] = ['operational', 'raw'];
 
 interface GroupMembers {
   /** `Type.field` */
@@ -92,8 +92,6 @@ interface GroupMembers {
  * - `operational`: the gateway's own state (the allowance, what a query
  *   would cost), which means nothing to a supergraph's clients.
  * - `raw`: the upstream payload as JSON, beside the modelled fields.
- * - `node`: the Relay root fields, which only one subgraph of a supergraph
- *   can own.
  */
 export const fieldGroups: Readonly<Record<FieldGroup, GroupMembers>> = {
   operational: {
@@ -101,7 +99,6 @@ export const fieldGroups: Readonly<Record<FieldGroup, GroupMembers>> = {
     types: ['Quota', 'Plan', 'HockeySeasonAggregatesCost'],
   },
   raw: { fieldNamed: 'raw' },
-  node: { fields: ['Query.node', 'Query.nodes'] },
 };
 
 export interface SubgraphSdlOptions {
@@ -139,14 +136,6 @@ function entityInterfaces(document: DocumentNode): Set<string> {
     }
   }
   return new Set([...interfaces].filter((name) => !notEntity.has(name)));
-}
-
-/** The Node types of a document: the entities of the subgraph. */
-export function nodeTypeNames(document: DocumentNode): string[] {
-  return document.definitions
-    .filter((d): d is ObjectTypeDefinitionNode => d.kind === Kind.OBJECT_TYPE_DEFINITION && implementsNode(d))
-    .map((d) => d.name.value)
-    .sort();
 }
 
 /** `typeDefs` (the stand-alone schema's) as a Federation v2 subgraph document. */
