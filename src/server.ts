@@ -218,19 +218,21 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
   });
 
   // The Federation v2 subgraph (src/federation): its own schema, so that /graphql's stays the stand-alone API.
+  // Built on the first request to /subgraph (about as long as /graphql's schema takes), not by every gateway start.
   const subgraph = config.federation.subgraph
-    ? createYoga<Record<string, unknown>, OperationContext>({
-        schema: buildGatewaySubgraphSchema(typeDefs, resolvers, { hidden: config.federation.hidden }),
-        graphqlEndpoint: SUBGRAPH_PATH,
-        landingPage: false,
-        batching: false,
-        logging: logger,
-        // A router is not a browser: no GraphiQL, no CORS.
-        graphiql: false,
-        cors: false,
-        context,
-        plugins: [...inputPlugins(), ...accessPlugins(), ...operationPlugins({ costs: subgraphFieldCosts, resultNamespace: 'subgraph:' })],
-      })
+    ? () =>
+        createYoga<Record<string, unknown>, OperationContext>({
+          schema: buildGatewaySubgraphSchema(typeDefs, resolvers, { hidden: config.federation.hidden }),
+          graphqlEndpoint: SUBGRAPH_PATH,
+          landingPage: false,
+          batching: false,
+          logging: logger,
+          // A router is not a browser: no GraphiQL, no CORS.
+          graphiql: false,
+          cors: false,
+          context,
+          plugins: [...inputPlugins(), ...accessPlugins(), ...operationPlugins({ costs: subgraphFieldCosts, resultNamespace: 'subgraph:' })],
+        })
     : undefined;
 
   // Result-cache hits are answered before yoga (src/results/fast-path.ts); everything else reaches yoga untouched.

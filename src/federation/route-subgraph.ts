@@ -4,6 +4,9 @@
  * then yoga). With the subgraph switched off (`FEDERATION_SUBGRAPH=false`)
  * the path answers a coded 404 saying so, instead of yoga's uncoded one.
  *
+ * The subgraph's handler is made by the first request that needs it
+ * (`makeSubgraph`), then kept.
+ *
  * Only the exact path matches, as the route table's row does: anything
  * else (`/subgraph/x`, `/subgraph/../graphql`) goes to the stand-alone
  * handler, whose route table refuses or serves it.
@@ -21,17 +24,19 @@ const switchedOff: Refusal = {
 
 const pathOf = (url: string | undefined): string => (url ?? '').split('?')[0] ?? '';
 
-export function routeSubgraph(subgraph: RequestListener | undefined, standAlone: RequestListener): RequestListener {
+export function routeSubgraph(makeSubgraph: (() => RequestListener) | undefined, standAlone: RequestListener): RequestListener {
+  let subgraph: RequestListener | undefined;
   return (req: IncomingMessage, res: ServerResponse) => {
     if (pathOf(req.url) !== SUBGRAPH_PATH) {
       standAlone(req, res);
       return;
     }
-    if (subgraph === undefined) {
+    if (makeSubgraph === undefined) {
       req.resume();
       writeRefusal(req, res, switchedOff);
       return;
     }
+    subgraph ??= makeSubgraph();
     subgraph(req, res);
   };
 }
