@@ -10,10 +10,11 @@
  * FEDERATION_HIDDEN setting; no server is needed.
  */
 import { composeServices, type CompositionResult } from '@theguild/federation-composition';
+import { makeExecutableSchema } from '@graphql-tools/schema';
 import { buildSchema, execute, isInterfaceType, isObjectType, parse, type GraphQLSchema } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { resolvers } from '../resolvers/index.js';
-import type { FieldGroup } from '../src/federation/subgraph-sdl.js';
+import { fieldGroups, nativeKeyTypes, shareableTypes, type FieldGroup } from '../src/federation/subgraph-sdl.js';
 import { buildGatewaySubgraphSchema } from '../src/federation/subgraph-schema.js';
 import { loadTypeDefs } from '../src/server.js';
 import { FAN_SDL } from './support/fan-subgraph.js';
@@ -57,6 +58,27 @@ function fieldsNamed(schema: GraphQLSchema, name: string): string[] {
     .filter((type) => (isObjectType(type) || isInterfaceType(type)) && !type.name.startsWith('__'))
     .flatMap((type) => (name in (type as { getFields(): Record<string, unknown> }).getFields() ? [`${type.name}.${name}`] : []));
 }
+
+describe('the federation tables', () => {
+  it('name only real types and fields of the schema', () => {
+    const schema = makeExecutableSchema({ typeDefs: loadTypeDefs() });
+    const node = schema.getType('Node');
+    if (!isInterfaceType(node)) throw new Error('no Node interface');
+    const nodeTypes = new Set(schema.getPossibleTypes(node).map((type) => type.name));
+    expect(Object.keys(nativeKeyTypes).filter((name) => !nodeTypes.has(name))).toEqual([]);
+    expect(shareableTypes.filter((name) => !isObjectType(schema.getType(name)))).toEqual([]);
+    for (const members of Object.values(fieldGroups)) {
+      expect((members.types ?? []).filter((name) => schema.getType(name) === undefined)).toEqual([]);
+      const missing = (members.fields ?? []).filter((path) => {
+        const [typeName = '', fieldName = ''] = path.split('.');
+        const type = schema.getType(typeName);
+        return !((isObjectType(type) || isInterfaceType(type)) && type.getFields()[fieldName] !== undefined);
+      });
+      expect(missing).toEqual([]);
+      if (members.fieldNamed !== undefined) expect(fieldsNamed(schema, members.fieldNamed).length).toBeGreaterThan(0);
+    }
+  });
+});
 
 describe('composition with a second subgraph', () => {
   it('composes without errors; the fan subgraph reaches our entities by global ID (Team) and by native key', async () => {

@@ -21,7 +21,6 @@ import { isAbstractType, isObjectType, Kind, type GraphQLFieldResolver, type Gra
 import type { GatewayContext } from '../context.js';
 import type { Resolvers } from '../generated/resolvers-types.js';
 import { locateNode } from '../model/node-sources.js';
-import { typeOf } from '../model/typename.js';
 import { ErrorCode, GatewayError } from '../upstream/errors.js';
 import { representedId, representedType, type IsPossibleType } from './representation.js';
 import { subgraphDocument, type SubgraphSdlOptions } from './subgraph-sdl.js';
@@ -35,14 +34,14 @@ const possibleIn =
     return abstract !== undefined && isAbstractType(abstract) && isObjectType(concrete) && schema.isSubType(abstract, concrete);
   };
 
-/** The entity a representation names, found as `node(id:)` finds it. */
+/**
+ * The entity a representation names, found as `node(id:)` finds it (tagged
+ * with the ID's type, which `__resolveType` reads). Async, so that a refusal
+ * is a rejection in the representation's own slot: the library calls it
+ * inside its map over the representations, where a throw would fail them all.
+ */
 async function resolveReference(reference: object, ctx: GatewayContext, info: GraphQLResolveInfo): Promise<object> {
-  const id = representedId(reference, possibleIn(info.schema));
-  const entity = await locateNode(ctx, id);
-  if (typeOf(entity) !== id.typeName) {
-    throw new GatewayError(ErrorCode.NotFound, `No ${id.typeName} with this ID.`, { version: id.version });
-  }
-  return entity;
+  return locateNode(ctx, representedId(reference, possibleIn(info.schema)));
 }
 
 /**
