@@ -15,6 +15,13 @@ for (const file of readdirSync('schema').filter((name) => name.endsWith('.mapper
 const config: CodegenConfig = {
   schema: 'schema/*.graphql',
   generates: {
+    // Which concrete types implement each interface (Node, Team, Person, Event, ...), for clients
+    // whose normalized cache must match fragments on interfaces: Apollo Client's and urql graphcache's
+    // `possibleTypes`. Served at /possible-types.json (src/plugins/use-possible-types.ts).
+    'src/generated/possible-types.json': {
+      plugins: ['fragment-matcher'],
+      config: { apolloClientVersion: 3 },
+    },
     'src/generated/resolvers-types.ts': {
       plugins: ['typescript', 'typescript-resolvers'],
       config: {

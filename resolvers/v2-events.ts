@@ -66,7 +66,7 @@ export const v2EventResolvers: Resolvers = {
       // `== null`: the shape check lets the optional `uniqueTournament` be null as well as absent (fuzz-payloads found the crash).
       return unique == null ? null : tagType({ slug, value: unique }, 'V2Tournament');
     },
-    seasonId: ({ value }) => value.season?.id ?? null,
+    seasonId: ({ value }) => (value.season == null ? null : String(value.season.id)),
     round: ({ value }) => value.roundInfo?.round ?? null,
     winner: ({ value }) => (value.winnerCode === 1 ? 'HOME' : value.winnerCode === 2 ? 'AWAY' : value.winnerCode === 3 ? 'DRAW' : null),
     raw: ({ value }) => value,

@@ -4,7 +4,8 @@
  * anything is started, as the gateway's own config does.
  */
 import { join, resolve } from 'node:path';
-import { isPlan, planAllowances, type Plan } from '../src/upstream/assumptions.js';
+import { envReader } from '../src/env-reader.js';
+import { defaultPlan, type Plan } from '../src/upstream/assumptions.js';
 
 export interface ClusterSettings {
   /** `CLUSTER_REPLICAS`, or the first argument. @default 3 */
@@ -21,7 +22,7 @@ export interface ClusterSettings {
   sandboxPort: number;
   /** `DATA_DIR`: replica rN keeps its state in DATA_DIR/rN, the started Redis in DATA_DIR/redis. @default './data/cluster' */
   dataDir: string;
-  /** `SPORTS_API_PLAN`: the replicas' plan and the sandbox's allowance. @default 'free' */
+  /** `SPORTS_API_PLAN`: the replicas' plan and the sandbox's allowance. @default the largest plan on the sandbox, 'free' on a real upstream */
   plan: Plan;
 }
 
@@ -33,47 +34,25 @@ export class ClusterSettingsError extends Error {
 }
 
 export function readClusterSettings(env: NodeJS.ProcessEnv, args: readonly string[]): ClusterSettings {
-  const problems: string[] = [];
-
-  const integer = (name: string, raw: string | undefined, fallback: number | undefined, min: number, max: number): number | undefined => {
-    if (raw === undefined || raw === '') return fallback;
-    const value = Number(raw);
-    if (!/^\d+$/.test(raw) || value < min || value > max) {
-      problems.push(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
-      return fallback;
-    }
-    return value;
-  };
-  const url = (name: string, protocols: readonly string[]): string | undefined => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return undefined;
-    try {
-      if (protocols.includes(new URL(raw).protocol)) return raw;
-    } catch {
-      // Reported below, like a wrong protocol.
-    }
-    problems.push(`${name} must be a ${protocols.map((protocol) => `${protocol}//`).join(' or ')} URL`);
-    return undefined;
-  };
+  // The argument, when given, is read as if it were CLUSTER_REPLICAS.
+  const read = envReader(args[0] === undefined ? env : { ...env, CLUSTER_REPLICAS: args[0] });
+  const { problems, url } = read;
 
   if (args.length > 1) problems.push(`at most one argument (the number of replicas), got ${args.length}`);
-  const replicasRaw = args[0] ?? env['CLUSTER_REPLICAS'];
-  const replicas = integer(args[0] === undefined ? 'CLUSTER_REPLICAS' : 'the number of replicas', replicasRaw, 3, 1, MAX_REPLICAS) ?? 3;
-  const firstPort = integer('PORT', env['PORT'], 4000, 1, 65_535) ?? 4000;
+  const replicas = read.int('CLUSTER_REPLICAS', 3, 1, MAX_REPLICAS);
+  const firstPort = read.int('PORT', 4000, 1, 65_535);
   if (firstPort + replicas - 1 > 65_535) problems.push(`PORT ${firstPort} leaves no room for ${replicas} consecutive ports`);
-  const planRaw = (env['SPORTS_API_PLAN'] || 'free').toLowerCase();
-  if (!isPlan(planRaw)) problems.push(`SPORTS_API_PLAN must be one of ${Object.keys(planAllowances).join(', ')}, got "${planRaw}"`);
 
   const settings: ClusterSettings = {
     replicas,
     firstPort,
     redisUrl: url('REDIS_URL', ['redis:', 'rediss:']),
-    redisPort: integer('REDIS_PORT', env['REDIS_PORT'], undefined, 1, 65_535),
+    redisPort: read.optionalInt('REDIS_PORT', 1, 65_535),
     baseUrl: url('SPORTS_API_BASE_URL', ['http:', 'https:']),
-    sandboxPort: integer('SANDBOX_PORT', env['SANDBOX_PORT'], 4010, 1, 65_535) ?? 4010,
+    sandboxPort: read.int('SANDBOX_PORT', 4010, 1, 65_535),
     // Absolute: the replicas run from the project root, this script from wherever it was started.
     dataDir: resolve(env['DATA_DIR'] || join('data', 'cluster')),
-    plan: isPlan(planRaw) ? planRaw : 'free',
+    plan: read.plan(defaultPlan(env['SPORTS_API_BASE_URL'] ? 'real' : 'sandbox')),
   };
 
   // Ports this script binds itself must not collide with each other.

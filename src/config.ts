@@ -7,7 +7,8 @@ import { hostname } from 'node:os';
 import { budgetProblem } from './access/client-budgets.js';
 import { isAllowedHostEntry } from './http/allowed-hosts.js';
 import { parseClientKeys, type ClientKey } from './access/client-keys.js';
-import { isPlan, type Plan } from './upstream/assumptions.js';
+import { envReader, type Env } from './env-reader.js';
+import { defaultPlan, type Plan } from './upstream/assumptions.js';
 import { defaultCacheTtls, type CacheClass } from './upstream/cache-ttls.js';
 import { FIELD_GROUPS, type FieldGroup } from './federation/subgraph-sdl.js';
 
@@ -125,8 +126,13 @@ export interface FederationConfig {
 export interface Config {
   /** `SPORTS_API_KEY`: sent as `x-api-key` on the routes that need it, and nowhere else. */
   apiKey: string | undefined;
-  /** `SPORTS_API_PLAN`: the daily allowance. @default 'free' */
+  /**
+   * `SPORTS_API_PLAN`: the daily allowance.
+   * @default 'free' against a real upstream; the largest plan on the embedded sandbox (src/upstream/assumptions.ts)
+   */
   plan: Plan;
+  /** Whether `plan` was set (`SPORTS_API_PLAN`) or is the default: the first log line says which. */
+  planFrom: 'SPORTS_API_PLAN' | 'default';
   /** `SPORTS_API_BASE_URL`: unset starts the embedded sandbox. */
   baseUrl: string | undefined;
   /** `SPORTS_API_WS_URL`: odds WebSocket base. @default derived from the base URL */
@@ -141,6 +147,16 @@ export interface Config {
   host: string;
   /** `LOG_LEVEL`. @default 'info' */
   logLevel: string;
+  /** The embedded sandbox (no `SPORTS_API_BASE_URL`); nothing here applies to a real upstream. */
+  sandbox: {
+    /**
+     * `SANDBOX_MATCH_EVENT_MS`: average milliseconds between the match events
+     * each match with odds subscribers has on its own; 0 = only those asked
+     * for on the control route (src/sandbox/ws/odds-socket.ts).
+     * @default 3_000
+     */
+    matchEventMs: number;
+  };
   timeouts: UpstreamTimeouts;
   /** Keep-alive connections per upstream origin. @default 16 */
   upstreamConnections: number;
@@ -208,52 +224,9 @@ export class ConfigError extends Error {
   }
 }
 
-type Env = Readonly<Record<string, string | undefined>>;
-
 export function loadConfig(env: Env = process.env): Config {
-  const problems: string[] = [];
-
-  const int = (name: string, fallback: number, min = 0): number => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return fallback;
-    const value = Number(raw);
-    if (!Number.isInteger(value) || value < min) {
-      problems.push(`${name} must be an integer >= ${min}, got "${raw}"`);
-      return fallback;
-    }
-    return value;
-  };
-
-  const url = (name: string, protocols: readonly string[]): string | undefined => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return undefined;
-    try {
-      const parsed = new URL(raw);
-      if (!protocols.includes(parsed.protocol)) {
-        problems.push(`${name} must use ${protocols.join(' or ')}, got "${parsed.protocol}"`);
-        return undefined;
-      }
-      return raw.replace(/\/+$/, '');
-    } catch {
-      problems.push(`${name} is not a URL`);
-      return undefined;
-    }
-  };
-
-  const bool = (name: string, fallback: boolean): boolean => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return fallback;
-    if (['1', 'true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
-    if (['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false;
-    problems.push(`${name} must be true or false, got "${raw}"`);
-    return fallback;
-  };
-
-  const list = (name: string): string[] =>
-    (env[name] ?? '')
-      .split(',')
-      .map((item) => item.trim())
-      .filter((item) => item !== '');
+  const reader = envReader(env);
+  const { problems, int, url, bool, list } = reader;
 
   const keysOrProblem = (): ClientKey[] => {
     try {
@@ -276,10 +249,7 @@ export function loadConfig(env: Env = process.env): Config {
     return [...new Set(asked as FieldGroup[])];
   };
 
-  const planRaw = (env['SPORTS_API_PLAN'] ?? 'free').toLowerCase();
-  let plan: Plan = 'free';
-  if (isPlan(planRaw)) plan = planRaw;
-  else problems.push(`SPORTS_API_PLAN must be one of free, pro, ultra, mega, got "${planRaw}"`);
+  const plan = reader.plan(defaultPlan((env['SPORTS_API_BASE_URL'] ?? '') === '' ? 'sandbox' : 'real'));
 
   const cacheTtls: Record<CacheClass, number> = { ...defaultCacheTtls };
   for (const cacheClass of Object.keys(cacheTtls) as CacheClass[]) {
@@ -290,13 +260,15 @@ export function loadConfig(env: Env = process.env): Config {
   const config: Config = {
     apiKey: env['SPORTS_API_KEY'] === '' ? undefined : env['SPORTS_API_KEY'],
     plan,
+    planFrom: (env['SPORTS_API_PLAN'] ?? '') !== '' ? 'SPORTS_API_PLAN' : 'default',
     baseUrl: url('SPORTS_API_BASE_URL', ['http:', 'https:']),
     wsUrl: url('SPORTS_API_WS_URL', ['ws:', 'wss:']),
     v3CyclingBaseUrl: url('SPORTS_API_V3_CYCLING_BASE_URL', ['http:', 'https:']),
     dataDir: env['DATA_DIR'] || './data',
-    port: int('PORT', 4000),
+    port: int('PORT', 4000, 0, 65_535),
     host: env['HOST'] || '127.0.0.1',
     logLevel: env['LOG_LEVEL'] || 'info',
+    sandbox: { matchEventMs: int('SANDBOX_MATCH_EVENT_MS', 3_000) },
     timeouts: {
       connectMs: int('UPSTREAM_CONNECT_TIMEOUT_MS', 3_000, 1),
       headersMs: int('UPSTREAM_HEADERS_TIMEOUT_MS', 5_000, 1),

@@ -8,8 +8,10 @@ import { createLogger } from './logger.js';
 import { createGateway, type Gateway } from './server.js';
 import { DataDirInUseError } from './state/data-dir-lock.js';
 import { StateFileError } from './state/state-file.js';
+import { sandboxDatasetFromEnv } from './sandbox/dataset-env.js';
 import { startSandbox, type SandboxHandle } from './sandbox/server.js';
 import { planAllowances } from './upstream/assumptions.js';
+import { startLine } from './start-line.js';
 
 async function main(): Promise<void> {
   let config: Config;
@@ -32,14 +34,26 @@ async function main(): Promise<void> {
     // The embedded sandbox gets a key of its own for this run unless one is configured.
     const apiKey = config.apiKey ?? `sandbox-${randomBytes(12).toString('hex')}`;
     config = { ...config, apiKey };
+    const dataset = sandboxDatasetFromEnv(process.env);
+    if (typeof dataset === 'object') {
+      process.stderr.write(`${dataset.error}\n`);
+      process.exit(2);
+    }
     sandbox = await startSandbox({
       port: Number(process.env['SANDBOX_PORT'] ?? 0),
       apiKey,
       allowance: planAllowances[config.plan],
+      // Live matches move on their own, so the odds widget and an oddsChanges subscription show life.
+      matchEventMs: config.sandbox.matchEventMs,
+      dataset,
     });
     baseUrl = sandbox.url;
-    logger.info({ sandbox: sandbox.url }, `embedded sandbox upstream started at ${sandbox.url} (no SPORTS_API_BASE_URL set)`);
   }
+  // The first line: which upstream, which plan, and where its ledger is, so an allowance that looks spent can be found and reset.
+  const start = startLine(config, sandbox?.url);
+  logger.info(start.fields, start.message);
+  const dataset = sandbox?.fixtures.dataset.name;
+  if (dataset !== undefined && dataset !== 'default') logger.info({ dataset }, `the embedded sandbox serves the ${dataset} data set (SANDBOX_DATASET)`);
 
   let gateway: Gateway;
   try {

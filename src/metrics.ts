@@ -45,6 +45,13 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
+  readonly csrfRefusals = new Counter({
+    name: 'sports_graph_csrf_refusals_total',
+    help: 'Cross-site browser requests refused before running an operation (CSRF_REFUSED), by their Sec-Fetch-Site ("absent" when the browser sent none).',
+    labelNames: ['fetch_site'] as const,
+    registers: [this.registry],
+  });
+
   readonly cacheMisses = new Counter({
     name: 'sports_graph_cache_misses_total',
     help: 'Upstream resources that needed an upstream request.',

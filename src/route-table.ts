@@ -52,6 +52,8 @@ export const gatewayRoutes: readonly GatewayRoute[] = [
   { name: 'metrics', path: /^\/metrics$/, spending: { kind: 'none' } },
   // Static pages and their assets (src/widgets/use-widgets.ts).
   { name: 'widgets', path: /^\/widgets\//, spending: { kind: 'none' } },
+  // The schema's interfaces and their types, for normalized client caches (src/plugins/use-possible-types.ts).
+  { name: 'possible-types', path: /^\/possible-types\.json$/, spending: { kind: 'none' } },
 ];
 
 /** The row serving `path`, if any. */

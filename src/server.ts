@@ -34,6 +34,7 @@ import { createLiveServices } from './live/services.js';
 import { SharedSubscriptions, type SubscribeResult } from './live/shared-subscriptions.js';
 import { GatewaySocket, preSerialize, preSerializedReplacer } from './live/preserialized.js';
 import { useWidgets } from './widgets/use-widgets.js';
+import { usePossibleTypes } from './plugins/use-possible-types.js';
 import { useImages } from './images/use-images.js';
 import { imageServiceFor } from './images/for-services.js';
 import { useOperationLimits } from './plugins/use-operation-limits.js';
@@ -45,12 +46,15 @@ import { inputRefusal, type InputBounds } from './http/input-bounds.js';
 import { guardRequests, type ReportError } from './http/request-guard.js';
 import { refuseControlPayload } from './http/ws-control-bounds.js';
 import { refuseServerMessageTypes } from './http/ws-message-types.js';
+import { quietPeerProtocolErrors } from './http/ws-peer-errors.js';
 import { routeUpgrades } from './http/upgrades.js';
 import { inputRefusalError, useInputBounds } from './plugins/use-input-bounds.js';
 import { useIntrospectionBounds } from './plugins/use-introspection-bounds.js';
 import { useCodedRefusals } from './plugins/use-coded-refusals.js';
 import { useKnownOperationTypes } from './plugins/use-known-operation-types.js';
 import { useUpstreamTrace } from './plugins/use-upstream-trace.js';
+import { useEnumSuggestions } from './plugins/use-enum-suggestions.js';
+import { useQuotaAfterSpend } from './plugins/use-quota-after-spend.js';
 import { useJit } from './plugins/use-jit.js';
 import { useResultCache } from './plugins/use-result-cache.js';
 import { LocalResultCache, type ResultCache } from './results/result-cache.js';
@@ -156,19 +160,27 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
   ];
   const accessPlugins = (): GatewayPlugin[] => [
     useClientKeys(clientKeys),
-    // A cross-site <img> or form must not spend the allowance: simple requests need a custom header.
-    useCsrfRefusal({ requestHeaders: ['x-graphql-csrf', 'authorization', 'x-client-key'] }),
+    // A cross-site <img>, form or no-cors fetch must not spend the allowance (Fetch Metadata, then Origin).
+    useCsrfRefusal({
+      policy: hostPolicy,
+      signals: ['x-graphql-csrf', 'authorization', 'x-client-key'],
+      onRefusal: (fetchSite) => metrics.csrfRefusals.inc({ fetch_site: fetchSite ?? 'absent' }),
+    }),
     ...(config.access.introspection ? [] : [useDisableIntrospection()]),
   ];
   const operationPlugins = ({ costs, resultNamespace }: { costs?: Readonly<Record<string, FieldCost>>; resultNamespace?: string }): GatewayPlugin[] => [
     ...useOperationLimits(config.limits),
     useKnownOperationTypes(),
     useErrorCodes(),
+    // HOCKEY -> "Did you mean the enum value \"ICE_HOCKEY\"?", where graphql-js's own suggestions do not reach.
+    useEnumSuggestions(),
     // Before the cost plugin: a stored result spends nothing, so it is neither estimated nor refused (src/plugins/use-result-cache.ts).
     ...(resultCache === undefined ? [] : [useResultCache({ cache: resultCache, budgets, ...(resultNamespace === undefined ? {} : { namespace: resultNamespace }) })]),
     // Before the trace: a refusal ends the onExecute chain and keeps its own `extensions.cost`.
     useCostLimit(costs === undefined ? {} : { costs }),
     useUpstreamTrace(),
+    // `quota` as the operation left it, not as it found it (src/plugins/use-quota-after-spend.ts).
+    useQuotaAfterSpend(),
     // After the trace: a stored introspection result still gets this operation's own extensions.cost.
     useIntrospectionBounds(),
     // Compiled execution for queries (the warm path's resolver walk);
@@ -194,6 +206,8 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
       useHealthz({ endpoint: '/healthz', health: () => state.health() }),
       ...accessPlugins(),
       useWidgets({ prefix: '/widgets' }),
+      // Type names, as introspection gives them: off with it (GATEWAY_INTROSPECTION=false answers 404).
+      ...(config.access.introspection ? [usePossibleTypes()] : []),
       useImages(services, clientKeys),
       usePrometheus({
         registry: metrics.registry,
@@ -382,6 +396,8 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     },
     wsServer,
   );
+  // After useServer: a client's protocol violation is the client's, not an "internal error" trace (src/http/ws-peer-errors.ts).
+  quietPeerProtocolErrors(wsServer, logger);
 
   try {
     await new Promise<void>((resolve, reject) => {

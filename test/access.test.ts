@@ -1,6 +1,6 @@
 /**
- * Who may use the gateway: client keys over HTTP and WebSocket, CSRF
- * prevention, CORS, and the introspection / GraphiQL switches.
+ * Who may use the gateway: client keys over HTTP and WebSocket, cross-site
+ * (CSRF) refusal, CORS, and the introspection / GraphiQL switches.
  */
 import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -69,28 +69,67 @@ describe('CSRF, CORS, introspection and GraphiQL', () => {
   });
   afterAll(() => stack.close());
 
-  it('a simple cross-site GET cannot run an operation; one with the CSRF header can', async () => {
-    const url = `${stack.gateway.url}/graphql?query=${encodeURIComponent(QUOTA)}`;
-    expect((await fetch(url)).status).toBe(403);
-    const allowed = await fetch(url, { headers: { 'x-graphql-csrf': '1' } });
-    expect(allowed.status).toBe(200);
-  });
+  const STANDINGS = '{ v1 { hockey { standings { season } } } }';
+  const getUrl = (query: string): string => `${stack.gateway.url}/graphql?query=${encodeURIComponent(query)}`;
 
-  it('the CSRF refusal is 403 with a code of its own, CSRF_REFUSED, and a message that names the x-graphql-csrf header', async () => {
-    await resetCounts(stack.sandbox.url);
-    const get = await fetch(`${stack.gateway.url}/graphql?query=${encodeURIComponent('{ v1 { hockey { standings { season } } } }')}`);
+  it('a client that is not a browser (no Sec-Fetch-Site, no Origin) runs a GET or a form POST with no special header', async () => {
+    const get = await fetch(getUrl(QUOTA));
+    expect(get.status).toBe(200);
+    expect(((await get.json()) as { data: { quota: { used: number } } }).data.quota.used).toEqual(expect.any(Number));
     const form = await fetch(`${stack.gateway.url}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: `query=${encodeURIComponent(QUOTA)}`,
     });
-    for (const response of [get, form]) {
-      expect(response.status).toBe(403);
-      const error = ((await response.json()) as { errors: Array<{ message: string; extensions: { code: string } }> }).errors[0]!;
-      expect(error.extensions.code).toBe('CSRF_REFUSED');
-      expect(error.message).toContain('x-graphql-csrf');
+    expect(form.status).toBe(200);
+  });
+
+  it('a cross-site browser request is refused, 403 CSRF_REFUSED saying what and why, with nothing sent upstream', async () => {
+    await resetCounts(stack.sandbox.url);
+    const formBody = `query=${encodeURIComponent(STANDINGS)}`;
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    const attempts: Array<[string, RequestInit, { fetchSite: string | null; origin: string | null }]> = [
+      // <img src> or a no-cors GET: Fetch Metadata, and no Origin at all.
+      ['<img> GET', { headers: { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors' } }, { fetchSite: 'cross-site', origin: null }],
+      [
+        'form POST',
+        { method: 'POST', headers: { ...form, 'sec-fetch-site': 'cross-site', origin: 'https://evil.example.com' }, body: formBody },
+        { fetchSite: 'cross-site', origin: 'https://evil.example.com' },
+      ],
+      [
+        'no-cors text/plain POST from a browser without Fetch Metadata',
+        { method: 'POST', headers: { 'content-type': 'text/plain', origin: 'https://evil.example.com' }, body: JSON.stringify({ query: STANDINGS }) },
+        { fetchSite: null, origin: 'https://evil.example.com' },
+      ],
+      ['a sandboxed frame (Origin: null)', { method: 'POST', headers: { ...form, 'sec-fetch-site': 'cross-site', origin: 'null' }, body: formBody }, { fetchSite: 'cross-site', origin: 'null' }],
+      ['same-site but not an allowed origin', { method: 'POST', headers: { ...form, 'sec-fetch-site': 'same-site', origin: 'http://api.localhost.example' }, body: formBody }, { fetchSite: 'same-site', origin: 'http://api.localhost.example' }],
+    ];
+    for (const [name, init, evidence] of attempts) {
+      const url = init.method === 'POST' ? `${stack.gateway.url}/graphql` : getUrl(STANDINGS);
+      const response = await fetch(url, init);
+      expect(response.status, name).toBe(403);
+      const error = ((await response.json()) as { errors: Array<{ message: string; extensions: Record<string, unknown> }> }).errors[0]!;
+      expect(error.extensions, name).toMatchObject({ code: 'CSRF_REFUSED', ...evidence });
+      expect(error.message, name).toMatch(/^Refused to run a GraphQL operation for a cross-site browser request/);
+      expect(error.message, name).toContain(evidence.origin === null ? 'from a page of another site' : `from the page origin ${evidence.origin}`);
+      expect(error.message, name).toContain('GATEWAY_CORS_ORIGINS');
     }
     expect((await requestCounts(stack.sandbox.url)).total).toBe(0);
+  });
+
+  it('same-origin pages, typed URLs, allowed origins and requests with x-graphql-csrf need nothing else', async () => {
+    const allowed: Array<[string, Record<string, string>]> = [
+      ['a page of the gateway', { 'sec-fetch-site': 'same-origin', origin: stack.gateway.url }],
+      ['the address bar', { 'sec-fetch-site': 'none' }],
+      ['a GATEWAY_CORS_ORIGINS page', { 'sec-fetch-site': 'cross-site', origin: 'https://widgets.example.org' }],
+      ['a page on an allowed host name, another port', { 'sec-fetch-site': 'same-site', origin: 'http://localhost:5173' }],
+      ['an older browser on a page of the gateway', { origin: stack.gateway.url }],
+      ['the custom header (a browser sends it only after a CORS preflight)', { 'sec-fetch-site': 'cross-site', origin: 'https://evil.example.com', 'x-graphql-csrf': '1' }],
+    ];
+    for (const [name, headers] of allowed) {
+      const response = await fetch(getUrl(QUOTA), { headers });
+      expect(response.status, name).toBe(200);
+    }
   });
 
   it('CORS answers only the configured origins', async () => {
@@ -116,11 +155,15 @@ describe('CSRF, CORS, introspection and GraphiQL', () => {
     socket.terminate();
   });
 
-  it('introspection and GraphiQL can be switched off', async () => {
+  it('introspection, GraphiQL and /possible-types.json can be switched off', async () => {
     const introspection = await gql(stack.gateway.url, `{ __schema { types { name } } }`);
     expect(introspection.errors?.[0]?.extensions?.['code']).toBeDefined();
     expect(introspection.data?.['__schema']).toBeUndefined();
     const page = await fetch(`${stack.gateway.url}/graphql`, { headers: { accept: 'text/html' } });
     expect(page.headers.get('content-type') ?? '').not.toContain('text/html');
+    // The possibleTypes map names the schema's types as introspection does: off with it.
+    const possibleTypes = await fetch(`${stack.gateway.url}/possible-types.json`);
+    expect(possibleTypes.status).toBe(404);
+    expect(await possibleTypes.json()).toMatchObject({ errors: [{ extensions: { code: 'NOT_FOUND' } }] });
   });
 });

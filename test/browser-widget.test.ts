@@ -4,7 +4,7 @@
  * shows reconnecting while the upstream socket is down and recovers; and
  * GraphiQL loads and runs a query with nothing fetched beyond the gateway.
  *
- * `.ci/run` installs /usr/bin/chromium. Without it this file fails: a
+ * `npm test` installs /usr/bin/chromium when missing (scripts/system-deps.ts). Without it this file fails: a
  * browser test that skips itself would prove nothing.
  */
 import { chromium, type Browser, type Page } from 'playwright-core';

@@ -141,6 +141,7 @@ describe('every door pays', () => {
     healthz: [{ name: 'GET /healthz', send: http('/healthz') }],
     metrics: [{ name: 'GET /metrics', send: http('/metrics') }],
     widgets: [{ name: 'the odds widget page', send: http('/widgets/odds?match=1') }],
+    'possible-types': [{ name: 'GET /possible-types.json', send: http('/possible-types.json') }],
   });
 
   /** Counted requests the upstream received so far (its own allowance ledger). */

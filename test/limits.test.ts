@@ -3,7 +3,7 @@
  * upstream request, with messages that do not reveal the limit.
  */
 import { createClient, type Client } from 'graphql-ws';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { gql, requestCounts, resetCounts } from './support/client.js';
 import { startStack, type TestStack } from './support/servers.js';
@@ -166,11 +166,19 @@ describe('operation limits', () => {
     }
   });
 
-  it('closes a WebSocket that sends a message over the bound', async () => {
-    const socket = new WebSocket(`${stack.gateway.url.replace('http', 'ws')}/graphql`, 'graphql-transport-ws');
-    await new Promise((resolve) => socket.once('open', resolve));
-    const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
-    socket.send(JSON.stringify({ type: 'connection_init', payload: { pad: 'x'.repeat(20_000) } }));
-    expect(await closed).toBe(1009);
+  it('closes a WebSocket that sends a message over the bound, logging it as the client\'s fault rather than an internal error trace', async () => {
+    // graphql-ws prints socket errors with console.error; a client's oversized message must not reach it.
+    const printed = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const socket = new WebSocket(`${stack.gateway.url.replace('http', 'ws')}/graphql`, 'graphql-transport-ws');
+      await new Promise((resolve) => socket.once('open', resolve));
+      const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
+      socket.send(JSON.stringify({ type: 'connection_init', payload: { pad: 'x'.repeat(20_000) } }));
+      expect(await closed).toBe(1009);
+      expect(printed).not.toHaveBeenCalled();
+    } finally {
+      printed.mockRestore();
+    }
+    expect(stack.logs.some((line) => line.includes('"code":"WS_ERR_UNSUPPORTED_MESSAGE_LENGTH"') && line.includes('broke the protocol'))).toBe(true);
   });
 });

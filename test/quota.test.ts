@@ -31,6 +31,32 @@ describe('allowance ledger', () => {
     await gql(stack.gateway.url, athlete(1));
     quota = (await gql<QuotaData>(stack.gateway.url, QUOTA)).data!.quota;
     expect(quota).toMatchObject({ used: 1, remaining: 99 });
+    // Now from the upstream's reset header (whole seconds from its answer): still the daily reset, to the second.
+    expect(new Date(quota.resetsAt).toISOString()).toMatch(/T00:00:00\.000Z$/);
+  });
+
+  it('quota in an operation shows the allowance after that operation\'s own counted requests, as extensions.cost does', async () => {
+    stack = await startStack({ env: { SPORTS_API_PLAN: 'free' }, sandbox: { allowance: 100 } });
+    const spendAndLook = `query ($id: ID!) {
+      v1 { hockey { athlete(id: $id) { name } } }
+      quota { used remaining }
+      q: quota { used @include(if: true) }
+      ...More
+      ... on Query { inline: quota { remaining } }
+    }
+    fragment More on Query { viaFragment: quota { ...Left } sports { sport } }
+    fragment Left on Quota { remaining }`;
+    const result = await gql<Record<string, { used?: number; remaining?: number }>>(stack.gateway.url, spendAndLook, { id: String(hockeyV1Ids.firstAthleteId + 5) });
+    expect(result.errors).toBeUndefined();
+    // Two upstream requests: the athlete (counted) and /reference/sports (free).
+    expect(result.extensions?.['cost']).toMatchObject({ upstreamRequests: 2, allowanceRemaining: 99 });
+    expect(result.data).toMatchObject({
+      quota: { used: 1, remaining: 99 },
+      q: { used: 1 },
+      viaFragment: { remaining: 99 },
+      inline: { remaining: 99 },
+    });
+    expect(Object.keys(result.data ?? {}).sort()).toEqual(['inline', 'q', 'quota', 'sports', 'v1', 'viaFragment']);
   });
 
   it('refuses at the allowance without calling the upstream, and remembers it after a restart', async () => {

@@ -74,6 +74,8 @@ describe('upstream errors -> coded field errors, with partial data', () => {
     const resetsAt = Date.parse(String(result.errors?.[0]?.extensions?.['resetsAt']));
     expect(resetsAt - Date.now()).toBeGreaterThan(100_000);
     expect(resetsAt - Date.now()).toBeLessThan(125_000);
+    // Whole seconds: Retry-After counts seconds, the gateway's clock adds no milliseconds of its own.
+    expect(resetsAt % 1_000).toBe(0);
   });
 
   it('a 502 with a Retry-After that fits the deadline is retried once, and succeeds', async () => {

@@ -14,7 +14,10 @@
  * loader, cache, single flight and ledger; a representation costs what a
  * `node` fetch of the same ID costs (src/federation/entity-cost.ts).
  */
-import { buildSubgraphSchema, type GraphQLReferenceResolver, type GraphQLResolverMap } from '@apollo/subgraph';
+import { buildSubgraphSchema } from '@apollo/subgraph';
+// The 2.14 line (the last whose engines accept Node 20) exports these types from its dist files only.
+import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper/resolverMap.js';
+import type { GraphQLReferenceResolver } from '@apollo/subgraph/dist/schemaExtensions.js';
 import { mergeResolvers } from '@graphql-tools/merge';
 import { addResolversToSchema } from '@graphql-tools/schema';
 import { isAbstractType, isObjectType, Kind, type GraphQLFieldResolver, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';

@@ -12,6 +12,7 @@
  * `../`, `%2F`, `%0D%0A`, backslashes, absolute URLs and very long names are
  * refused here (400) and can never reach the upstream or any other host.
  */
+import { isIntegerIdText } from '../model/native-id.js';
 import { ErrorCode, GatewayError } from '../upstream/errors.js';
 import {
   v1ImageTypes,
@@ -41,7 +42,6 @@ export type ParsedImagePath =
 /** Longest raw path + query accepted. */
 export const MAX_PATH_LENGTH = 512;
 
-const ID = /^[0-9]{1,12}$/;
 const IMAGE_VERSION = /^[0-9]{1,9}$/;
 const SPORT = /^[a-z][a-z0-9-]{0,39}$/;
 /** A V6 file name as payloads give it: plain characters, optional `!w80`-style thumbnail suffix. */
@@ -71,6 +71,12 @@ function matching(pattern: RegExp, value: string, what: string): string {
 
 export function isV6FileName(value: string): boolean {
   return FILENAME.test(value) && !value.includes('..');
+}
+
+/** A V1 or V2 ID segment: any safe integer (src/model/native-id.ts). */
+function integerSegment(value: string, what: string): number {
+  if (!isIntegerIdText(value)) throw bad(`Invalid ${what}.`);
+  return Number(value);
 }
 
 function fileName(value: string): string {
@@ -108,7 +114,7 @@ export function parseImagePath(rawTarget: string): ParsedImagePath {
         version: 'v1',
         params: {
           type: oneOf(v1ImageTypes, rest[0] ?? '', 'V1 image type'),
-          id: Number(matching(ID, rest[1] ?? '', 'V1 ID')),
+          id: integerSegment(rest[1] ?? '', 'V1 ID'),
           imageVersion: imageVersion === null ? undefined : Number(matching(IMAGE_VERSION, imageVersion, 'imageVersion')),
         },
       },
@@ -127,7 +133,7 @@ export function parseImagePath(rawTarget: string): ParsedImagePath {
         params: {
           sport,
           type,
-          id: Number(matching(ID, rest[2] ?? '', 'V2 ID')),
+          id: integerSegment(rest[2] ?? '', 'V2 ID'),
         },
       },
     };
@@ -156,13 +162,13 @@ function parseLogoQuery(query: URLSearchParams): LogoSources {
         ? undefined
         : {
             type: 'competitors',
-            id: Number(matching(ID, v1Id, 'v1')),
+            id: integerSegment(v1Id, 'v1'),
             imageVersion: v1Version === undefined ? undefined : Number(matching(IMAGE_VERSION, v1Version, 'v1ImageVersion')),
           },
     v2:
       v2Id === undefined
         ? undefined
-        : { sport: matching(SPORT, v2Sport ?? '', 'v2Sport'), type: 'teams', id: Number(matching(ID, v2Id, 'v2')) },
+        : { sport: matching(SPORT, v2Sport ?? '', 'v2Sport'), type: 'teams', id: integerSegment(v2Id, 'v2') },
     v6:
       v6File === undefined
         ? undefined

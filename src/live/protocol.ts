@@ -64,15 +64,16 @@ export type ServerMessage =
  * `match:{matchId}:odds` for V1 and Football V2 only, and both number their
  * matches (2.15, 9.3: V1 and V2 IDs are numeric; V6's opaque strings have
  * no channel). So: a positive integer in its canonical form (no sign, no
- * leading zero, at most 15 digits, within a double's exact range), which
- * also keeps `7` and `007` from opening two upstream feeds for one match.
- * Checked before any upstream subscription; if the real service names
- * matches otherwise, this line is the one to change.
+ * leading zero), any safe integer as for every V1/V2 ID (past 2^32 too:
+ * the spec gives no size), which also keeps `7` and `007` from opening two
+ * upstream feeds for one match. Checked before any upstream subscription;
+ * if the real service names matches otherwise, this line is the one to
+ * change.
  */
-export const ODDS_MATCH_ID = /^[1-9][0-9]{0,14}$/;
+export const ODDS_MATCH_ID = /^[1-9][0-9]{0,15}$/;
 
 export function isOddsMatchId(matchId: string): boolean {
-  return ODDS_MATCH_ID.test(matchId);
+  return ODDS_MATCH_ID.test(matchId) && Number.isSafeInteger(Number(matchId));
 }
 
 /** `match:{matchId}:odds` (spec 6). */

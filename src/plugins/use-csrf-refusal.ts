@@ -1,37 +1,44 @@
 /**
- * @graphql-yoga/plugin-csrf-prevention decides; this gives its refusal a
- * code of its own. The library throws a bare 403 GraphQL error, which the
- * error-code plugin would call a validation failure: a client could not
- * tell "your query is wrong" from "send the CSRF header".
+ * Refuses, with 403 `CSRF_REFUSED`, a cross-site browser request that would
+ * run an operation (src/http/cross-site.ts decides). Hooked where yoga
+ * parses the request into an operation, so the GraphiQL page, OPTIONS
+ * preflights and the other routes are not concerned; graphql-ws checks the
+ * page's origin at the upgrade instead (src/http/host-check.ts).
  */
-import { useCSRFPrevention, type CSRFPreventionPluginOptions } from '@graphql-yoga/plugin-csrf-prevention';
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import type { HostPolicy } from '../http/allowed-hosts.js';
+import { crossSiteMessage, crossSiteVerdict } from '../http/cross-site.js';
 
 export const CSRF_HEADER = 'x-graphql-csrf';
 
 export interface CsrfRefusalOptions {
+  /** Which pages count as the gateway's own or allowed (`GATEWAY_ALLOWED_HOSTS`, `GATEWAY_CORS_ORIGINS`). */
+  readonly policy: HostPolicy;
   /**
-   * Any of these headers marks a request as not a browser's simple
-   * cross-site request; the message names the first.
+   * Headers a browser sends cross-site only after a CORS preflight: any of
+   * them lets a request through.
    * @default ['x-graphql-csrf']
    */
-  requestHeaders?: readonly string[];
+  readonly signals?: readonly string[];
+  /** Told of each refusal (the refusal metric): a browser never shows a page the answer to its `<img>` or no-cors fetch. */
+  readonly onRefusal?: (fetchSite: string | undefined) => void;
 }
 
-export function useCsrfRefusal({ requestHeaders = [CSRF_HEADER] }: CsrfRefusalOptions = {}): Plugin {
-  const prevention = useCSRFPrevention({ requestHeaders: [...requestHeaders] } satisfies CSRFPreventionPluginOptions);
-  const message =
-    `A GET, form or text/plain request needs an \`${requestHeaders[0] ?? CSRF_HEADER}\` header (any value) to run an operation: ` +
-    'a browser sends such requests cross-site without asking (CSRF).';
+export function useCsrfRefusal({ policy, signals = [CSRF_HEADER], onRefusal }: CsrfRefusalOptions): Plugin {
   return {
-    onRequestParse(payload) {
-      try {
-        return prevention.onRequestParse?.(payload);
-      } catch (error) {
-        if (!(error instanceof GraphQLError)) throw error;
-        throw new GraphQLError(message, { extensions: { code: 'CSRF_REFUSED', http: { status: 403 } } });
-      }
+    onRequestParse({ request }) {
+      const verdict = crossSiteVerdict(request.headers, policy, signals);
+      if (verdict.allowed) return;
+      onRefusal?.(verdict.fetchSite);
+      throw new GraphQLError(crossSiteMessage(verdict), {
+        extensions: {
+          code: 'CSRF_REFUSED',
+          fetchSite: verdict.fetchSite ?? null,
+          origin: verdict.origin ?? null,
+          http: { status: 403 },
+        },
+      });
     },
   };
 }

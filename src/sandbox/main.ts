@@ -3,6 +3,7 @@
  * upstream by hand or pointing a gateway at it with SPORTS_API_BASE_URL.
  */
 import { isPlan, planAllowances } from '../upstream/assumptions.js';
+import { sandboxDatasetFromEnv } from './dataset-env.js';
 import { startSandbox } from './server.js';
 
 const DEFAULT_PORT = 4010;
@@ -21,9 +22,15 @@ if (!isPlan(plan)) fail(`SPORTS_API_PLAN must be one of ${Object.keys(planAllowa
 
 const apiKey = process.env['SPORTS_API_KEY'] || 'sandbox-key';
 
-const sandbox = await startSandbox({ port, apiKey, allowance: planAllowances[plan] });
+const rawEventMs = process.env['SANDBOX_MATCH_EVENT_MS'] || '3000';
+if (!/^\d+$/.test(rawEventMs)) fail(`SANDBOX_MATCH_EVENT_MS must be a whole number of milliseconds (0 = off), got "${rawEventMs}"`);
+
+const dataset = sandboxDatasetFromEnv(process.env);
+if (typeof dataset === 'object') fail(dataset.error);
+
+const sandbox = await startSandbox({ port, apiKey, allowance: planAllowances[plan], matchEventMs: Number(rawEventMs), dataset });
 // The key itself is never printed.
-process.stdout.write(`sandbox upstream listening on ${sandbox.url} (plan ${plan}, ${planAllowances[plan]} requests a day)\n`);
+process.stdout.write(`sandbox upstream listening on ${sandbox.url} (plan ${plan}, ${planAllowances[plan]} requests a day, data set ${dataset})\n`);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {

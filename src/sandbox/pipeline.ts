@@ -14,6 +14,7 @@ import { handleControl, isControlPath, type ControlState } from './control.js';
 import { actOutFault } from './fault-responses.js';
 import type { Fixtures } from './fixtures/build.js';
 import type { KeyClass } from './requests.js';
+import { varyPayload } from './payload-variation.js';
 import { encode, mergeHeaders, send } from './respond.js';
 import { errorResult, HttpError, type RouteContext, type RouteMatch, type RouteResult, type Router } from './router.js';
 
@@ -84,8 +85,8 @@ async function serveUpstream(
 
   const now = control.clock();
   const match = router.match(method, pathname);
-  const answer = (): Promise<RouteResult> =>
-    match === undefined ? Promise.resolve(notFound()) : runHandler(match, { params: match.params, query, fixtures: deps.fixtures, now });
+  const answer = async (): Promise<RouteResult> =>
+    match === undefined ? notFound() : vary(deps.fixtures, match, await runHandler(match, { params: match.params, query, fixtures: deps.fixtures, now }));
 
   if (fault !== undefined && fault.kind !== 'delay') {
     await actOutFault(fault, { res, realResponse: async () => encode(await answer()), closing });
@@ -138,6 +139,13 @@ async function runHandler(match: RouteMatch, ctx: RouteContext): Promise<RouteRe
     if (error instanceof HttpError) return errorResult(error.status, error.message);
     throw error;
   }
+}
+
+/** The data set's dress on a JSON answer (payload-variation.ts); bytes go out as they are. */
+function vary(fixtures: Fixtures, match: RouteMatch, result: RouteResult): RouteResult {
+  const variation = fixtures.dataset.payload;
+  if (variation === undefined || Buffer.isBuffer(result.body)) return result;
+  return { ...result, body: varyPayload(variation, match.route.template, result.body) };
 }
 
 function notFound(): RouteResult {

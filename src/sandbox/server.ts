@@ -10,6 +10,7 @@ import { Allowance } from './allowance.js';
 import type { ControlState } from './control.js';
 import { FaultStore } from './faults.js';
 import { buildFixtures, type Fixtures } from './fixtures/build.js';
+import { DATASET_NAMES, datasetNamed, isDatasetName, type DatasetName } from './fixtures/dataset.js';
 import { createRequestHandler } from './pipeline.js';
 import { RequestLog } from './requests.js';
 import { Router } from './router.js';
@@ -48,6 +49,14 @@ export interface SandboxOptions {
    */
   seed?: number;
   /**
+   * Which data to serve (src/sandbox/fixtures/dataset.ts): `default`, the
+   * data the gateway was written with, or `alt`, the same spec with other
+   * IDs, names, counts, date offsets, unknown fields and optional parts left
+   * out (fixtures/alt-dataset.ts).
+   * @default 'default'
+   */
+  dataset?: DatasetName;
+  /**
    * Clock for the allowance and its daily reset, so tests can move time.
    * @default Date.now
    */
@@ -58,6 +67,13 @@ export interface SandboxOptions {
    * @default 'spec'
    */
   oddsCadence?: OddsCadence;
+  /**
+   * Average milliseconds between the match events a match with odds
+   * subscribers has on its own (src/sandbox/ws/odds-socket.ts); 0 = none,
+   * every change is one a control route asked for.
+   * @default 0
+   */
+  matchEventMs?: number;
 }
 
 export interface SandboxHandle {
@@ -78,11 +94,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     allowance = planAllowances.free,
     latencyMs = 0,
     seed = 1,
+    dataset = 'default',
     clock = Date.now,
   } = options;
   if (apiKey === '') throw new TypeError('startSandbox: apiKey must not be empty');
   if (!Number.isInteger(allowance) || allowance < 0) throw new TypeError('startSandbox: allowance must be a non-negative integer');
   if (!Number.isFinite(latencyMs) || latencyMs < 0) throw new TypeError('startSandbox: latencyMs must be a non-negative number');
+  if (!isDatasetName(dataset)) throw new TypeError(`startSandbox: dataset must be one of ${DATASET_NAMES.join(', ')}, got ${JSON.stringify(String(dataset)).slice(0, 40)}`);
 
   const closing = new AbortController();
   const sockets = new Set<Socket>();
@@ -109,12 +127,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     socket.once('close', () => sockets.delete(socket));
   });
   // The odds WebSocket (`/ws`) and its `/__sandbox/ws`, `/__sandbox/odds` control routes.
-  const oddsSocket = attachOddsSocket(server, { apiKey, seed, clock, cadence: options.oddsCadence ?? 'spec' });
+  const oddsSocket = attachOddsSocket(server, { apiKey, seed, clock, cadence: options.oddsCadence ?? 'spec', matchEventMs: options.matchEventMs ?? 0 });
 
   await listen(server, port, host);
   const boundPort = (server.address() as AddressInfo).port;
   const url = `http://${urlHost(host)}:${boundPort}`;
-  const fixtures = buildFixtures({ seed, baseUrl: url });
+  const fixtures = buildFixtures({ seed, baseUrl: url, dataset: datasetNamed(dataset) });
   const router = registerAll(new Router(), fixtures);
   handler = createRequestHandler({ router, fixtures, control, apiKey, latencyMs, closing: closing.signal });
 

@@ -20,6 +20,7 @@ import {
   type UpstreamResponse,
 } from './client.js';
 import { ErrorCode, errorForStatus, GatewayError } from './errors.js';
+import { resetAfterSeconds } from './assumptions.js';
 import type { Ledger } from './ledger.js';
 import type { SharedTier } from './shared-tier.js';
 import type { SpendMeter } from './spend-meter.js';
@@ -196,7 +197,7 @@ export function errorOfResponse(route: Pick<Route<never, unknown>, 'version' | '
     version: route.version,
     route: route.template,
     retryAfter,
-    resetsAt: response.status === 429 && retryAfter !== undefined ? new Date(now + retryAfter * 1000).toISOString() : undefined,
+    resetsAt: response.status === 429 && retryAfter !== undefined ? new Date(resetAfterSeconds(now, retryAfter)).toISOString() : undefined,
     alternative: response.status === 501 ? alternativeOf(response.body) : undefined,
   });
 }

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { upstreamAssumptions } from './assumptions.js';
+import { nextResetAt, resetAfterSeconds, upstreamAssumptions } from './assumptions.js';
 import { GatewayError } from './errors.js';
 import { QuotaLedger } from './quota.js';
 
@@ -126,5 +126,22 @@ describe('QuotaLedger', () => {
     ledger.markExhausted(120);
     expect(ledger.available()).toBe(0);
     expect(ledger.snapshot().resetsAt - Date.now()).toBeGreaterThan(110_000);
+  });
+});
+
+describe('resetAfterSeconds', () => {
+  const noon = Date.UTC(2026, 10, 23, 12, 0, 0, 347);
+  const midnight = nextResetAt(noon);
+
+  it('is the daily reset when the seconds land within their rounding of it', () => {
+    expect(resetAfterSeconds(noon, 43_200)).toBe(midnight);
+    expect(resetAfterSeconds(noon, 43_199)).toBe(midnight);
+    expect(resetAfterSeconds(noon + 800, 43_200)).toBe(midnight);
+  });
+
+  it('is otherwise the nearest whole second, never with milliseconds of the clock', () => {
+    expect(resetAfterSeconds(noon, 120)).toBe(Date.UTC(2026, 10, 23, 12, 2, 0));
+    expect(resetAfterSeconds(noon + 200, 120)).toBe(Date.UTC(2026, 10, 23, 12, 2, 1));
+    expect(resetAfterSeconds(noon, 3_600) % 1_000).toBe(0);
   });
 });

@@ -20,7 +20,7 @@
  * (src/state/state-document.ts), validated when it is read: a value the
  * ledger cannot trust stops start-up with a message naming the file.
  */
-import { nextResetAt, planAllowances, upstreamAssumptions, type Plan } from './assumptions.js';
+import { nextResetAt, planAllowances, resetAfterSeconds, upstreamAssumptions, wholeSecond, type Plan } from './assumptions.js';
 import { ErrorCode, GatewayError } from './errors.js';
 import { StateDocument } from '../state/state-document.js';
 import type { HeaderSource, Ledger, QuotaSnapshot, Reservation } from './ledger.js';
@@ -146,7 +146,7 @@ export class QuotaLedger implements Ledger {
   /** The upstream answered 429: nothing is left until `Retry-After` (or the daily reset). */
   markExhausted(retryAfterSeconds: number | undefined): void {
     this.used = Math.max(this.used, this.limit);
-    if (retryAfterSeconds !== undefined) this.resetsAt = this.boundedReset(this.now() + retryAfterSeconds * 1000);
+    if (retryAfterSeconds !== undefined) this.resetsAt = this.boundedReset(resetAfterSeconds(this.now(), retryAfterSeconds));
     this.changed();
   }
 
@@ -164,7 +164,7 @@ export class QuotaLedger implements Ledger {
     // upstream's own correction (a refund, an earlier reset) to be believed.
     this.used = this.inFlight === 0 ? upstreamUsed : Math.max(this.used, upstreamUsed);
     const reset = integerHeader(header(names.reset), 1);
-    if (reset !== undefined) this.resetsAt = this.boundedReset(this.now() + reset * 1000);
+    if (reset !== undefined) this.resetsAt = this.boundedReset(resetAfterSeconds(this.now(), reset));
     return true;
   }
 
@@ -185,7 +185,7 @@ export class QuotaLedger implements Ledger {
 
   /** A daily allowance resets within a day: a later time (a clock that jumped, a wild header) is not believed. */
   private boundedReset(at: number): number {
-    return Math.min(at, this.now() + DAY_MS);
+    return wholeSecond(Math.min(at, this.now() + DAY_MS));
   }
 
   private rollOver(): void {

@@ -45,11 +45,16 @@ function imageFor(seed: string, kind: 'png' | 'jpeg' | 'svg', size: number, cach
   return png(seed, size, cacheControl);
 }
 
+/** An integer ID of any size a number holds exactly (the spec gives none), or undefined. */
+function integerId(raw: string): number | undefined {
+  return /^\d{1,16}$/.test(raw) && Number.isSafeInteger(Number(raw)) ? Number(raw) : undefined;
+}
+
 function v1(fixtures: Fixtures): (ctx: RouteContext) => RouteResult {
   return ({ params }) => {
     const type = params['type'] ?? '';
     const raw = params['id'] ?? '';
-    const id = /^\d{1,12}$/.test(raw) ? Number(raw) : undefined;
+    const id = integerId(raw);
     const known =
       type === 'competitors' ? fixtures.images.v1Competitors : type === 'athletes' ? fixtures.images.v1Athletes : type === 'competitions' ? fixtures.images.v1Competitions : undefined;
     if (known === undefined) return errorResult(404, 'Route not found');
@@ -65,9 +70,9 @@ function v2(fixtures: Fixtures): (ctx: RouteContext) => RouteResult {
     const sport = params['sport'] ?? '';
     const type = params['type'] ?? '';
     const raw = params['id'] ?? '';
-    if (!fixtures.v2.has(sport) || !/^\d{1,12}$/.test(raw)) return errorResult(404, NOT_FOUND_UPSTREAM);
+    const id = integerId(raw);
+    if (!fixtures.v2.has(sport) || id === undefined) return errorResult(404, NOT_FOUND_UPSTREAM);
     const entities = fixtures.v2.sport(sport);
-    const id = Number(raw);
     const exists =
       type === 'teams' ? entities.teams.has(id) : type === 'players' ? entities.players.has(id) : type === 'tournaments' ? entities.tournaments.has(id) : false;
     if (!exists || fixtures.images.v2WithoutImage.has(`${sport}/${type}/${id}`)) return errorResult(404, NOT_FOUND_UPSTREAM);

@@ -65,15 +65,7 @@ export function register(router: Router, fixtures: Fixtures): void {
     const next = eventPage(teamEvents(h, id), 'next', 0).events[0] ?? eventPage(teamEvents(h, id), 'last', 0).events[0];
     return next === undefined ? errorResult(404, 'No featured event') : json(200, { featuredEvent: next });
   });
-  const seasons = (h: HockeyV2Fixtures) => [
-    {
-      uniqueTournament: h.uniqueTournament,
-      seasons: [
-        { id: 61_234, name: 'CHL 25/26', year: '25/26' },
-        { id: 52_910, name: 'CHL 24/25', year: '24/25' },
-      ],
-    },
-  ];
+  const seasons = (h: HockeyV2Fixtures) => [{ uniqueTournament: h.uniqueTournament, seasons: h.seasons }];
   team('/player-statistics/seasons', (_, h) => json(200, { uniqueTournamentSeasons: seasons(h) }));
   team('/standings/seasons', (_, h) => json(200, { tournamentSeasons: seasons(h) }));
   // Spec 4.4: these 404 for ice hockey, for every competition.

@@ -22,6 +22,9 @@ import { optionalInteger } from './params.js';
 
 const BASE = '/v2/football/api';
 
+/** The UTC day of an ISO instant: a data set may write its times with an offset. */
+const utcDay = (iso: string | undefined): string => (iso === undefined ? '' : new Date(Date.parse(iso)).toISOString().slice(0, 10));
+
 function get(router: Router, template: string, handler: (ctx: RouteContext) => RouteResult): void {
   router.add({ method: 'GET', template, auth: true, counted: true, handler });
 }
@@ -45,8 +48,8 @@ export function register(router: Router, fixtures: Fixtures): void {
         numberOfGroups: 12,
         numberOfMatches: wc.matches.length,
         format: '12 groups of 4; the top two of each group and the 8 best third-placed teams play a round of 32, then single-match knockout rounds.',
-        startDate: wc.matches[0]?.startTime.slice(0, 10) ?? '',
-        endDate: wc.matches.at(-1)?.startTime.slice(0, 10) ?? '',
+        startDate: utcDay(wc.matches[0]?.startTime),
+        endDate: utcDay(wc.matches.at(-1)?.startTime),
       },
     };
     return json(200, payload);
@@ -55,7 +58,7 @@ export function register(router: Router, fixtures: Fixtures): void {
   get(router, `${BASE}/world-cup-2026/groups`, () => {
     const payload: V2GroupsPayload = {
       groups: standingsOf(wc).map((group) => ({
-        id: 70_000 + group.groupNum,
+        id: fixtures.dataset.family.id(70_000 + group.groupNum),
         name: group.name,
         rows: group.rows.map((row) => {
           const team = wc.teamByV1Id.get(row.competitor.id);

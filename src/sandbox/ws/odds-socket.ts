@@ -5,7 +5,8 @@
  * (never counted: the spec's allowance covers data and image routes).
  *
  * Each match has one book and one sending loop (see cadence.ts) that runs
- * while the match has subscribers. A frame is encoded once per send and
+ * while the match has subscribers, and, with `matchEventMs`, match events
+ * of its own. A frame is encoded once per send and
  * written to every subscribed socket.
  *
  * Faults act on live sockets (dropped, silent, malformed frame) and on the
@@ -36,6 +37,16 @@ export interface OddsSocketOptions {
   readonly cadence?: OddsCadence;
   /** @default Date.now */
   readonly clock?: () => number;
+  /**
+   * Match events on their own, as a live match has them: every match with
+   * a subscriber gets one every `matchEventMs` on average (half to one and a
+   * half times it), and its frame about `eventDelayMs` later. Off (0) in
+   * tests, which make every change they see (see cadence.ts); on for
+   * `npm start`, where the spec's cadence alone would show a frame every
+   * 24 to 149 s and the odds would look dead.
+   * @default 0 (off)
+   */
+  readonly matchEventMs?: number;
 }
 
 export interface OddsSocketStats {
@@ -67,6 +78,8 @@ interface MatchLoop {
   lastSentAt: number;
   quietMs: number;
   timer: NodeJS.Timeout | undefined;
+  /** The next match event of its own (`matchEventMs`), while it has subscribers. */
+  eventTimer: NodeJS.Timeout | undefined;
 }
 
 export class OddsSocketServer {
@@ -76,6 +89,7 @@ export class OddsSocketServer {
   readonly #seed: number;
   readonly #clock: () => number;
   readonly #jitter: Random;
+  readonly #matchEventMs: number;
   readonly #clients = new Set<Client>();
   readonly #matches = new Map<string, MatchLoop>();
   readonly #timers = new Set<NodeJS.Timeout>();
@@ -88,6 +102,8 @@ export class OddsSocketServer {
     this.#clock = options.clock ?? Date.now;
     this.timing = cadences[options.cadence ?? 'spec'];
     this.#jitter = new Random(this.#seed + 7);
+    this.#matchEventMs = options.matchEventMs ?? 0;
+    if (!Number.isFinite(this.#matchEventMs) || this.#matchEventMs < 0) throw new TypeError('OddsSocketServer: matchEventMs must be a non-negative number');
   }
 
   /** Hooks the upgrade handler onto `server`. */
@@ -155,7 +171,10 @@ export class OddsSocketServer {
 
   close(): void {
     for (const timer of this.#timers) clearTimeout(timer);
-    for (const loop of this.#matches.values()) clearTimeout(loop.timer);
+    for (const loop of this.#matches.values()) {
+      clearTimeout(loop.timer);
+      clearTimeout(loop.eventTimer);
+    }
     for (const client of this.#clients) client.socket.terminate();
     this.#wss.close();
   }
@@ -220,6 +239,7 @@ export class OddsSocketServer {
     // Spec 6.3: an immediate snapshot, to this subscriber only.
     this.#send(client, this.#encodeFrame(loop));
     this.#schedule(loop);
+    this.#scheduleMatchEvent(loop);
   }
 
   #unsubscribe(client: Client, matchId: string, channel: string): void {
@@ -232,7 +252,7 @@ export class OddsSocketServer {
     let loop = this.#matches.get(matchId);
     if (loop === undefined) {
       const book = new OddsBook(matchId, this.#seed);
-      loop = { book, clients: new Set(), sentVersion: book.version, lastSentAt: this.#clock(), quietMs: this.#quietMs(), timer: undefined };
+      loop = { book, clients: new Set(), sentVersion: book.version, lastSentAt: this.#clock(), quietMs: this.#quietMs(), timer: undefined, eventTimer: undefined };
       this.#matches.set(matchId, loop);
     }
     return loop;
@@ -251,6 +271,19 @@ export class OddsSocketServer {
       this.#schedule(loop);
     }, this.#jitter.int(refreshMinMs, refreshMaxMs));
     loop.timer.unref();
+  }
+
+  /** Match events of its own while the match has subscribers (`matchEventMs`; off when 0). */
+  #scheduleMatchEvent(loop: MatchLoop): void {
+    if (this.#matchEventMs === 0 || loop.eventTimer !== undefined) return;
+    const half = Math.max(1, Math.round(this.#matchEventMs / 2));
+    loop.eventTimer = setTimeout(() => {
+      loop.eventTimer = undefined;
+      if (loop.clients.size === 0) return;
+      this.matchEvent(loop.book.matchId);
+      this.#scheduleMatchEvent(loop);
+    }, this.#jitter.int(half, this.#matchEventMs + half));
+    loop.eventTimer.unref();
   }
 
   #broadcast(loop: MatchLoop): void {

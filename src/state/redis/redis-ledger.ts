@@ -28,7 +28,7 @@
  *   seeds the count with the last one it saw, the highest wins.
  */
 import type { Logger } from 'pino';
-import { nextResetAt, planAllowances, upstreamAssumptions, type Plan } from '../../upstream/assumptions.js';
+import { nextResetAt, planAllowances, upstreamAssumptions, wholeSecond, type Plan } from '../../upstream/assumptions.js';
 import { ErrorCode, GatewayError } from '../../upstream/errors.js';
 import type { HeaderSource, Ledger, QuotaSnapshot, Reservation } from '../../upstream/ledger.js';
 import { MAX_ALLOWANCE } from '../../upstream/quota.js';
@@ -64,6 +64,13 @@ local function next_reset()
   local at = math.floor(now / day) * day + tonumber(ARGV[2])
   if at <= now then at = at + day end
   return at
+end
+-- As resetAfterSeconds in src/upstream/assumptions.ts, within a day: the daily reset when it is that, else the nearest second.
+local function reset_after(seconds)
+  local at = math.min(now + seconds * 1000, now + day)
+  local daily = next_reset()
+  if math.abs(at - daily) <= 2000 then return daily end
+  return math.floor(at / 1000 + 0.5) * 1000
 end
 local limit = tonumber(redis.call('HGET', KEYS[1], 'limit'))
 local spent = tonumber(redis.call('HGET', KEYS[1], 'spent'))
@@ -109,7 +116,7 @@ if remaining then
   local upstream_used = math.max(0, limit - math.min(remaining, limit))
   spent = math.max(spent, upstream_used)
   local reset = tonumber(ARGV[7])
-  if reset then resets = math.min(now + reset * 1000, now + day) end
+  if reset then resets = reset_after(reset) end
 elseif removed == 1 then
   spent = spent + 1
 end
@@ -126,7 +133,7 @@ return finish(1)
 const EXHAUSTED = `${PREAMBLE}
 spent = math.max(spent, limit)
 local retry = tonumber(ARGV[4])
-if retry then resets = math.min(now + retry * 1000, now + day) end
+if retry then resets = reset_after(retry) end
 return finish(1)
 `;
 
@@ -380,7 +387,7 @@ export class RedisLedger implements Ledger {
     const view = this.#view;
     if (view === undefined || now >= view.resetsAt) {
       const limit = planAllowances[this.plan];
-      return { limit, spent: view === undefined ? limit : 0, inFlight: 0, resetsAt: view === undefined ? now + DAY_MS : nextResetAt(now), seq: view?.seq ?? 0 };
+      return { limit, spent: view === undefined ? limit : 0, inFlight: 0, resetsAt: view === undefined ? wholeSecond(now + DAY_MS) : nextResetAt(now), seq: view?.seq ?? 0 };
     }
     return view;
   }

@@ -1,0 +1,43 @@
+/**
+ * `npm ci` warns EBADENGINE for every installed package whose `engines.node`
+ * does not accept the running Node. The README promises the versions in
+ * package.json's `engines`; this holds every package of the lock file to
+ * that promise, so a dependency bump that wants a newer Node fails here
+ * instead of printing warnings on a machine the README says is enough.
+ */
+import { readFileSync } from 'node:fs';
+import semver from 'semver';
+import { describe, expect, it } from 'vitest';
+
+interface LockEntry {
+  version?: string;
+  engines?: { node?: string } | string[];
+}
+
+const root = new URL('../', import.meta.url);
+const manifest = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as { engines: { node: string } };
+const lock = JSON.parse(readFileSync(new URL('package-lock.json', root), 'utf8')) as { packages: Record<string, LockEntry> };
+const promise = manifest.engines.node;
+
+describe('Node versions', () => {
+  it('every package in the lock file accepts every Node version package.json promises', () => {
+    const refusing: string[] = [];
+    for (const [path, entry] of Object.entries(lock.packages)) {
+      // Old packages wrote engines as an array of strings, which npm does not check.
+      const wanted = Array.isArray(entry.engines) ? undefined : entry.engines?.node;
+      if (path === '' || wanted === undefined) continue;
+      if (!semver.subset(promise, wanted)) refusing.push(`${path.replace(/^.*node_modules\//, '')}@${entry.version ?? '?'} wants node ${wanted}`);
+    }
+    expect(refusing).toEqual([]);
+  });
+
+  it('the promise names the 20.19 line, and this test runs on a promised version', () => {
+    expect(semver.satisfies('20.19.0', promise)).toBe(true);
+    expect(semver.satisfies(process.version, promise)).toBe(true);
+  });
+
+  it('the README states the same promise', () => {
+    const readme = readFileSync(new URL('README.md', root), 'utf8');
+    expect(readme.includes(`\`"node": "${promise}"\``), 'README: the Node versions of package.json').toBe(true);
+  });
+});
