@@ -12,6 +12,7 @@ import { defaultPlan, type Plan } from './upstream/assumptions.js';
 import { defaultCacheTtls, type CacheClass } from './upstream/cache-ttls.js';
 import { readPersistedOperationsConfig, type PersistedOperationsConfig } from './persisted/config.js';
 import { readTracingConfig, type TracingConfig } from './tracing/config.js';
+import { FIELD_GROUPS, type FieldGroup } from './federation/subgraph-sdl.js';
 
 export interface UpstreamTimeouts {
   /** TCP + TLS connect. */
@@ -110,6 +111,20 @@ export interface ClusterConfig {
   replicaId: string;
 }
 
+/** The Federation v2 subgraph on `/subgraph` (src/federation). */
+export interface FederationConfig {
+  /** `FEDERATION_SUBGRAPH`: serve `/subgraph`. @default true */
+  subgraph: boolean;
+  /**
+   * `FEDERATION_HIDDEN`, comma separated: field groups marked `@inaccessible`
+   * in the subgraph SDL, so that a router keeps them out of the supergraph's
+   * API (`operational`, `raw`; `none` for none). Every group carries
+   * `@tag(name: <group>)` either way, for contracts.
+   * @default ['operational']
+   */
+  hidden: readonly FieldGroup[];
+}
+
 export interface Config {
   /** `SPORTS_API_KEY`: sent as `x-api-key` on the routes that need it, and nowhere else. */
   apiKey: string | undefined;
@@ -199,6 +214,7 @@ export interface Config {
   tracing: TracingConfig;
   /** How the process serves and stops (README "Running in production"). */
   service: ServiceConfig;
+  federation: FederationConfig;
   /** Baseball lineup confirmation polling (spec 4.9: every 5 minutes from about 3 hours before the first pitch). */
   lineupPoll: {
     /** `LINEUP_POLL_INTERVAL_MS`. @default 300_000 (5 minutes) */
@@ -240,6 +256,18 @@ export function loadConfig(env: Env = process.env): Config {
       problems.push((error as Error).message);
       return [];
     }
+  };
+
+  const fieldGroups = (name: string, fallback: readonly FieldGroup[]): FieldGroup[] => {
+    if (env[name] === undefined || env[name] === '') return [...fallback];
+    const asked = list(name);
+    if (asked.length === 1 && asked[0] === 'none') return [];
+    const unknown = asked.filter((group) => !(FIELD_GROUPS as readonly string[]).includes(group));
+    if (unknown.length > 0) {
+      problems.push(`${name} takes ${FIELD_GROUPS.join(', ')} (comma separated) or none, got "${unknown.join('", "')}"`);
+      return [...fallback];
+    }
+    return [...new Set(asked as FieldGroup[])];
   };
 
   const plan = reader.plan(defaultPlan((env['SPORTS_API_BASE_URL'] ?? '') === '' ? 'sandbox' : 'real'));
@@ -326,6 +354,10 @@ export function loadConfig(env: Env = process.env): Config {
       compression: bool('COMPRESSION', true),
       compressionThresholdBytes: int('COMPRESSION_THRESHOLD_BYTES', 1_024),
       shutdownTimeoutMs: int('SHUTDOWN_TIMEOUT_MS', operationMs + 1_000, 1),
+    },
+    federation: {
+      subgraph: bool('FEDERATION_SUBGRAPH', true),
+      hidden: fieldGroups('FEDERATION_HIDDEN', ['operational']),
     },
     lineupPoll: {
       intervalMs: int('LINEUP_POLL_INTERVAL_MS', 300_000, 10),

@@ -37,6 +37,12 @@ export const gatewayRoutes: readonly GatewayRoute[] = [
     spending: { kind: 'gated', door: 'src/plugins/use-cost-limit.ts (operations), src/live/poll-payers.ts (subscriptions that start shared polls)' },
   },
   {
+    name: 'subgraph',
+    // The Federation v2 subgraph (src/federation): a router's queries and `_entities` over POST, subscriptions over SSE.
+    path: /^\/subgraph$/,
+    spending: { kind: 'gated', door: 'src/plugins/use-cost-limit.ts with the subgraph cost table (src/federation/entity-cost.ts)' },
+  },
+  {
     name: 'images',
     // `/images/v1|v2|v6/...` and `/images/logo?...` (src/images/paths.ts); anything else under it is a coded 400.
     path: /^\/images(?:\/|$)/,

@@ -1,7 +1,8 @@
 /**
  * createGateway(config): yoga on `/graphql` (queries over HTTP, subscriptions
  * over graphql-ws and SSE on the same path), GraphiQL served from the
- * gateway's own bundle, `/healthz`, `/metrics`.
+ * gateway's own bundle, `/healthz`, `/metrics`, and the Federation v2
+ * subgraph on `/subgraph` (src/federation).
  */
 import { setMaxListeners } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -11,7 +12,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { usePrometheus } from '@graphql-yoga/plugin-prometheus';
 import { getOperationAST, GraphQLError, type DocumentNode, type ExecutionArgs, type FormattedExecutionResult } from 'graphql';
-import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { createYoga, type YogaServerInstance, type YogaServerOptions } from 'graphql-yoga';
 import { useServer } from 'graphql-ws/use/ws';
 import type { Logger } from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -74,6 +75,12 @@ import { runtimeDir } from './runtime-files.js';
 import { graphiqlAssets } from './graphiql/assets.js';
 import { graphiqlPage } from './graphiql/page.js';
 import { GRAPHIQL_ASSET_PREFIX, useGraphiQLAssets } from './graphiql/use-graphiql-assets.js';
+import type { FieldCost } from './cost/field-cost.js';
+import { subgraphFieldCosts } from './federation/entity-cost.js';
+import { routeSubgraph, SUBGRAPH_PATH } from './federation/route-subgraph.js';
+import { buildGatewaySubgraphSchema } from './federation/subgraph-schema.js';
+
+type GatewayPlugin = NonNullable<YogaServerOptions<Record<string, unknown>, OperationContext>['plugins']>[number];
 
 export interface GatewayOptions {
   /** The upstream base URL: the configured one, or the embedded sandbox's. */
@@ -152,7 +159,8 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
   const spend = new SpendGate({ ledger, budgets, maxOperationCost: config.limits.maxOperationCost });
   const live = createLiveServices({ config, baseUrl: options.baseUrl, logger, fetcher, ledger, spend, state });
   const services: GatewayServices = { config, fetcher, ledger, metrics, logger, live, spend, state };
-  const schema = makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers });
+  const typeDefs = loadTypeDefs();
+  const schema = makeExecutableSchema({ typeDefs, resolvers });
   if (!clientKeys.enabled && config.baseUrl !== undefined) {
     logger.warn('no gateway client keys are configured: anyone who reaches this gateway can spend the upstream allowance (set GATEWAY_CLIENT_KEYS)');
   }
@@ -180,6 +188,52 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
   const reportRequestError: ReportError = (error, req) =>
     logger.error({ err: error, method: req.method, path: (req.url ?? '').split('?')[0] }, 'a request handler failed before yoga');
 
+  const context = (): OperationContext => {
+    const deadline = Date.now() + config.timeouts.operationMs;
+    return { services, upstream: new UpstreamLoader(fetcher, deadline, config.bench.upstreamLoaders), deadline };
+  };
+  // Every GraphQL endpoint (/graphql, /subgraph) runs operations through the same plugins, in this order.
+  const inputPlugins = (): GatewayPlugin[] => [
+    // Its onParams runs before any other plugin or graphql-js walks variables or extensions.
+    useInputBounds(inputBounds),
+    // After the bounds (they read `extensions`), before parsing: a persisted ID becomes its document, or a coded refusal.
+    ...persisted.plugins,
+    useCodedRefusals(),
+  ];
+  const accessPlugins = (): GatewayPlugin[] => [
+    useClientKeys(clientKeys),
+    // A cross-site <img>, form or no-cors fetch must not spend the allowance (Fetch Metadata, then Origin).
+    useCsrfRefusal({
+      policy: hostPolicy,
+      signals: ['x-graphql-csrf', 'authorization', 'x-client-key'],
+      onRefusal: (fetchSite) => metrics.csrfRefusals.inc({ fetch_site: fetchSite ?? 'absent' }),
+    }),
+    ...(config.access.introspection ? [] : [useDisableIntrospection()]),
+  ];
+  const operationPlugins = ({ costs, resultNamespace }: { costs?: Readonly<Record<string, FieldCost>>; resultNamespace?: string }): GatewayPlugin[] => [
+    ...useOperationLimits(config.limits),
+    useKnownOperationTypes(),
+    // @defer and @stream (src/plugins/incremental-delivery.ts).
+    ...useIncrementalDelivery(),
+    useErrorCodes(),
+    // HOCKEY -> "Did you mean the enum value \"ICE_HOCKEY\"?", where graphql-js's own suggestions do not reach.
+    useEnumSuggestions(),
+    // A span per operation, before the result cache and the cost plugin so that it covers them (src/tracing/).
+    ...(tracing === undefined ? [] : [useOperationSpans(tracing)]),
+    // Before the cost plugin: a stored result spends nothing, so it is neither estimated nor refused (src/plugins/use-result-cache.ts).
+    ...(resultCache === undefined ? [] : [useResultCache({ cache: resultCache, budgets, ...(resultNamespace === undefined ? {} : { namespace: resultNamespace }) })]),
+    // Before the trace: a refusal ends the onExecute chain and keeps its own `extensions.cost`.
+    useCostLimit(costs === undefined ? {} : { costs }),
+    useUpstreamTrace(),
+    // `quota` as the operation left it, not as it found it (src/plugins/use-quota-after-spend.ts).
+    useQuotaAfterSpend(),
+    // After the trace: a stored introspection result still gets this operation's own extensions.cost.
+    useIntrospectionBounds(),
+    // Compiled execution for queries (the warm path's resolver walk);
+    // subscriptions keep graphql-js's executor and are shared instead.
+    ...(config.graphqlJit ? [useJit()] : []),
+  ];
+
   const yoga: YogaServerInstance<Record<string, unknown>, OperationContext> = createYoga<Record<string, unknown>, OperationContext>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -191,29 +245,15 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     cors: config.access.corsOrigins.length > 0 ? { origin: [...config.access.corsOrigins], methods: ['GET', 'POST'], credentials: false } : false,
     // A small page naming GraphiQL's hashed files (src/graphiql/); their module is imported on the first visit.
     renderGraphiQL: async (options) => graphiqlPage(options, await graphiqlAssets(), GRAPHIQL_ASSET_PREFIX),
-    context: (): OperationContext => {
-      const deadline = Date.now() + config.timeouts.operationMs;
-      return { services, upstream: new UpstreamLoader(fetcher, deadline, config.bench.upstreamLoaders), deadline };
-    },
+    context,
     plugins: [
       // First (onRequest): a path outside the route table (src/route-table.ts) is answered 404 here.
       useRouteTable(),
-      // Its onParams runs before any other plugin or graphql-js walks variables or extensions.
-      useInputBounds(inputBounds),
-      // After the bounds (they read `extensions`), before parsing: a persisted ID becomes its document, or a coded refusal.
-      ...persisted.plugins,
-      useCodedRefusals(),
+      ...inputPlugins(),
       useHealthz({ endpoint: '/healthz', health: () => state.health() }),
       useReadyz({ endpoint: '/readyz', readiness }),
       useSubscriptionDrain(drain.signal),
-      useClientKeys(clientKeys),
-      // A cross-site <img>, form or no-cors fetch must not spend the allowance (Fetch Metadata, then Origin).
-      useCsrfRefusal({
-        policy: hostPolicy,
-        signals: ['x-graphql-csrf', 'authorization', 'x-client-key'],
-        onRefusal: (fetchSite) => metrics.csrfRefusals.inc({ fetch_site: fetchSite ?? 'absent' }),
-      }),
-      ...(config.access.introspection ? [] : [useDisableIntrospection()]),
+      ...accessPlugins(),
       useWidgets({ prefix: '/widgets' }),
       // Type names, as introspection gives them: off with it (GATEWAY_INTROSPECTION=false answers 404).
       ...(config.access.introspection ? [usePossibleTypes()] : []),
@@ -237,32 +277,30 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
           graphql_yoga_http_duration: true,
         },
       }),
-      ...useOperationLimits(config.limits),
-      useKnownOperationTypes(),
-      // @defer and @stream (src/plugins/incremental-delivery.ts).
-      ...useIncrementalDelivery(),
-      useErrorCodes(),
-      // HOCKEY -> "Did you mean the enum value \"ICE_HOCKEY\"?", where graphql-js's own suggestions do not reach.
-      useEnumSuggestions(),
-      // A span per operation, before the result cache and the cost plugin so that it covers them (src/tracing/).
-      ...(tracing === undefined ? [] : [useOperationSpans(tracing)]),
-      // Before the cost plugin: a stored result spends nothing, so it is neither estimated nor refused (src/plugins/use-result-cache.ts).
-      ...(resultCache === undefined ? [] : [useResultCache({ cache: resultCache, budgets })]),
-      // Before the trace: a refusal ends the onExecute chain and keeps its own `extensions.cost`.
-      useCostLimit(),
-      useUpstreamTrace(),
-      // `quota` as the operation left it, not as it found it (src/plugins/use-quota-after-spend.ts).
-      useQuotaAfterSpend(),
-      // After the trace: a stored introspection result still gets this operation's own extensions.cost.
-      useIntrospectionBounds(),
-      // Compiled execution for queries (the warm path's resolver walk);
-      // subscriptions keep graphql-js's executor and are shared instead.
-      ...(config.graphqlJit ? [useJit()] : []),
+      ...operationPlugins({}),
     ],
   });
 
+  // The Federation v2 subgraph (src/federation): its own schema, so that /graphql's stays the stand-alone API.
+  // Built on the first request to /subgraph (about as long as /graphql's schema takes), not by every gateway start.
+  const subgraph = config.federation.subgraph
+    ? () =>
+        createYoga<Record<string, unknown>, OperationContext>({
+          schema: buildGatewaySubgraphSchema(typeDefs, resolvers, { hidden: config.federation.hidden }),
+          graphqlEndpoint: SUBGRAPH_PATH,
+          landingPage: false,
+          batching: false,
+          logging: logger,
+          // A router is not a browser: no GraphiQL, no CORS.
+          graphiql: false,
+          cors: false,
+          context,
+          plugins: [...inputPlugins(), ...accessPlugins(), ...operationPlugins({ costs: subgraphFieldCosts, resultNamespace: 'subgraph:' })],
+        })
+    : undefined;
+
   // Result-cache hits are answered before yoga (src/results/fast-path.ts); everything else reaches yoga untouched.
-  const handler =
+  const standAlone =
     resultCache === undefined
       ? yoga
       : serveResultCacheHits(
@@ -282,6 +320,7 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
   const compressed = (next: RequestListener): RequestListener =>
     config.service.compression ? compressResponses({ thresholdBytes: config.service.compressionThresholdBytes }, next) : next;
   const inFlight = new InFlightRequests();
+  const handler = routeSubgraph(subgraph, standAlone);
   // The front door, outermost first: no throw escapes, foreign host names are refused before anything reads the request, bodies are bounded.
   const server: Server = createServer(
     // The Host check answers a missing Host itself, with a code (src/http/host-check.ts).

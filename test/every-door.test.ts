@@ -17,7 +17,7 @@ import { gatewayRoutes } from '../src/route-table.js';
 import { baseballIds } from '../src/sandbox/fixtures/baseball.js';
 import { hockeyV1Ids } from '../src/sandbox/fixtures/hockey-v1.js';
 import { imageIds } from '../src/sandbox/fixtures/images.js';
-import { gql, requestCounts, resetCounts } from './support/client.js';
+import { gql, gqlAt, requestCounts, resetCounts } from './support/client.js';
 import { startStack, type TestStack } from './support/servers.js';
 
 const SPENT = 'spent-client-key-0001';
@@ -62,6 +62,11 @@ describe('every door pays', () => {
 
   const query = (text: string) => async (key: string): Promise<Answer> => {
     const result = await gql(stack.gateway.url, text, undefined, bearer(key));
+    return { refusal: refusalOf(result.errors), status: result.status };
+  };
+
+  const subgraphQuery = (text: string, variables?: Record<string, unknown>) => async (key: string): Promise<Answer> => {
+    const result = await gqlAt(`${stack.gateway.url}/subgraph`, text, variables, bearer(key));
     return { refusal: refusalOf(result.errors), status: result.status };
   };
 
@@ -118,6 +123,15 @@ describe('every door pays', () => {
         send: wsFirst('subscription ($id: ID!) { baseballLineupConfirmation(matchId: $id) { polls } }', { id: String(baseballIds.firstGame + 5) }),
       },
     ],
+    subgraph: [
+      { name: 'a query on the federation subgraph', send: subgraphQuery(athlete(3)) },
+      {
+        name: 'a router\'s _entities by the native key',
+        send: subgraphQuery('query ($r: [_Any!]!) { _entities(representations: $r) { ... on V1HockeyAthlete { name } } }', {
+          r: [{ __typename: 'V1HockeyAthlete', ref: { version: 'V1', nativeId: String(hockeyV1Ids.firstAthleteId + 4), sport: 'hockey' } }],
+        }),
+      },
+    ],
     images: [
       { name: 'a V2 image whose ID does not exist (image + data route, spec 7.1)', send: http(`/images/v2/football/teams/${imageIds.v2Football.unknownTeam}`) },
       { name: 'a V6 image by type', send: http(`/images/v6/football/teams/${imageIds.v6.team}`) },
@@ -166,7 +180,7 @@ describe('every door pays', () => {
 
   it('answers a path outside the route table with a coded 404 and no upstream request', async () => {
     await resetCounts(stack.sandbox.url);
-    for (const path of ['/', '/graphiql', '/graphql/extra', '/image/v2/football/teams/1', '/__sandbox/requests']) {
+    for (const path of ['/', '/graphiql', '/graphql/extra', '/subgraph/extra', '/image/v2/football/teams/1', '/__sandbox/requests']) {
       const response = await fetch(`${stack.gateway.url}${path}`, { headers: bearer(RICH) });
       expect(response.status, path).toBe(404);
       expect(((await response.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]?.extensions.code).toBe('NOT_FOUND');

@@ -18,11 +18,17 @@ import { getOperationAST, getVariableValues, Kind, type FragmentDefinitionNode }
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../context.js';
 import { costExtension } from '../cost/cost-extension.js';
+import type { FieldCost } from '../cost/field-cost.js';
 import { estimateOperation } from '../cost/estimate.js';
 import { operationCosts } from '../cost/operation-costs.js';
 import { refusalError } from '../access/spend-refusal.js';
 
-export function useCostLimit(): Plugin<GatewayContext> {
+export interface CostLimitOptions {
+  /** The schema's cost table. @default fieldCosts (src/cost/field-costs.ts) */
+  costs?: Readonly<Record<string, FieldCost>>;
+}
+
+export function useCostLimit({ costs }: CostLimitOptions = {}): Plugin<GatewayContext> {
   return {
     async onExecute({ args, setResultAndStopExecution }) {
       const context = args.contextValue;
@@ -40,7 +46,7 @@ export function useCostLimit(): Plugin<GatewayContext> {
       // Before the estimate: it may load a cheap list first (field-costs.ts), which the client's budget pays like any load.
       const budget = spend.operationBudget(context.clientName);
       context.upstream.meter.guard = budget;
-      const estimate = await estimateOperation({ schema: args.schema, operation, fragments, variables: coerced.coerced, context });
+      const estimate = await estimateOperation({ schema: args.schema, operation, fragments, variables: coerced.coerced, context, ...(costs === undefined ? {} : { costs }) });
       const spent = context.upstream.meter.counted;
       const estimated = estimate.requests + spent;
       const admission = await spend.admitOperation(estimate, context.clientName, budget, spent);

@@ -36,9 +36,14 @@ import { splicedResult } from '../results/splice.js';
 export interface ResultCacheOptions {
   cache: ResultCache;
   budgets: Budgets;
+  /**
+   * Put before every key, so that two schemas sharing one cache never answer
+   * each other's documents (`/subgraph` beside `/graphql`). @default ''
+   */
+  namespace?: string;
 }
 
-export function useResultCache({ cache, budgets }: ResultCacheOptions): Plugin<GatewayContext> {
+export function useResultCache({ cache, budgets, namespace = '' }: ResultCacheOptions): Plugin<GatewayContext> {
   return {
     onExecute({ args, setResultAndStopExecution }) {
       const context = args.contextValue;
@@ -46,7 +51,7 @@ export function useResultCache({ cache, budgets }: ResultCacheOptions): Plugin<G
       const query = context.params?.query;
       if (trace === undefined || query === undefined) return undefined;
       if (!isCacheableOperation(args.document, args.operationName)) return undefined;
-      const key = resultKey({ query, operationName: args.operationName, variables: args.variableValues, clientName: context.clientName });
+      const key = namespace + resultKey({ query, operationName: args.operationName, variables: args.variableValues, clientName: context.clientName });
 
       const serve = (hit: StoredResult): undefined => {
         const { ledger, metrics } = context.services;

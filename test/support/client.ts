@@ -10,13 +10,23 @@ export interface GraphQLResponse<T = Record<string, unknown>> {
   text: string;
 }
 
-export async function gql<T = Record<string, unknown>>(
+export function gql<T = Record<string, unknown>>(
   gatewayUrl: string,
   query: string,
   variables?: Record<string, unknown>,
   headers: Record<string, string> = {},
 ): Promise<GraphQLResponse<T>> {
-  const response = await fetch(`${gatewayUrl}/graphql`, {
+  return gqlAt<T>(`${gatewayUrl}/graphql`, query, variables, headers);
+}
+
+/** The same, to any GraphQL endpoint (the gateway's `/subgraph`, a router). */
+export async function gqlAt<T = Record<string, unknown>>(
+  endpoint: string,
+  query: string,
+  variables?: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<GraphQLResponse<T>> {
+  const response = await fetch(endpoint, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', ...headers },
     body: JSON.stringify({ query, variables }),
