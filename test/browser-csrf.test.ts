@@ -12,22 +12,11 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestCounts, resetCounts } from './support/client.js';
+import { launchChromium } from './support/chromium.js';
 import { startStack, type TestStack } from './support/servers.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /** A counted upstream request each (standings of one season): a run of any of them shows in the sandbox's count. */
 const standings = (season: number): string => `{ v1 { hockey { standings(season: ${season}) { season } } } }`;
@@ -64,7 +53,7 @@ describe('cross-site requests in headless Chromium', () => {
     [foreign, allowed, browser] = await Promise.all([
       pageServer('127.0.0.2'),
       pageServer('127.0.0.3'),
-      chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true }),
+      launchChromium(),
     ]);
     stack = await startStack({ env: { GATEWAY_CORS_ORIGINS: allowed.origin } });
   });

@@ -7,22 +7,11 @@
  * `npm test` installs /usr/bin/chromium when missing (scripts/system-deps.ts). Without it this file fails: a
  * browser test that skips itself would prove nothing.
  */
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { oddsControl } from '../src/sandbox/ws/control-client.js';
+import { launchChromium } from './support/chromium.js';
 import { startStack, type TestStack } from './support/servers.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 describe('in headless Chromium', () => {
   let stack: TestStack;
@@ -34,7 +23,7 @@ describe('in headless Chromium', () => {
         sandbox: { oddsCadence: 'fast' },
         env: { ODDS_WATCHDOG_MS: '1000', ODDS_LINGER_MS: '200', ODDS_BACKOFF_INITIAL_MS: '100', ODDS_BACKOFF_MAX_MS: '400' },
       }),
-      chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true }),
+      launchChromium(),
     ]);
   });
   afterAll(async () => {

@@ -14,29 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { oddsControl } from '../src/sandbox/ws/control-client.js';
 import { startCluster, type Cluster, type Replica } from './support/cluster.js';
+import { priceOf, replay, type Change, type Snapshot } from './support/odds-book.js';
 import { subscribe, type Stream } from './support/odds-stream.js';
-
-interface Market {
-  marketId: string;
-  suspended: boolean;
-  outcomes: Array<{ name: string; price: number | null }>;
-}
-interface Snapshot {
-  matchId: string;
-  timestampMs: number;
-  stale: boolean;
-  feed: 'CONNECTING' | 'LIVE' | 'RECONNECTING';
-  markets: Market[];
-}
-interface Change {
-  kind: 'OPENED' | 'SUSPENDED' | 'REOPENED' | 'CLOSED' | 'PRICE_MOVED';
-  marketId: string;
-  outcome: string | null;
-  previousPrice: number | null;
-  price: number | null;
-  afterReconnect: boolean;
-  market: Market;
-}
 
 const SNAPSHOTS = `subscription ($m: ID!) { oddsSnapshots(matchId: $m) {
   matchId timestampMs stale feed markets { marketId suspended outcomes { name price } } } }`;
@@ -51,40 +30,6 @@ const SLACK_MS = 4_000;
 
 const channelOf = (match: string): string => `match:${match}:odds`;
 const fresh = (s: Snapshot | undefined): boolean => s !== undefined && !s.stale && s.feed === 'LIVE';
-
-function priceOf(snapshot: Snapshot | undefined, market: string, outcome: string): number | null | undefined {
-  return snapshot?.markets.find((m) => m.marketId === market)?.outcomes.find((o) => o.name === outcome)?.price;
-}
-
-/** Replays a change stream over a snapshot: the result must equal the later snapshot (no change lost, invented or repeated). */
-function replay(start: Market[], changes: Change[]): Market[] {
-  const book = new Map(start.map((m) => [m.marketId, structuredClone(m)]));
-  for (const change of changes) {
-    const market = book.get(change.marketId);
-    switch (change.kind) {
-      case 'OPENED':
-        if (market !== undefined) throw new Error(`OPENED twice: ${change.marketId}`);
-        book.set(change.marketId, structuredClone(change.market));
-        break;
-      case 'CLOSED':
-        if (market === undefined) throw new Error(`CLOSED unknown: ${change.marketId}`);
-        book.delete(change.marketId);
-        break;
-      case 'SUSPENDED':
-      case 'REOPENED':
-        if (market === undefined || market.suspended === (change.kind === 'SUSPENDED')) throw new Error(`bad ${change.kind}`);
-        market.suspended = change.kind === 'SUSPENDED';
-        break;
-      case 'PRICE_MOVED': {
-        const outcome = market?.outcomes.find((o) => o.name === change.outcome);
-        if (outcome === undefined || outcome.price !== change.previousPrice) throw new Error(`bad PRICE_MOVED ${JSON.stringify(change)}`);
-        outcome.price = change.price;
-        break;
-      }
-    }
-  }
-  return [...book.values()].sort((a, b) => a.marketId.localeCompare(b.marketId));
-}
 
 /** Polls `read` until `done` holds over its answer; throws with the last answer after `timeoutMs`. */
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number, what: string): Promise<T> {

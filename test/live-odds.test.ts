@@ -7,30 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { oddsControl } from '../src/sandbox/ws/control-client.js';
 import { startStack, type TestStack } from './support/servers.js';
+import { priceOf, replay, sortMarkets, type Change, type Snapshot as FeedSnapshot } from './support/odds-book.js';
 import { Stream, subscribe as subscribeWith } from './support/odds-stream.js';
 
-interface Market {
-  marketId: string;
-  suspended: boolean;
-  outcomes: Array<{ name: string; price: number | null }>;
-}
-interface Snapshot {
-  matchId: string;
+/** This file's snapshots also carry the feed's own times. */
+interface Snapshot extends FeedSnapshot {
   timestamp: string;
-  timestampMs: number;
   receivedAt: string;
-  stale: boolean;
-  feed: 'CONNECTING' | 'LIVE' | 'RECONNECTING';
-  markets: Market[];
-}
-interface Change {
-  kind: 'OPENED' | 'SUSPENDED' | 'REOPENED' | 'CLOSED' | 'PRICE_MOVED';
-  marketId: string;
-  outcome: string | null;
-  previousPrice: number | null;
-  price: number | null;
-  afterReconnect: boolean;
-  market: Market;
 }
 
 const SNAPSHOTS = `subscription ($m: ID!) { oddsSnapshots(matchId: $m) {
@@ -98,45 +81,9 @@ async function untilStats(done: (stats: OddsStats) => boolean): Promise<OddsStat
   }
 }
 
-function priceOf(snapshot: Snapshot | undefined, market: string, outcome: string): number | null | undefined {
-  return snapshot?.markets.find((m) => m.marketId === market)?.outcomes.find((o) => o.name === outcome)?.price;
-}
-
-/** Replays a change stream over a snapshot: the result must equal the later snapshot. */
-function replay(start: Market[], changes: Change[]): Market[] {
-  const book = new Map(start.map((m) => [m.marketId, structuredClone(m)]));
-  for (const change of changes) {
-    const market = book.get(change.marketId);
-    switch (change.kind) {
-      case 'OPENED':
-        if (market !== undefined) throw new Error(`OPENED twice: ${change.marketId}`);
-        book.set(change.marketId, structuredClone(change.market));
-        break;
-      case 'CLOSED':
-        if (market === undefined) throw new Error(`CLOSED unknown: ${change.marketId}`);
-        book.delete(change.marketId);
-        break;
-      case 'SUSPENDED':
-      case 'REOPENED':
-        if (market === undefined || market.suspended === (change.kind === 'SUSPENDED')) throw new Error(`bad ${change.kind}`);
-        market.suspended = change.kind === 'SUSPENDED';
-        break;
-      case 'PRICE_MOVED': {
-        const outcome = market?.outcomes.find((o) => o.name === change.outcome);
-        if (outcome === undefined || outcome.price !== change.previousPrice) throw new Error(`bad PRICE_MOVED ${JSON.stringify(change)}`);
-        outcome.price = change.price;
-        break;
-      }
-    }
-  }
-  return [...book.values()];
-}
-
-const sortMarkets = (markets: Market[]): Market[] => [...markets].sort((a, b) => a.marketId.localeCompare(b.marketId));
-
 /** No change lost, invented or repeated: the first snapshot plus every change is the latest snapshot. */
 function expectReplayReachesLatest(first: Snapshot, changes: { stream: Stream<Change> }, snaps: { stream: Stream<Snapshot> }): void {
-  expect(sortMarkets(replay(first.markets, changes.stream.values))).toEqual(sortMarkets(snaps.stream.values.at(-1)!.markets));
+  expect(replay(first.markets, changes.stream.values)).toEqual(sortMarkets(snaps.stream.values.at(-1)!.markets));
 }
 
 describe('live odds subscriptions', () => {
