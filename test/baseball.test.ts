@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { baseballIds } from '../src/sandbox/fixtures/baseball.js';
 import { gql, requestCounts, resetCounts } from './support/client.js';
+import { collectUntilComplete } from './support/odds-stream.js';
 import { startStack, type TestStack } from './support/servers.js';
 
 const game = (index: number): number => baseballIds.firstGame + index;
@@ -85,20 +86,12 @@ describe('baseball V2 lineups', () => {
       createClient({ url: `${stack.gateway.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0 }),
     );
     const runs = Array.from({ length: 50 }, (_, n) =>
-      new Promise<Array<{ confirmed: boolean; polls: number }>>((resolve, reject) => {
-        const seen: Array<{ confirmed: boolean; polls: number }> = [];
-        (clients[n % clients.length] as Client).subscribe<{ baseballLineupConfirmation: { confirmed: boolean; polls: number } }>(
-          { query: `subscription($id: ID!) { baseballLineupConfirmation(matchId: $id) { confirmed polls lineups { confirmed home { battingOrder { battingOrder } } } } }`, variables: { id } },
-          {
-            next: (message) => {
-              if (message.data != null) seen.push(message.data.baseballLineupConfirmation);
-              else reject(new Error(JSON.stringify(message.errors)));
-            },
-            error: reject,
-            complete: () => resolve(seen),
-          },
-        );
-      }),
+      collectUntilComplete<{ confirmed: boolean; polls: number }>(
+        clients[n % clients.length] as Client,
+        `subscription($id: ID!) { baseballLineupConfirmation(matchId: $id) { confirmed polls lineups { confirmed home { battingOrder { battingOrder } } } } }`,
+        { id },
+        'baseballLineupConfirmation',
+      ),
     );
     const results = await Promise.all(runs);
     await Promise.all(clients.map((c) => c.dispose()));

@@ -11,6 +11,7 @@ import WebSocket from 'ws';
 import { baseballIds } from '../src/sandbox/fixtures/baseball.js';
 import { requestCounts, resetCounts } from './support/client.js';
 import { startCluster, type Cluster, type Replica } from './support/cluster.js';
+import { collectUntilComplete } from './support/odds-stream.js';
 
 const MATCHES = 'GET /api/v1/world-cup/matches';
 const TICKER = 'subscription { liveTicker { games { ref { nativeId } } pollIntervalSeconds stale } }';
@@ -79,20 +80,12 @@ describe('polls in a cluster: one per cluster, not one per replica', () => {
     const id = String(baseballIds.firstGame + 1); // starts within 3 hours; confirms on its 3rd lineups request
     const runs = cluster.replicas.flatMap((replica) =>
       Array.from({ length: 3 }, () =>
-        new Promise<Array<{ confirmed: boolean; polls: number }>>((resolve, reject) => {
-          const seen: Array<{ confirmed: boolean; polls: number }> = [];
-          clientOf(replica).subscribe<{ baseballLineupConfirmation: { confirmed: boolean; polls: number } }>(
-            { query: 'subscription($id: ID!) { baseballLineupConfirmation(matchId: $id) { confirmed polls } }', variables: { id } },
-            {
-              next: (message) => {
-                if (message.data != null) seen.push(message.data.baseballLineupConfirmation);
-                else reject(new Error(JSON.stringify(message.errors)));
-              },
-              error: reject,
-              complete: () => resolve(seen),
-            },
-          );
-        }),
+        collectUntilComplete<{ confirmed: boolean; polls: number }>(
+          clientOf(replica),
+          'subscription($id: ID!) { baseballLineupConfirmation(matchId: $id) { confirmed polls } }',
+          { id },
+          'baseballLineupConfirmation',
+        ),
       ),
     );
     const results = await Promise.all(runs);

@@ -54,3 +54,25 @@ export function subscribe<T>(client: Client, query: string, variables: Record<st
   );
   return { stream, stop };
 }
+
+/**
+ * Every value of a subscription that completes by itself (a lineup watch), in
+ * order; rejects on an error or on a message without data.
+ */
+export function collectUntilComplete<T>(client: Client, query: string, variables: Record<string, unknown>, field: string): Promise<T[]> {
+  return new Promise<T[]>((resolve, reject) => {
+    const seen: T[] = [];
+    client.subscribe<Record<string, T>>(
+      { query, variables },
+      {
+        next: (message) => {
+          const value = message.data?.[field];
+          if (value !== undefined) seen.push(value);
+          else reject(new Error(JSON.stringify(message.errors)));
+        },
+        error: reject,
+        complete: () => resolve(seen),
+      },
+    );
+  });
+}
