@@ -20,7 +20,7 @@
  */
 import type { Logger } from 'pino';
 import { isSha256Hex, sha256Hex, type ApqStore, type LocalApqStore } from '../../persisted/apq-store.js';
-import { luaScript, type LuaScript } from './lua-script.js';
+import { ExpiringLookup } from './expiring-lookup.js';
 import type { RedisLink } from './redis-link.js';
 
 export interface RedisApqStoreOptions {
@@ -30,27 +30,26 @@ export interface RedisApqStoreOptions {
   readonly logger: Logger;
 }
 
-const GET_WITH_TTL = `
-local value = redis.call('GET', KEYS[1])
-if not value then return nil end
-local left = redis.call('PTTL', KEYS[1])
-if left <= 0 then return nil end
-return {value, left}
-`;
-
 export class RedisApqStore implements ApqStore {
   readonly #local: LocalApqStore;
   readonly #link: RedisLink;
   readonly #logger: Logger;
-  readonly #getWithTtl: LuaScript;
-  /** Lookups under way, by hash: a burst of hash-only requests on a cold replica asks Redis once. */
-  readonly #pending = new Map<string, Promise<string | undefined>>();
+  /** One lookup per hash at a time: a burst of hash-only requests on a cold replica asks Redis once. */
+  readonly #shared: ExpiringLookup<string>;
 
   constructor(options: RedisApqStoreOptions) {
     this.#local = options.local;
     this.#link = options.link;
     this.#logger = options.logger;
-    this.#getWithTtl = luaScript(options.link.command, 'sgApqGet', 1, GET_WITH_TTL);
+    this.#shared = new ExpiringLookup<string>({
+      link: options.link,
+      logger: options.logger,
+      scriptName: 'sgApqGet',
+      what: 'a persisted-query lookup',
+      // An entry this module did not write, or one damaged, does not match its hash.
+      decode: (hash, document) => (sha256Hex(document) === hash ? document : undefined),
+      keep: (hash, document, remainingMs) => this.#local.keep(hash, document, remainingMs),
+    });
   }
 
   #key(hash: string): string {
@@ -65,12 +64,7 @@ export class RedisApqStore implements ApqStore {
     const local = this.#local.getLocal(hash);
     if (local !== undefined) return local;
     if (!isSha256Hex(hash) || !this.#link.up) return undefined;
-    let pending = this.#pending.get(hash);
-    if (pending === undefined) {
-      pending = this.#lookUp(hash).finally(() => this.#pending.delete(hash));
-      this.#pending.set(hash, pending);
-    }
-    return pending;
+    return this.#shared.lookUp(hash, this.#key(hash));
   }
 
   async set(hash: string, document: string): Promise<void> {
@@ -82,26 +76,5 @@ export class RedisApqStore implements ApqStore {
       // Only this replica has it: a client sent elsewhere registers again.
       this.#logger.debug({ err: error }, 'a persisted query was not written to Redis');
     }
-  }
-
-  async #lookUp(hash: string): Promise<string | undefined> {
-    const sentAt = performance.now();
-    let reply: unknown;
-    try {
-      reply = await this.#getWithTtl([this.#key(hash)], []);
-    } catch (error) {
-      this.#logger.debug({ err: error }, 'Redis did not answer a persisted-query lookup: not found');
-      return undefined;
-    }
-    if (!Array.isArray(reply) || reply.length !== 2) return undefined;
-    const [document, left] = reply as [unknown, unknown];
-    if (typeof document !== 'string' || typeof left !== 'number') return undefined;
-    if (sha256Hex(document) !== hash) {
-      this.#logger.warn('a persisted query in Redis does not match its hash: not found');
-      return undefined;
-    }
-    // Measured from before the lookup was sent, so the copy never outlives the entry.
-    this.#local.keep(hash, document, left - (performance.now() - sentAt));
-    return document;
   }
 }

@@ -28,7 +28,7 @@ import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Counter } from 'prom-client';
 import type { LocalResultCache, ResultCache, StoredResult } from '../../results/result-cache.js';
-import { luaScript, type LuaScript } from './lua-script.js';
+import { ExpiringLookup } from './expiring-lookup.js';
 import type { RedisLink } from './redis-link.js';
 
 export interface RedisResultCacheOptions {
@@ -39,15 +39,6 @@ export interface RedisResultCacheOptions {
   /** Counts local misses answered from Redis. */
   readonly sharedHits?: Pick<Counter, 'inc'>;
 }
-
-/** The value and its remaining milliseconds in one round trip; nothing when the key is absent or has no expiry. */
-const GET_WITH_TTL = `
-local value = redis.call('GET', KEYS[1])
-if not value then return nil end
-local left = redis.call('PTTL', KEYS[1])
-if left <= 0 then return nil end
-return {value, left}
-`;
 
 /** The Redis key of a result key: a hash, since result keys hold whole query texts. */
 export function sharedResultKey(link: Pick<RedisLink, 'key'>, key: string): string {
@@ -84,16 +75,25 @@ export class RedisResultCache implements ResultCache {
   readonly #link: RedisLink;
   readonly #logger: Logger;
   readonly #sharedHits: Pick<Counter, 'inc'> | undefined;
-  readonly #getWithTtl: LuaScript;
-  /** Lookups under way, by result key: operations arriving together on a cold replica ask Redis once. */
-  readonly #pending = new Map<string, Promise<StoredResult | undefined>>();
+  /** One lookup per result key at a time: operations arriving together on a cold replica ask Redis once. */
+  readonly #shared: ExpiringLookup<StoredResult>;
 
   constructor(options: RedisResultCacheOptions) {
     this.#local = options.local;
     this.#link = options.link;
     this.#logger = options.logger;
     this.#sharedHits = options.sharedHits;
-    this.#getWithTtl = luaScript(options.link.command, 'sgResultGet', 1, GET_WITH_TTL);
+    this.#shared = new ExpiringLookup<StoredResult>({
+      link: options.link,
+      logger: options.logger,
+      scriptName: 'sgResultGet',
+      what: 'a result lookup',
+      decode: (_key, value) => decodeStoredResult(value),
+      keep: (key, stored, remainingMs) => {
+        this.#local.set(key, stored, remainingMs);
+        this.#sharedHits?.inc();
+      },
+    });
   }
 
   getLocal(key: string): StoredResult | undefined {
@@ -105,12 +105,7 @@ export class RedisResultCache implements ResultCache {
     if (local !== undefined) return local;
     // Away is a miss at once: no command is sent to a link that is down.
     if (!this.#link.up) return undefined;
-    let pending = this.#pending.get(key);
-    if (pending === undefined) {
-      pending = this.#lookUp(key).finally(() => this.#pending.delete(key));
-      this.#pending.set(key, pending);
-    }
-    return pending;
+    return this.#shared.lookUp(key, sharedResultKey(this.#link, key));
   }
 
   set(key: string, result: StoredResult, ttlMs: number): void {
@@ -123,30 +118,5 @@ export class RedisResultCache implements ResultCache {
       // Not stored for the others: they execute, as they would have alone.
       this.#logger.debug({ err: error }, 'a result was not written to Redis');
     });
-  }
-
-  async #lookUp(key: string): Promise<StoredResult | undefined> {
-    const sentAt = performance.now();
-    let reply: unknown;
-    try {
-      reply = await this.#getWithTtl([sharedResultKey(this.#link, key)], []);
-    } catch (error) {
-      this.#logger.debug({ err: error }, 'Redis did not answer a result lookup: executing instead');
-      return undefined;
-    }
-    if (!Array.isArray(reply) || reply.length !== 2) return undefined;
-    const [value, left] = reply as [unknown, unknown];
-    if (typeof value !== 'string' || typeof left !== 'number') return undefined;
-    const stored = decodeStoredResult(value);
-    if (stored === undefined) {
-      this.#logger.warn('a result in Redis could not be read: executing instead');
-      return undefined;
-    }
-    // Counted from before the lookup was sent: Redis read `left` later than that, so the local copy never outlives the entry.
-    const remainingMs = left - (performance.now() - sentAt);
-    if (remainingMs <= 0) return undefined;
-    this.#local.set(key, stored, remainingMs);
-    this.#sharedHits?.inc();
-    return stored;
   }
 }
