@@ -157,17 +157,19 @@ describe('a sport the enum does not know (default data: padel)', () => {
     expect(await counted()).toEqual({});
   });
 
-  it('refuses both, neither, an empty or an unlisted key with BAD_USER_INPUT, before any request, keeping the rest of the answer', async () => {
+  it('refuses both, neither, an empty or an unlisted key with BAD_USER_INPUT, before any request, estimated at 0, keeping the rest of the answer', async () => {
+    const teams = 'slug a: team(id: "1") { name } b: team(id: "2") { name } c: tournament(id: "3") { name }';
     const cases: Array<[string, RegExp]> = [
-      ['v2(sport: FOOTBALL, sportKey: "football") { slug }', /Give sport or sportKey, not both/],
-      ['v2 { slug }', /Give sport \(a Sport value\) or sportKey/],
-      ['v2(sportKey: "") { slug }', /sportKey must not be empty/],
-      ['v2(sportKey: "Padel") { slug }', /no key `Padel`.*nearest key: `padel`/],
+      [`v2(sport: FOOTBALL, sportKey: "football") { ${teams} }`, /Give sport or sportKey, not both/],
+      [`v2 { ${teams} }`, /Give sport \(a Sport value\) or sportKey/],
+      [`v2(sportKey: "") { ${teams} }`, /sportKey must not be empty/],
+      [`v2(sportKey: "Padel") { ${teams} }`, /no key `Padel`.*nearest key: `padel`/],
       ['v3 { window(sportKey: "curling", window: TODAY) { slug } }', /no key `curling`/],
       ['v4 { odds(eventId: "1") { eventId } }', /Give sport \(a Sport value\) or sportKey/],
       ['sport(sport: TENNIS, sportKey: "tennis") { key }', /not both/],
-      ['logo(sources: { v2TeamId: "1", v2Sport: FOOTBALL, v2SportKey: "football" }) { url }', /Give v2Sport or v2SportKey, not both/],
+      ['logo(sources: { v2TeamId: "1", v2Sport: FOOTBALL, v2SportKey: "football", v6Logo: "a.png" }) { url }', /Give v2Sport or v2SportKey, not both/],
       ['logo(sources: { v2TeamId: "1" }) { url }', /Give v2Sport \(a Sport value\) or v2SportKey/],
+      ['logo(sources: { v6Logo: "a.png", v6Sport: FOOTBALL, v6SportKey: "football" }) { url }', /Give v6Sport or v6SportKey, not both/],
     ];
     for (const [field, message] of cases) {
       const result = await query<{ sports: unknown[] }>(`{ sports { key } bad: ${field} }`);
@@ -175,6 +177,8 @@ describe('a sport the enum does not know (default data: padel)', () => {
       expect(result.errors?.[0]?.message, field).toMatch(message);
       expect(result.errors?.[0]?.path?.[0], field).toBe('bad');
       expect(result.data?.sports, field).toHaveLength(stack().sandbox.fixtures.sports.length);
+      // Refused before any request, so the estimate counts nothing for the field or under it.
+      expect(costOf(result), field).toMatchObject({ estimated: 0, upstreamRequests: 0 });
     }
     expect(await counted()).toEqual({});
   });
