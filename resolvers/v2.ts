@@ -48,7 +48,7 @@ export const v2Resolvers: Resolvers = {
   },
   V2: {
     sport: (ns) => ns.sport as Sport | null,
-    sportKey: async (ns, _, ctx) => ns.choice.key ?? (await chosenEntry(ctx, ns.choice, 'v2')).sport,
+    sportKey: async (ns, _, ctx) => ns.choice.key ?? (await chosenEntry(ctx, ns.choice)).sport,
     slug: (ns, _, ctx) => v2Slug(ctx, ns.choice),
     team: async (ns, { id }, ctx) => loadV2Team(ctx, await v2Slug(ctx, ns.choice), integerId(id, 'team id')),
     player: async (ns, { id }, ctx) => {
