@@ -2,26 +2,18 @@
  * Cross-version root fields: `node`, `nodes`, `sports`, scalars, interfaces.
  */
 import { DateTimeResolver, JSONResolver } from 'graphql-scalars';
-import type { GraphQLSchema } from 'graphql';
 import type { GatewayContext } from '../src/context.js';
 import type { Resolvers, ResolversInterfaceTypes, Sport } from '../src/generated/resolvers-types.js';
 import { fromGlobalId } from '../src/model/global-id.js';
 import { locateNode } from '../src/model/node-sources.js';
+import { catalogueEntries, findEntry, sportChoice, sportEnumValues, sportOfEntry } from '../src/model/sport-catalogue.js';
 import { typeOf } from '../src/model/typename.js';
-import { referenceRoutes, type SportReference } from '../src/upstream/routes/reference.js';
 
 type AnyNode = ResolversInterfaceTypes<Record<string, unknown>>['Node'];
 
 /** The located entity is tagged with its type (node-sources.ts), which `Node.__resolveType` reads. */
 async function resolveNode(id: string, ctx: GatewayContext): Promise<AnyNode> {
   return (await locateNode(ctx, fromGlobalId(id))) as AnyNode;
-}
-
-function sportEnumValue(schema: GraphQLSchema, reference: SportReference): Sport | null {
-  const value = reference.sport.toUpperCase();
-  const enumType = schema.getType('Sport');
-  if (enumType === undefined || !('getValue' in enumType)) return null;
-  return enumType.getValue(value) === undefined ? null : (value as Sport);
 }
 
 export const baseResolvers: Resolvers = {
@@ -33,19 +25,25 @@ export const baseResolvers: Resolvers = {
   Query: {
     node: (_, { id }, ctx) => resolveNode(id, ctx),
     nodes: (_, { ids }, ctx) => ids.map((id) => resolveNode(id, ctx)),
+    // Every entry, the ones the enum does not know too (`sport` null): a sport is never dropped.
     sports: async (_, __, ctx, info) => {
-      const payload = await ctx.upstream.load(referenceRoutes.sports, {});
-      // A sport the upstream added after this schema was written is left out, not an error.
-      return payload.sports.filter((entry) => sportEnumValue(info.schema, entry) !== null);
+      const entries = await catalogueEntries(ctx);
+      const enumValues = sportEnumValues(info.schema);
+      return entries.map((entry) => ({ entry, sport: sportOfEntry(entries, entry, enumValues) }));
     },
-    sport: async (_, { sport }, ctx) => {
-      const payload = await ctx.upstream.load(referenceRoutes.sports, {});
-      return payload.sports.find((entry) => entry.sport.toUpperCase() === sport) ?? null;
+    // A lookup: a sport the catalogue does not list is null here, not an error.
+    sport: async (_, args, ctx, info) => {
+      const choice = sportChoice(args);
+      const entries = await catalogueEntries(ctx);
+      const entry = findEntry(entries, choice);
+      return entry === undefined ? null : { entry, sport: sportOfEntry(entries, entry, sportEnumValues(info.schema)) };
     },
   },
   SportInfo: {
-    sport: (reference) => reference.sport.toUpperCase() as Sport,
-    name: (reference) => reference.name,
-    slugs: (reference) => reference.slugs,
+    key: ({ entry }) => entry.sport,
+    known: ({ sport }) => sport !== null,
+    sport: ({ sport }) => sport as Sport | null,
+    name: ({ entry }) => entry.name,
+    slugs: ({ entry }) => entry.slugs,
   },
 };

@@ -32,7 +32,7 @@ const team = (slug: string, value: V2Team): V2TeamModel => tagType({ slug, value
 const teamOrNull = (slug: string, ref: V2Ref): V2TeamModel | null => (ref.id === 0 ? null : v2TeamFromRef(slug, ref));
 
 async function footballScope(ctx: GatewayContext): Promise<V2FootballScope> {
-  return { slug: await v2Slug(ctx, FOOTBALL) };
+  return { slug: await v2Slug(ctx, { sport: FOOTBALL }) };
 }
 
 function isoDate(value: string): string {
@@ -58,7 +58,7 @@ export const footballResolvers: Resolvers = {
   V2: {
     football: async (ns, _, ctx) => {
       requireV2Sport(ns, [FOOTBALL], 'football');
-      return { slug: await v2Slug(ctx, ns.sport) };
+      return { slug: await v2Slug(ctx, ns.choice) };
     },
   },
   V2Football: {

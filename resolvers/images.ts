@@ -11,31 +11,30 @@ import type { ChainReport } from '../src/images/service.js';
 import { isV6FileName, type LogoSources } from '../src/images/paths.js';
 import type { ImageRef } from '../src/model/image-ref.js';
 import { integerId } from '../src/model/native-id.js';
-import { v2Slug } from '../src/model/v2-namespace.js';
+import { slugOn, sportChoice } from '../src/model/sport-catalogue.js';
 import { ErrorCode, GatewayError } from '../src/upstream/errors.js';
-import { referenceRoutes } from '../src/upstream/routes/reference.js';
 
 const THUMBNAIL_SUFFIX = /![a-z][0-9]{1,4}$/;
-
-/** The V6 slug of a sport; NOT_SUPPORTED when V6 does not carry it. */
-async function v6Slug(ctx: GatewayContext, sport: Sport): Promise<string> {
-  const catalogue = await ctx.upstream.load(referenceRoutes.sports, {});
-  const slug = catalogue.sports.find((entry) => entry.sport.toUpperCase() === sport)?.slugs.v6;
-  if (slug == null) throw new GatewayError(ErrorCode.NotSupported, `V6 does not carry ${sport}.`, { version: 'v6', alternative: 'sports' });
-  return slug;
-}
 
 interface LogoArgs {
   v1CompetitorId?: string | null | undefined;
   v1ImageVersion?: number | null | undefined;
   v2TeamId?: string | null | undefined;
   v2Sport?: Sport | null | undefined;
+  v2SportKey?: string | null | undefined;
   v6Logo?: string | null | undefined;
   v6Sport?: Sport | null | undefined;
+  v6SportKey?: string | null | undefined;
 }
 
+const V2_SPORT_ARGS = { sport: 'v2Sport', sportKey: 'v2SportKey' };
+const V6_SPORT_ARGS = { sport: 'v6Sport', sportKey: 'v6SportKey' };
+
 async function sourcesOf(ctx: GatewayContext, args: LogoArgs): Promise<LogoSources> {
-  if (args.v2TeamId != null && args.v2Sport == null) throw new GatewayError(ErrorCode.BadUserInput, 'v2TeamId needs v2Sport.');
+  // Both checked before the catalogue is read for either slug.
+  const v2Choice = args.v2TeamId == null ? undefined : sportChoice({ sport: args.v2Sport, sportKey: args.v2SportKey }, V2_SPORT_ARGS);
+  const v6Sport = args.v6Sport ?? (args.v6SportKey == null ? 'FOOTBALL' : null);
+  const v6Choice = args.v6Logo == null ? undefined : sportChoice({ sport: v6Sport, sportKey: args.v6SportKey }, V6_SPORT_ARGS);
   if (args.v6Logo != null && !isV6FileName(args.v6Logo)) {
     throw new GatewayError(ErrorCode.BadUserInput, 'v6Logo must be a file name exactly as a V6 payload gave it.');
   }
@@ -45,10 +44,10 @@ async function sourcesOf(ctx: GatewayContext, args: LogoArgs): Promise<LogoSourc
         ? undefined
         : { type: 'competitors', id: integerId(args.v1CompetitorId, 'v1CompetitorId'), imageVersion: args.v1ImageVersion ?? undefined },
     v2:
-      args.v2TeamId == null || args.v2Sport == null
+      args.v2TeamId == null || v2Choice === undefined
         ? undefined
-        : { sport: await v2Slug(ctx, args.v2Sport), type: 'teams', id: integerId(args.v2TeamId, 'v2TeamId') },
-    v6: args.v6Logo == null ? undefined : { sport: await v6Slug(ctx, args.v6Sport ?? 'FOOTBALL'), type: 'teams', filename: args.v6Logo },
+        : { sport: await slugOn(ctx, v2Choice, 'v2'), type: 'teams', id: integerId(args.v2TeamId, 'v2TeamId') },
+    v6: args.v6Logo == null || v6Choice === undefined ? undefined : { sport: await slugOn(ctx, v6Choice, 'v6'), type: 'teams', filename: args.v6Logo },
   };
 }
 

@@ -30,9 +30,9 @@ export const v2EventResolvers: Resolvers = {
   Competition: { __resolveType: (competition) => typeOf(competition) as never },
   Venue: { __resolveType: (venue) => typeOf(venue) as never },
   V2: {
-    event: async (ns, { id }, ctx) => loadV2Event(ctx, await v2Slug(ctx, ns.sport), integerId(id, 'event id')),
+    event: async (ns, { id }, ctx) => loadV2Event(ctx, await v2Slug(ctx, ns.choice), integerId(id, 'event id')),
     seasonEvents: async (ns, args, ctx) => {
-      const slug = await v2Slug(ctx, ns.sport);
+      const slug = await v2Slug(ctx, ns.choice);
       const tournamentId = integerId(args.tournamentId, 'tournament id');
       const seasonId = integerId(args.seasonId, 'season id');
       const direction = args.direction === 'LAST' ? 'last' : 'next';

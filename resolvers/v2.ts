@@ -2,13 +2,14 @@
  * The `v2(sport:)` namespace and the V2 entities every sport shares.
  */
 import type { GatewayContext } from '../src/context.js';
-import type { Resolvers } from '../src/generated/resolvers-types.js';
+import type { Resolvers, Sport } from '../src/generated/resolvers-types.js';
 import { toGlobalId } from '../src/model/global-id.js';
 import { listedAt, listingOf } from '../src/model/listing.js';
 import { integerId } from '../src/model/native-id.js';
 import { tagType } from '../src/model/typename.js';
 import type { V2ManagerModel, V2PlayerModel, V2TeamModel, V2TournamentModel } from '../src/model/v2-entities.js';
-import { v2Slug } from '../src/model/v2-namespace.js';
+import { chosenEntry, sportChoice } from '../src/model/sport-catalogue.js';
+import { v2Namespace, v2Slug } from '../src/model/v2-namespace.js';
 import { knownGap } from '../src/upstream/known-gaps.js';
 import { v2Routes } from '../src/upstream/routes/v2.js';
 
@@ -43,20 +44,21 @@ export async function loadV2Manager(ctx: GatewayContext, slug: string, id: numbe
 
 export const v2Resolvers: Resolvers = {
   Query: {
-    v2: (_, { sport }) => ({ sport }),
+    v2: (_, args, ctx, info) => v2Namespace(ctx, sportChoice(args), info.schema),
   },
   V2: {
-    sport: (ns) => ns.sport as never,
-    slug: (ns, _, ctx) => v2Slug(ctx, ns.sport),
-    team: async (ns, { id }, ctx) => loadV2Team(ctx, await v2Slug(ctx, ns.sport), integerId(id, 'team id')),
+    sport: (ns) => ns.sport as Sport | null,
+    sportKey: async (ns, _, ctx) => ns.choice.key ?? (await chosenEntry(ctx, ns.choice)).sport,
+    slug: (ns, _, ctx) => v2Slug(ctx, ns.choice),
+    team: async (ns, { id }, ctx) => loadV2Team(ctx, await v2Slug(ctx, ns.choice), integerId(id, 'team id')),
     player: async (ns, { id }, ctx) => {
       const playerId = integerId(id, 'player id');
       // Decided on the enum, before the catalogue is read for the slug: nothing at all is requested.
       if (ns.sport === 'CYCLING') throw knownGap('v2CyclingPlayers');
-      return loadV2Player(ctx, await v2Slug(ctx, ns.sport), playerId);
+      return loadV2Player(ctx, await v2Slug(ctx, ns.choice), playerId);
     },
-    tournament: async (ns, { id }, ctx) => loadV2Tournament(ctx, await v2Slug(ctx, ns.sport), integerId(id, 'tournament id')),
-    manager: async (ns, { id }, ctx) => loadV2Manager(ctx, await v2Slug(ctx, ns.sport), integerId(id, 'manager id')),
+    tournament: async (ns, { id }, ctx) => loadV2Tournament(ctx, await v2Slug(ctx, ns.choice), integerId(id, 'tournament id')),
+    manager: async (ns, { id }, ctx) => loadV2Manager(ctx, await v2Slug(ctx, ns.choice), integerId(id, 'manager id')),
   },
   V2Team: {
     id: ({ slug, value }) => globalId(slug, 'V2Team', value.id),

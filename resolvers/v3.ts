@@ -2,14 +2,15 @@
  * The `v3` namespace: day windows per sport, sport-less globals, and the
  * cycling feed read as classifications of rider placings (spec 2.12).
  */
-import type { Resolvers } from '../src/generated/resolvers-types.js';
+import type { Resolvers, Sport } from '../src/generated/resolvers-types.js';
 import { toGlobalId } from '../src/model/global-id.js';
 import { listedAt, listingOf } from '../src/model/listing.js';
 import { namespace } from '../src/model/namespace.js';
 import { integerId } from '../src/model/native-id.js';
 import { tagType } from '../src/model/typename.js';
 import { toClassification } from '../src/model/v3-cycling.js';
-import { v3Slug, type V3EventModel, type V3TeamModel } from '../src/model/v3-namespace.js';
+import { chosenSport, slugOf, sportChoice } from '../src/model/sport-catalogue.js';
+import type { V3EventModel, V3TeamModel } from '../src/model/v3-namespace.js';
 import type { V3WindowEnum } from '../src/model/v3-window.js';
 import { ErrorCode, GatewayError } from '../src/upstream/errors.js';
 import { v3Routes, type V3Event, type V3League, type V3Team, type V3WindowName } from '../src/upstream/routes/v3.js';
@@ -39,12 +40,14 @@ export const v3Resolvers: Resolvers = {
       if (text.length < 2 || text.length > 100) throw new GatewayError(ErrorCode.BadUserInput, 'query must be 2 to 100 characters.');
       return (await ctx.upstream.load(v3Routes.search, { query: text })).results.map((r) => ({ ...r, nativeId: String(r.id) }));
     },
-    window: async (_, { sport, window }, ctx) => {
-      const slug = await v3Slug(ctx, sport);
+    window: async (_, args, ctx, info) => {
+      const { window } = args;
+      const { entry, sport } = await chosenSport(ctx, sportChoice(args), info.schema, 'v3');
+      const slug = slugOf(entry, 'v3');
       const payload = await ctx.upstream.load(v3Routes.window, { sport: slug, window: windowName(window) });
       // An event's ID names its window, so node(id:) reads it there while fresh (src/model/node-sources.ts).
       for (const league of payload.leagues) for (const event of league.events) listedAt(event, { window: windowName(window) });
-      return { sport, slug, window, payload };
+      return { sport, sportKey: entry.sport, slug, window, payload };
     },
     cycling: async (_, { window }, ctx) => {
       const payload = await ctx.upstream.load(v3Routes.cycling, { window: windowName(window) });
@@ -52,7 +55,7 @@ export const v3Resolvers: Resolvers = {
     },
   },
   V3DayWindow: {
-    sport: (w) => w.sport as never,
+    sport: (w) => w.sport as Sport | null,
     leagues: (w) => w.payload.leagues.map((value) => ({ slug: w.slug, value })),
     events: (w) => w.payload.leagues.flatMap((league) => league.events.map((e) => eventModel(w.slug, e, league))),
   },

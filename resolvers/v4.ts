@@ -4,8 +4,7 @@
 import type { Resolvers } from '../src/generated/resolvers-types.js';
 import { namespace } from '../src/model/namespace.js';
 import { integerId } from '../src/model/native-id.js';
-import { ErrorCode, GatewayError } from '../src/upstream/errors.js';
-import { referenceRoutes } from '../src/upstream/routes/reference.js';
+import { slugOn, sportChoice } from '../src/model/sport-catalogue.js';
 import { v4Routes, type V4OddsPayload } from '../src/upstream/routes/v4.js';
 
 function bestPrices(odds: V4OddsPayload, market: string) {
@@ -29,13 +28,10 @@ export const v4Resolvers: Resolvers = {
     v4: () => namespace('v4'),
   },
   V4: {
-    odds: async (_, { sport, eventId }, ctx) => {
-      const catalogue = await ctx.upstream.load(referenceRoutes.sports, {});
-      const slug = catalogue.sports.find((entry) => entry.sport.toUpperCase() === sport)?.slugs.v4;
-      if (slug == null) {
-        throw new GatewayError(ErrorCode.NotSupported, `V4 does not carry ${sport}.`, { version: 'v4', alternative: 'sports { slugs { v4 } }' });
-      }
-      return ctx.upstream.load(v4Routes.odds, { sport: slug, eventId: integerId(eventId, 'event id') });
+    odds: async (_, args, ctx) => {
+      const choice = sportChoice(args);
+      const eventId = integerId(args.eventId, 'event id');
+      return ctx.upstream.load(v4Routes.odds, { sport: await slugOn(ctx, choice, 'v4'), eventId });
     },
   },
   V4EventOdds: {

@@ -135,6 +135,7 @@ async function fieldCost(
   }
   const input: CostInput = { args, ancestors, fetcher: walk.input.context.services.fetcher, context: walk.input.context };
   const entries = entriesFor(walk, type, node.name.value);
+  if (await failsBeforeRequests(entries, input)) return { requests: 0, unanswerable: 0 };
   let own = await ownCost(entries, input);
   if (node.selectionSet === undefined) return own;
 
@@ -152,6 +153,12 @@ async function fieldCost(
     own = await ownCost(entries, input);
   }
   return add(own, children, size);
+}
+
+async function failsBeforeRequests(entries: readonly FieldCost[], input: CostInput): Promise<boolean> {
+  if (entries.length === 0) return false;
+  for (const entry of entries) if ((await entry.failsBeforeRequests?.(input)) !== true) return false;
+  return true;
 }
 
 async function ownCost(entries: readonly FieldCost[], input: CostInput): Promise<Estimate> {

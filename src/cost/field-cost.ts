@@ -49,6 +49,12 @@ export interface FieldCost {
    * not be probed.
    */
   probeListSize?(input: CostInput): Promise<number | undefined>;
+  /**
+   * True when the field's arguments are refused at execution before any
+   * upstream request: the field and everything selected under it then
+   * cost nothing.
+   */
+  failsBeforeRequests?(input: CostInput): boolean | Promise<boolean>;
 }
 
 /**

@@ -35,6 +35,7 @@ import { v4Routes } from '../upstream/routes/v4.js';
 import { v6BaseballRoutes } from '../upstream/routes/v6-baseball.js';
 import { v6FootballRoutes } from '../upstream/routes/v6-football.js';
 import { nodesCost } from './node-cost.js';
+import { withLogoSportArgs, withSportArgs } from './sport-args.js';
 import { computed, mayProbe, nothing, paged, resource, resourceList, resourcePerItem, routes, type Args, type CostInput, type Estimate, type FieldCost } from './field-cost.js';
 
 export const ASSUMED_V2_EVENTS_PAGE_SIZE = 10;
@@ -113,7 +114,7 @@ export const fieldCosts: Readonly<Record<string, FieldCost>> = {
     estimate: ({ args, context }) => nodesCost(context, Array.isArray(args['ids']) ? (args['ids'] as unknown[]) : []),
     listSize: (args) => (Array.isArray(args['ids']) ? (args['ids'] as unknown[]).length : 0),
   },
-  'Query.logo': logoCost((args) => (args['sources'] as Args | undefined)?.['v2TeamId'] != null),
+  'Query.logo': withLogoSportArgs(logoCost((args) => (args['sources'] as Args | undefined)?.['v2TeamId'] != null), 'sources'),
   'Query.liveTicker': resource(v1WorldCupRoutes.matches, noParams),
 
   // Hockey V1 (spec 4.1): root fields name their resource, so a cached one is free.
@@ -128,7 +129,7 @@ export const fieldCosts: Readonly<Record<string, FieldCost>> = {
   'V1Hockey.athletes': resourcePerItem('ids', v1Routes.athletes, (item) => ({ athleteId: integerId(item as string, 'athlete id') })),
   'V1Hockey.searchAthletes': resource(v1Routes.search, (a) => ({ q: String(a['name']).trim(), sport: 'hockey' })),
   'V1HockeyAthleteHit.athlete': routes(v1Routes.athletes),
-  'V1HockeyCompetitor.logo': logoCost((args) => args['v2TeamId'] != null),
+  'V1HockeyCompetitor.logo': withLogoSportArgs(logoCost((args) => args['v2TeamId'] != null)),
 
   // World Cup V1 (spec 4.6).
   'V1WorldCup.hub': resource(v1WorldCupRoutes.hub, noParams),
@@ -152,14 +153,16 @@ export const fieldCosts: Readonly<Record<string, FieldCost>> = {
   // The coach comes from the team's latest lineup: matches list + one lineups request.
   'V1FootballCompetitor.coach': routes(v1WorldCupRoutes.matches, v1WorldCupRoutes.lineups),
 
-  // Generic V2 entities (spec 4.3); the slug lookup is free.
+  // Generic V2 entities (spec 4.3); the slug lookup is free. The namespace costs nothing itself, nor does
+  // anything under it when its sport arguments are refused.
+  'Query.v2': withSportArgs(computed(() => nothing)),
   'V2.team': routes(v2Routes.team),
   'V2.player': routes(v2Routes.player),
   'V2.tournament': routes(v2Routes.tournament),
   'V2.manager': routes(v2Routes.manager),
   'V2.event': routes(v2EventRoutes.event),
   'V2.seasonEvents': v2Events(v2EventRoutes.seasonEvents),
-  'V2Team.logo': logoCost(() => true),
+  'V2Team.logo': withLogoSportArgs(logoCost(() => true)),
   'V2Tournament.seasons': routes(v2FootballRoutes.seasons),
   'V2Manager.lastEvents': v2Events(v2ManagerRoutes.lastEvents),
   'V2Manager.career': routes(v2ManagerRoutes.footballCareer),
@@ -228,9 +231,9 @@ export const fieldCosts: Readonly<Record<string, FieldCost>> = {
   'V3.sports': routes(v3Routes.sports),
   'V3.match': routes(v3Routes.match),
   'V3.search': routes(v3Routes.search),
-  'V3.window': routes(v3Routes.window),
+  'V3.window': withSportArgs(routes(v3Routes.window)),
   'V3.cycling': routes(v3Routes.cycling),
-  'V4.odds': routes(v4Routes.odds),
+  'V4.odds': withSportArgs(routes(v4Routes.odds)),
   'V6Baseball.match': routes(v6BaseballRoutes.match),
   'V6Baseball.teamStats': routes(v6BaseballRoutes.teamStats),
   'V6Baseball.odds': routes(v6BaseballRoutes.odds),

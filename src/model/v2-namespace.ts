@@ -1,25 +1,33 @@
 /**
- * `v2(sport:)`: the namespace knows its canonical sport; its V2 slug comes
- * from `/reference/sports` (free, cached a day), so the spellings stay the
- * upstream's own.
+ * `v2(sport:|sportKey:)`: the namespace knows what its arguments named; its
+ * V2 slug comes from `/reference/sports` (free, cached a day), so the
+ * spellings stay the upstream's own.
  */
+import type { GraphQLSchema } from 'graphql';
 import type { GatewayContext } from '../context.js';
 import { ErrorCode, GatewayError } from '../upstream/errors.js';
-import { referenceRoutes } from '../upstream/routes/reference.js';
+import { chosenSport, slugOn, type SportChoice } from './sport-catalogue.js';
 
 export interface V2Namespace {
-  /** Canonical enum value: `ICE_HOCKEY`, `WATER_POLO`. */
-  readonly sport: string;
+  /** What `v2(...)` named: an enum value or a catalogue key. */
+  readonly choice: SportChoice;
+  /** Canonical enum value (`ICE_HOCKEY`, `WATER_POLO`); null for a sport the enum does not know. */
+  readonly sport: string | null;
 }
 
-/** The V2 slug of a sport; NOT_SUPPORTED when V2 does not carry it. */
-export async function v2Slug(ctx: GatewayContext, sport: string): Promise<string> {
-  const catalogue = await ctx.upstream.load(referenceRoutes.sports, {});
-  const slug = catalogue.sports.find((entry) => entry.sport.toUpperCase() === sport)?.slugs.v2;
-  if (slug == null) {
-    throw new GatewayError(ErrorCode.NotSupported, `V2 does not carry ${sport}.`, { version: 'v2', alternative: 'sports' });
-  }
-  return slug;
+/**
+ * An enum choice needs no catalogue read (a documented gap of that sport is
+ * answered with no request at all); a key is looked up at once, so that the
+ * sport-specific fields know which enum value, if any, it stands for.
+ */
+export async function v2Namespace(ctx: GatewayContext, choice: SportChoice, schema: GraphQLSchema): Promise<V2Namespace> {
+  if (choice.sport !== undefined) return { choice, sport: choice.sport };
+  return { choice, sport: (await chosenSport(ctx, choice, schema, 'v2')).sport };
+}
+
+/** The V2 slug of a sport; NOT_SUPPORTED, naming the catalogue entry, when V2 does not carry it. */
+export function v2Slug(ctx: GatewayContext, choice: SportChoice): Promise<string> {
+  return slugOn(ctx, choice, 'v2');
 }
 
 /**
@@ -27,7 +35,7 @@ export async function v2Slug(ctx: GatewayContext, sport: string): Promise<string
  * manager careers on football...): NOT_SUPPORTED elsewhere, with no request.
  */
 export function requireV2Sport(namespace: V2Namespace, allowed: readonly string[], field: string): void {
-  if (!allowed.includes(namespace.sport)) {
+  if (namespace.sport === null || !allowed.includes(namespace.sport)) {
     throw new GatewayError(ErrorCode.NotSupported, `${field} exists on V2 ${allowed.join(', ')} only.`, {
       version: 'v2',
       alternative: `v2(sport: ${allowed[0] ?? 'FOOTBALL'}) { ${field} }`,

@@ -5,7 +5,10 @@ import type { CyclingClassification } from './v3-cycling.js';
 export type V3WindowEnum = 'TODAY' | 'LIVE' | 'YESTERDAY' | 'TOMORROW';
 
 export interface V3WindowModel {
-  sport: string;
+  /** Enum value; null for a sport the enum does not know. */
+  sport: string | null;
+  /** The catalogue key. */
+  sportKey: string;
   slug: string;
   window: V3WindowEnum;
   payload: V3WindowPayload;

@@ -38,6 +38,8 @@ export interface GatewayErrorDetails {
   scope?: 'plan' | 'client';
   /** What to use instead, for routes documented as missing. */
   alternative?: string;
+  /** NOT_SUPPORTED for a sport: the `/reference/sports` entry looked for, whether it is listed, and the slug field that was empty. */
+  catalogueEntry?: { key: string; listed: boolean; slugField?: string };
 }
 
 export class GatewayError extends GraphQLError {
