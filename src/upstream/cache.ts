@@ -21,6 +21,9 @@
  *   with nothing old to answer with waits for the refresh as before.
  * - A 404 is cached like data (negative entry), so a wrong ID is not paid
  *   for twice within the TTL.
+ * - Where entries live is cache-entries.ts's seam: memory only, or memory
+ *   over the durable file (disk-entries.ts), which keeps fresh and stale
+ *   entries across a restart. Nothing here depends on which.
  * - In a cluster a shared tier (shared-tier.ts) sits under the LRU, which
  *   becomes the replica's own layer in front of it: a local miss asks the
  *   tier, and a refresh is one request for the whole cluster
