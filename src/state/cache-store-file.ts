@@ -90,7 +90,8 @@ export async function openCacheStoreFile(dataDir: string, logger: Logger): Promi
     root = openRoot(file);
   }
   const meta = root.openDB<unknown, string>({ name: 'meta', encoding: 'msgpack' });
-  if (meta.get('format') === undefined) await meta.put('format', FORMAT);
+  // Synchronously, once per new file: a crash right after creating it must not leave databases without their format record.
+  if (meta.get('format') === undefined) meta.putSync('format', FORMAT);
   return {
     file,
     entries: root.openDB<Buffer, string>({ name: 'entries', encoding: 'binary' }),
