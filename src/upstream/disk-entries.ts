@@ -29,6 +29,13 @@ import { decodeEntry, encodeEntry } from './cache-entry-codec.js';
 
 /** How long a written answer or a use waits to be batched with others. Short: a `kill -9` loses at most this much. */
 const WRITE_DELAY_MS = 50;
+/**
+ * A use is written to the file only when the one recorded there is older
+ * than this: the order in memory is exact, the file's is to the minute,
+ * which is all an eviction order needs across a restart, and a hot key
+ * costs one small write a minute instead of one per batch.
+ */
+const USE_RESOLUTION_MS = 60_000;
 
 export interface DiskEntriesOptions {
   readonly store: CacheStoreFile;
@@ -54,6 +61,8 @@ export interface DiskEntriesStats {
 interface Indexed {
   readonly bytes: number;
   readonly uselessAt: number;
+  /** The last use the file records. */
+  readonly savedUseAt: number;
 }
 
 type UsedRecord = [usedAt: number, bytes: number, uselessAt: number];
@@ -140,6 +149,7 @@ export class DiskEntries implements CacheEntries {
     if (indexed === undefined) return;
     this.index.delete(key);
     this.index.set(key, indexed);
+    if (this.now() - indexed.savedUseAt < USE_RESOLUTION_MS) return;
     this.usedSince.add(key);
     this.schedule();
   }
@@ -169,14 +179,16 @@ export class DiskEntries implements CacheEntries {
         continue;
       }
       const uselessAt = entry.storedAt + entry.ttlMs + (entry.kind === 'value' ? maxStaleMs : 0);
-      this.index.set(key, { bytes: encoded.length, uselessAt });
+      this.index.set(key, { bytes: encoded.length, uselessAt, savedUseAt: now });
       this.bytes += encoded.length;
       this.track(store.entries.put(key, encoded));
       this.track(store.used.put(key, [now, encoded.length, uselessAt] satisfies UsedRecord));
     }
     for (const key of this.usedSince) {
       const indexed = this.index.get(key);
-      if (indexed !== undefined && !this.queued.has(key)) this.track(store.used.put(key, [now, indexed.bytes, indexed.uselessAt] satisfies UsedRecord));
+      if (indexed === undefined || this.queued.has(key)) continue;
+      this.index.set(key, { ...indexed, savedUseAt: now });
+      this.track(store.used.put(key, [now, indexed.bytes, indexed.uselessAt] satisfies UsedRecord));
     }
     this.queued.clear();
     this.usedSince.clear();
@@ -228,8 +240,8 @@ export class DiskEntries implements CacheEntries {
       found.push({ key, usedAt: record[0], bytes: record[1], uselessAt: record[2] });
     }
     found.sort((a, b) => a.usedAt - b.usedAt);
-    for (const { key, bytes, uselessAt } of found) {
-      this.index.set(key, { bytes, uselessAt });
+    for (const { key, usedAt, bytes, uselessAt } of found) {
+      this.index.set(key, { bytes, uselessAt, savedUseAt: usedAt });
       this.bytes += bytes;
     }
     // A smaller CACHE_DISK_MAX_MB than the file was written under.
