@@ -8,7 +8,7 @@
  * runs), so that a crash would show as an exit, not as a test failure.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { open } from 'lmdb';
@@ -17,7 +17,7 @@ import { startSandbox, type SandboxHandle } from '../src/sandbox/server.js';
 import { CACHE_STORE_FILE } from '../src/state/cache-store-file.js';
 import { gql, requestCounts, resetCounts } from './support/client.js';
 import { cacheFileSettled } from './support/cache-file.js';
-import { startGatewayProcess, type GatewayProcess } from './support/gateway-process.js';
+import { gatewayStartFailure, startGatewayProcess, type GatewayProcess } from './support/gateway-process.js';
 
 const API_KEY = 'cache-file-state-key';
 const NEWS = '{ v1 { hockey { news(limit: 2) { articles { title } } } } }';
@@ -88,6 +88,14 @@ describe('the upstream cache file under the state-file rules', () => {
     const reopened = open<string, string>({ path: join(dataDir, aside[0]!), encoding: 'string', readOnly: true });
     expect(reopened.get('their-key')).toBe('their data');
     await reopened.close();
+  }, 90_000);
+
+  it('a path that cannot be read as a file stops start-up with exit code 2 and a message naming it, not a stack', async () => {
+    await mkdir(file());
+    const refused = await gatewayStartFailure(env(), dataDir);
+    expect(refused.code).toBe(2);
+    expect(refused.output).toContain(`${file()}: cannot be read (EISDIR)`);
+    expect(refused.output).not.toMatch(/\n\s+at /);
   }, 90_000);
 
   it('a file a previous start died reading (its opening marker left behind) is moved aside: one crash, never a loop', async () => {

@@ -139,7 +139,13 @@ async function lmdbHeaderProblem(file: string): Promise<string | undefined> {
   }
   try {
     const header = Buffer.alloc(2 * PAGE_SIZE);
-    const { bytesRead } = await handle.read(header, 0, header.length, 0);
+    let bytesRead: number;
+    try {
+      ({ bytesRead } = await handle.read(header, 0, header.length, 0));
+    } catch (error) {
+      // A directory of that name (EISDIR), an I/O error: the operator's to look at, not ours to move.
+      throw new StateFileError(file, `cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`, STORE_REMEDY);
+    }
     if (bytesRead === 0) return 'is empty';
     if (bytesRead < header.length) return `is too short for an LMDB file (${bytesRead} bytes)`;
     for (const page of [0, PAGE_SIZE]) {
