@@ -15,8 +15,9 @@ COPY resolvers resolvers
 COPY src src
 RUN npm run build
 
-# 2. Runtime packages only: the bundle leaves out a native addon
-#    (fs-native-extensions, the DATA_DIR lock) and GraphiQL's assets.
+# 2. Runtime packages only: the bundle leaves out native addons
+#    (fs-native-extensions, the DATA_DIR lock; lmdb with its prebuilt
+#    @lmdb/lmdb-linux-* binary, the upstream cache file) and GraphiQL's assets.
 FROM node:20-bookworm-slim AS runtime-deps
 WORKDIR /app
 COPY package.json package-lock.json ./

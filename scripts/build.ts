@@ -88,10 +88,12 @@ async function bundle(outDir: string): Promise<void> {
     platform: 'node',
     format: 'esm',
     target: 'node20.19',
-    // Loaded from node_modules at run time: a native addon, ws's optional
-    // native helpers, and GraphiQL's 9 MB of assets (imported when first
-    // asked for, src/graphiql/assets.ts).
-    external: ['fs-native-extensions', 'bufferutil', 'utf-8-validate', '@graphql-yoga/render-graphiql'],
+    // Loaded from node_modules at run time: native addons (the DATA_DIR
+    // lock; LMDB for the upstream cache file, which finds its prebuilt
+    // binary beside it, and msgpackr, which both it and the cache encode
+    // with, so that one copy is loaded), ws's optional native helpers, and
+    // GraphiQL's 9 MB of assets (imported when first asked for, src/graphiql/assets.ts).
+    external: ['fs-native-extensions', 'lmdb', 'msgpackr', 'bufferutil', 'utf-8-validate', '@graphql-yoga/render-graphiql'],
     // Bundled CommonJS dependencies call require() for Node's built-ins.
     banner: { js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);" },
     legalComments: 'none',

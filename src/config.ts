@@ -141,7 +141,7 @@ export interface Config {
   wsUrl: string | undefined;
   /** `SPORTS_API_V3_CYCLING_BASE_URL`. @default the base URL */
   v3CyclingBaseUrl: string | undefined;
-  /** `DATA_DIR`: allowance ledger, image store. @default './data' */
+  /** `DATA_DIR`: allowance ledger, image store, the upstream cache file. @default './data' */
   dataDir: string;
   /** `PORT`. @default 4000 */
   port: number;
@@ -168,6 +168,15 @@ export interface Config {
   cacheTtls: Record<CacheClass, number>;
   /** Bytes of upstream JSON kept in memory, fresh and stale together. @default 64 MiB */
   cacheMaxBytes: number;
+  /**
+   * `CACHE_STORE`: where upstream answers are kept. `disk`: in memory and in
+   * `DATA_DIR/upstream-cache.mdb`, so a restart does not pay for them again
+   * (src/upstream/disk-entries.ts); `memory`: in memory only.
+   * @default 'disk'
+   */
+  cacheStore: 'memory' | 'disk';
+  /** `CACHE_DISK_MAX_MB`: bytes of encoded answers kept in the file, least recently used out first. @default 256 MiB */
+  cacheDiskMaxBytes: number;
   /** How long past its TTL an entry may still answer when the upstream cannot. @default 7 days */
   maxStaleSeconds: number;
   /**
@@ -247,7 +256,7 @@ export class ConfigError extends Error {
 
 export function loadConfig(env: Env = process.env): Config {
   const reader = envReader(env);
-  const { problems, int, url, bool, list } = reader;
+  const { problems, int, url, bool, list, choice } = reader;
 
   const keysOrProblem = (): ClientKey[] => {
     try {
@@ -300,6 +309,8 @@ export function loadConfig(env: Env = process.env): Config {
     maxUpstreamBodyBytes: int('UPSTREAM_MAX_BODY_BYTES', 10 * 1024 * 1024, 1024),
     cacheTtls,
     cacheMaxBytes: int('CACHE_MAX_BYTES', 64 * 1024 * 1024, 1024),
+    cacheStore: choice('CACHE_STORE', ['memory', 'disk'] as const, 'disk'),
+    cacheDiskMaxBytes: int('CACHE_DISK_MAX_MB', 256, 1, 1024 * 1024) * 1024 * 1024,
     maxStaleSeconds: int('CACHE_MAX_STALE_SECONDS', 7 * 24 * 3600),
     // The default follows a short deadline down, so that setting OPERATION_TIMEOUT_MS alone never stops start-up.
     cacheStaleIfSlowMs: int('CACHE_STALE_IF_SLOW_MS', Math.min(1_500, Math.floor(operationMs / 2)), 1),

@@ -26,6 +26,14 @@ describe('envReader', () => {
     expect(read.problems).toEqual([]);
   });
 
+  it('reads a choice case-insensitively, its default when unset, and names the choices when wrong', () => {
+    const read = envReader({ A: 'Disk', B: 'redis' });
+    expect([read.choice('A', ['memory', 'disk'], 'memory'), read.choice('C', ['memory', 'disk'], 'disk'), read.choice('B', ['memory', 'disk'], 'disk')]).toEqual(['disk', 'disk', 'disk']);
+    expect(read.problems).toEqual(['B must be one of memory, disk, got "redis"']);
+    expect(loadConfig({ CACHE_DISK_MAX_MB: '3' })).toMatchObject({ cacheStore: 'disk', cacheDiskMaxBytes: 3 * 1024 * 1024 });
+    expect(() => loadConfig({ CACHE_DISK_MAX_MB: '0' })).toThrow(/CACHE_DISK_MAX_MB must be an integer from 1 to 1048576, got "0"/);
+  });
+
   it('judges a variable alike in the gateway and in npm run cluster', () => {
     const env = { PORT: '99999', SPORTS_API_PLAN: 'gold' };
     expect(() => loadConfig(env)).toThrow(ConfigError);

@@ -20,6 +20,8 @@ export interface EnvReader {
   bool(name: string, fallback: boolean): boolean;
   /** A comma-separated list, blanks dropped. */
   list(name: string): string[];
+  /** One of `choices`, case-insensitive. */
+  choice<T extends string>(name: string, choices: readonly T[], fallback: T): T;
   /** `SPORTS_API_PLAN`, case-insensitive. */
   plan(fallback: Plan): Plan;
 }
@@ -79,6 +81,14 @@ export function envReader(env: Env): EnvReader {
         .split(',')
         .map((item) => item.trim())
         .filter((item) => item !== ''),
+    choice(name, choices, fallback) {
+      const text = raw(name)?.toLowerCase();
+      if (text === undefined) return fallback;
+      const chosen = choices.find((one) => one === text);
+      if (chosen !== undefined) return chosen;
+      problems.push(`${name} must be one of ${choices.join(', ')}, got "${text}"`);
+      return fallback;
+    },
     plan(fallback) {
       const text = (raw('SPORTS_API_PLAN') ?? fallback).toLowerCase();
       if (isPlan(text)) return text;

@@ -119,6 +119,34 @@ export class GatewayMetrics {
     collect: (): void => this.clusterMembers.set(this.#cluster?.memberCount ?? 1),
   });
 
+  /** The durable upstream cache (src/upstream/disk-entries.ts), read when scraped; undefined with `CACHE_STORE=memory`. */
+  #cacheFile: { stats(): { entries: number; bytes: number; pendingWrites: number } } | undefined;
+
+  readonly cacheFileEntries: Gauge = new Gauge({
+    name: 'sports_graph_cache_file_entries',
+    help: 'Upstream answers held in DATA_DIR/upstream-cache.mdb (0 with CACHE_STORE=memory).',
+    registers: [this.registry],
+    collect: (): void => this.cacheFileEntries.set(this.#cacheFile?.stats().entries ?? 0),
+  });
+
+  readonly cacheFileBytes: Gauge = new Gauge({
+    name: 'sports_graph_cache_file_bytes',
+    help: 'Bytes of encoded answers in DATA_DIR/upstream-cache.mdb, the figure CACHE_DISK_MAX_MB bounds.',
+    registers: [this.registry],
+    collect: (): void => this.cacheFileBytes.set(this.#cacheFile?.stats().bytes ?? 0),
+  });
+
+  readonly cacheFilePendingWrites: Gauge = new Gauge({
+    name: 'sports_graph_cache_file_pending_writes',
+    help: 'Answers and uses queued for DATA_DIR/upstream-cache.mdb or written but not yet committed: 0 means a crash now loses none of them.',
+    registers: [this.registry],
+    collect: (): void => this.cacheFilePendingWrites.set(this.#cacheFile?.stats().pendingWrites ?? 0),
+  });
+
+  observeCacheFile(file: { stats(): { entries: number; bytes: number; pendingWrites: number } } | undefined): void {
+    this.#cacheFile = file;
+  }
+
   observeCluster(state: { readonly degraded: boolean; readonly memberCount: number }): void {
     this.#cluster = state;
   }

@@ -67,6 +67,9 @@ import { useCostLimit } from './plugins/use-cost-limit.js';
 import { SpendGate } from './access/spend-gate.js';
 import { UpstreamFetcher } from './upstream/fetcher.js';
 import { openSharedState } from './state/shared-state.js';
+import { cacheEntriesFor } from './state/cache-entries-for.js';
+import type { CacheEntries } from './upstream/cache-entries.js';
+import { DiskEntries } from './upstream/disk-entries.js';
 import { persistedOperations } from './plugins/use-persisted-operations.js';
 import { useIncrementalDelivery } from './plugins/incremental-delivery.js';
 import { openTracing } from './tracing/open-tracing.js';
@@ -138,6 +141,15 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
   showQuota();
   ledger.onChange(showQuota);
 
+  let cacheEntries: CacheEntries;
+  try {
+    // After the DATA_DIR lock (openSharedState): the cache file is a state file, one process at a time.
+    cacheEntries = await cacheEntriesFor(config, logger);
+  } catch (error) {
+    await state.close();
+    throw error;
+  }
+  metrics.observeCacheFile(cacheEntries instanceof DiskEntries ? cacheEntries : undefined);
   const fetcher = new UpstreamFetcher({
     config,
     baseUrl: options.baseUrl,
@@ -146,6 +158,7 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     metrics,
     logger,
     responseTier: state.tiers.responses,
+    cacheEntries,
   });
   try {
     // The image index is a state file too: one that cannot be read stops start-up here, naming it.

@@ -133,7 +133,8 @@ describe('fuzzed upstream payloads', () => {
   beforeAll(async () => {
     stack = await startStack({
       // RESULT_CACHE off: a cached whole result of the baseline query would answer every run, and no mutated payload would be read.
-      env: { OPERATION_TIMEOUT_MS: '5000', GATEWAY_MAX_OPERATION_COST: '1000000', RESULT_CACHE: 'false' },
+      // CACHE_STORE memory: every run empties the upstream cache, so writing its answers to the cache file (test/cache-restart.test.ts) would be work for nothing.
+      env: { OPERATION_TIMEOUT_MS: '5000', GATEWAY_MAX_OPERATION_COST: '1000000', RESULT_CACHE: 'false', CACHE_STORE: 'memory' },
     });
     // A long run (FUZZ_RUNS) must not end up reading QUOTA_EXHAUSTED instead of the mutated payloads.
     await setSandboxQuota(stack.sandbox.url, { limit: 100_000_000 });

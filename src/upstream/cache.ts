@@ -21,6 +21,9 @@
  *   with nothing old to answer with waits for the refresh as before.
  * - A 404 is cached like data (negative entry), so a wrong ID is not paid
  *   for twice within the TTL.
+ * - Where entries live is cache-entries.ts's seam: memory only, or memory
+ *   over the durable file (disk-entries.ts), which keeps fresh and stale
+ *   entries across a restart. Nothing here depends on which.
  * - In a cluster a shared tier (shared-tier.ts) sits under the LRU, which
  *   becomes the replica's own layer in front of it: a local miss asks the
  *   tier, and a refresh is one request for the whole cluster
@@ -30,7 +33,7 @@
  *   when there is a tier. Without a tier nothing here changes.
  */
 import { performance } from 'node:perf_hooks';
-import { LRUCache } from 'lru-cache';
+import { MemoryEntries, type CacheEntries, type Stored, type StoredValue } from './cache-entries.js';
 import { loadOnceInCluster } from './cluster-flight.js';
 import { GatewayError, staleEligible, type ErrorCode } from './errors.js';
 import { gatewayErrorOf, sharedErrorOf, type SharedEntry, type SharedTier } from './shared-tier.js';
@@ -65,9 +68,6 @@ export interface CacheResult<T> {
   startedRefresh?: boolean;
 }
 
-type StoredValue = { kind: 'value'; value: unknown; storedAt: number; ttlMs: number; size: number };
-type Stored = StoredValue | { kind: 'error'; error: GatewayError; storedAt: number; ttlMs: number; size: number };
-
 /** What a refresh settled with: the value, and whether this replica sent the request for it. */
 interface Loaded {
   readonly value: unknown;
@@ -95,8 +95,13 @@ export interface SharedTierOptions {
 }
 
 export interface ResponseCacheOptions {
-  /** Upper bound on the bytes held, fresh and stale. */
+  /** Upper bound on the bytes held in memory, fresh and stale. */
   maxBytes: number;
+  /**
+   * Where the entries live. @default in memory only, bounded by `maxBytes`
+   * (a durable store, disk-entries.ts, brings its own bound)
+   */
+  entries?: CacheEntries | undefined;
   /** How long past its TTL an entry may still answer a failed refresh. */
   maxStaleMs: number;
   /**
@@ -118,7 +123,7 @@ export interface CacheEvents {
 }
 
 export class ResponseCache {
-  private readonly entries: LRUCache<string, Stored>;
+  private readonly entries: CacheEntries;
   private readonly inFlight = new Map<string, Flight>();
   private readonly now: () => number;
   private readonly maxStaleMs: number;
@@ -130,10 +135,16 @@ export class ResponseCache {
     this.maxStaleMs = options.maxStaleMs;
     this.staleIfSlowMs = options.staleIfSlowMs ?? Infinity;
     this.shared = options.shared === undefined ? undefined : { pollMs: 300, ...options.shared };
-    this.entries = new LRUCache<string, Stored>({
-      maxSize: options.maxBytes,
-      sizeCalculation: (entry) => entry.size,
-    });
+    this.entries = options.entries ?? new MemoryEntries(options.maxBytes);
+  }
+
+  /**
+   * What the cache holds for `key`, read without refreshing its recency and
+   * without counting a hit; undefined when nothing is held.
+   */
+  peek(key: string): { readonly fresh: boolean; readonly storedAt: number; readonly ttlMs: number } | undefined {
+    const entry = this.entries.peek(key);
+    return entry === undefined ? undefined : { fresh: this.now() - entry.storedAt < entry.ttlMs, storedAt: entry.storedAt, ttlMs: entry.ttlMs };
   }
 
   /**
@@ -322,6 +333,11 @@ export class ResponseCache {
 
   clear(): void {
     this.entries.clear();
+  }
+
+  /** Writes what a durable store has pending and closes it. */
+  close(): Promise<void> {
+    return this.entries.close();
   }
 }
 

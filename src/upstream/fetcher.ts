@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { GatewayMetrics } from '../metrics.js';
 import { ResponseCache, type CacheResult } from './cache.js';
+import type { CacheEntries } from './cache-entries.js';
 import {
   compose,
   Dispatcher,
@@ -58,6 +59,8 @@ export interface UpstreamFetcherOptions {
    * (shared-tier.ts), with cluster-wide single flight. @default none (a single gateway)
    */
   responseTier?: SharedTier | undefined;
+  /** Where the response cache keeps its entries (src/state/cache-entries-for.ts). @default memory only */
+  cacheEntries?: CacheEntries | undefined;
 }
 
 export class UpstreamFetcher {
@@ -78,6 +81,7 @@ export class UpstreamFetcher {
     this.cache = new ResponseCache({
       maxBytes: config.cacheMaxBytes,
       maxStaleMs: config.maxStaleSeconds * 1000,
+      entries: options.cacheEntries,
       staleIfSlowMs: config.cacheStaleIfSlowMs,
       // Waiting longer than an operation may last for another replica's request helps no caller.
       shared: options.responseTier === undefined ? undefined : { tier: options.responseTier, maxWaitMs: config.timeouts.operationMs },
@@ -186,6 +190,8 @@ export class UpstreamFetcher {
 
   async close(): Promise<void> {
     await this.dispatcher.close();
+    // After the dispatcher: answers still arriving are queued before the cache file writes its last batch.
+    await this.cache.close();
   }
 }
 

@@ -1,0 +1,54 @@
+/**
+ * Where the response cache (cache.ts) keeps its entries: the seam between
+ * the cache's timing rules and how long its entries live. In memory alone
+ * (`CACHE_STORE=memory`, and the image importer), or in memory over a
+ * durable file under `DATA_DIR` (disk-entries.ts), so that a restart does
+ * not pay again for what is still fresh.
+ */
+import { LRUCache } from 'lru-cache';
+import type { GatewayError } from './errors.js';
+
+export type StoredValue = { kind: 'value'; value: unknown; storedAt: number; ttlMs: number; size: number };
+export type StoredError = { kind: 'error'; error: GatewayError; storedAt: number; ttlMs: number; size: number };
+/** One cached answer: a value, or a 404 (negative entry), with its freshness. */
+export type Stored = StoredValue | StoredError;
+
+export interface CacheEntries {
+  /** The entry, counted as used (its recency refreshed). */
+  get(key: string): Stored | undefined;
+  /** The entry, read without refreshing its recency (cost estimates, freshness checks). */
+  peek(key: string): Stored | undefined;
+  set(key: string, entry: Stored): void;
+  clear(): void;
+  /** Writes what is pending and lets go of any file. */
+  close(): Promise<void>;
+}
+
+/** The entries in memory only, bounded by bytes, least recently used out first. */
+export class MemoryEntries implements CacheEntries {
+  private readonly entries: LRUCache<string, Stored>;
+
+  constructor(maxBytes: number) {
+    this.entries = new LRUCache<string, Stored>({ maxSize: maxBytes, sizeCalculation: (entry) => entry.size });
+  }
+
+  get(key: string): Stored | undefined {
+    return this.entries.get(key);
+  }
+
+  peek(key: string): Stored | undefined {
+    return this.entries.peek(key);
+  }
+
+  set(key: string, entry: Stored): void {
+    this.entries.set(key, entry);
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+}

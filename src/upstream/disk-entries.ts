@@ -1,0 +1,258 @@
+/**
+ * The response cache's entries in memory over a durable file
+ * (`CACHE_STORE=disk`, the default): every answer the upstream gave, fresh
+ * or stale, outlives a restart or a `kill -9`, so a repeat of an operation
+ * after one spends nothing while its resources are fresh, and a gateway
+ * restarted during an upstream outage still has stale copies to answer with.
+ *
+ * - Memory in front (the same byte-bounded LRU as `CACHE_STORE=memory`):
+ *   a hit costs what it always did, plus moving the key in the disk order.
+ * - The file behind it (LMDB through cache-store-file.ts), bounded by
+ *   `CACHE_DISK_MAX_MB` of encoded entries, least recently used out first.
+ *   A memory miss reads it (a memory-mapped read, decoded once, then held
+ *   in memory again).
+ * - Writes never run on the request path: `set` queues the entry and a
+ *   timer encodes and writes the queue in one batch, which LMDB commits on
+ *   its own thread. Uses are recorded the same way, batched. What a crash
+ *   loses is only that last batch: answers that are fetched again.
+ * - At start only the small `used` records are read (key, last use, bytes,
+ *   when the entry stops being of any use), which rebuilds the byte bound
+ *   and the recency order and drops what can no longer answer even stale.
+ *   Entries themselves are read when first asked for, so start-up does not
+ *   grow with the file.
+ */
+import { LRUCache } from 'lru-cache';
+import type { Logger } from 'pino';
+import type { CacheStoreFile } from '../state/cache-store-file.js';
+import type { CacheEntries, Stored } from './cache-entries.js';
+import { decodeEntry, encodeEntry } from './cache-entry-codec.js';
+
+/** How long a written answer or a use waits to be batched with others. Short: a `kill -9` loses at most this much. */
+const WRITE_DELAY_MS = 50;
+/**
+ * A use is written to the file only when the one recorded there is older
+ * than this: the order in memory is exact, the file's is to the minute,
+ * which is all an eviction order needs across a restart, and a hot key
+ * costs one small write a minute instead of one per batch.
+ */
+const USE_RESOLUTION_MS = 60_000;
+
+export interface DiskEntriesOptions {
+  readonly store: CacheStoreFile;
+  /** Bytes held in memory (`CACHE_MAX_BYTES`). */
+  readonly memoryBytes: number;
+  /** Bytes of encoded entries kept in the file (`CACHE_DISK_MAX_MB`). */
+  readonly diskBytes: number;
+  /** How long past its TTL an entry may still answer stale: past that it is of no use and is dropped. */
+  readonly maxStaleMs: number;
+  readonly logger: Logger;
+  /** @default Date.now */
+  readonly now?: () => number;
+}
+
+/** What the file holds, for the metrics and the tests. */
+export interface DiskEntriesStats {
+  readonly entries: number;
+  readonly bytes: number;
+  /** Entries and uses queued or written but not yet committed: 0 means everything so far survives a `kill -9`. */
+  readonly pendingWrites: number;
+}
+
+interface Indexed {
+  readonly bytes: number;
+  readonly uselessAt: number;
+  /** The last use the file records. */
+  readonly savedUseAt: number;
+}
+
+type UsedRecord = [usedAt: number, bytes: number, uselessAt: number];
+
+export class DiskEntries implements CacheEntries {
+  private readonly memory: LRUCache<string, Stored>;
+  /** Every entry in the file, least recently used first (a Map keeps insertion order: a use re-inserts). */
+  private readonly index = new Map<string, Indexed>();
+  private bytes = 0;
+  private readonly queued = new Map<string, Stored>();
+  private readonly usedSince = new Set<string>();
+  private uncommitted = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
+  private readonly now: () => number;
+
+  private constructor(private readonly options: DiskEntriesOptions) {
+    this.now = options.now ?? Date.now;
+    this.memory = new LRUCache<string, Stored>({ maxSize: options.memoryBytes, sizeCalculation: (entry) => entry.size });
+  }
+
+  /** Reads the `used` records back (see the file comment), then lets the store forget its opening marker. */
+  static async open(options: DiskEntriesOptions): Promise<DiskEntries> {
+    const entries = new DiskEntries(options);
+    entries.readIndex();
+    await options.store.markRead();
+    return entries;
+  }
+
+  get(key: string): Stored | undefined {
+    const entry = this.memory.get(key) ?? this.read(key);
+    if (entry !== undefined) this.markUsed(key);
+    return entry;
+  }
+
+  peek(key: string): Stored | undefined {
+    // A key the index does not hold is not read from the file: a miss costs a Map lookup.
+    return this.memory.peek(key) ?? this.read(key);
+  }
+
+  set(key: string, entry: Stored): void {
+    this.memory.set(key, entry);
+    this.queued.set(key, entry);
+    this.schedule();
+  }
+
+  clear(): void {
+    this.memory.clear();
+    this.queued.clear();
+    this.usedSince.clear();
+    this.index.clear();
+    this.bytes = 0;
+    this.track(this.options.store.entries.clearAsync());
+    this.track(this.options.store.used.clearAsync());
+  }
+
+  stats(): DiskEntriesStats {
+    return { entries: this.index.size, bytes: this.bytes, pendingWrites: this.queued.size + this.usedSince.size + this.uncommitted };
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    clearTimeout(this.timer);
+    this.write();
+    this.closed = true;
+    await this.options.store.close();
+  }
+
+  private read(key: string): Stored | undefined {
+    if (!this.index.has(key)) return undefined;
+    const bytes = this.options.store.entries.getBinary(key);
+    const entry = bytes === undefined ? undefined : decodeEntry(bytes);
+    if (entry === undefined) {
+      this.options.logger.warn({ file: this.options.store.file }, 'an upstream cache entry in the file could not be read: dropped (it is fetched again)');
+      this.remove(key);
+      return undefined;
+    }
+    this.memory.set(key, entry);
+    return entry;
+  }
+
+  private markUsed(key: string): void {
+    const indexed = this.index.get(key);
+    if (indexed === undefined) return;
+    this.index.delete(key);
+    this.index.set(key, indexed);
+    if (this.now() - indexed.savedUseAt < USE_RESOLUTION_MS) return;
+    this.usedSince.add(key);
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.timer !== undefined || this.closed) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.write();
+    }, WRITE_DELAY_MS);
+    // Pending writes never hold the process open: close() writes them.
+    this.timer.unref();
+  }
+
+  /** Encodes and writes the queue and the uses in one batch, then evicts down to the bound. */
+  private write(): void {
+    if (this.closed) return;
+    const { store, diskBytes, maxStaleMs } = this.options;
+    const now = this.now();
+    for (const [key, entry] of this.queued) {
+      const encoded = encodeEntry(entry);
+      this.dropFromIndex(key);
+      // One answer larger than the whole file bound is kept in memory only.
+      if (encoded.length > diskBytes) {
+        this.track(store.entries.remove(key));
+        this.track(store.used.remove(key));
+        continue;
+      }
+      const uselessAt = entry.storedAt + entry.ttlMs + (entry.kind === 'value' ? maxStaleMs : 0);
+      this.index.set(key, { bytes: encoded.length, uselessAt, savedUseAt: now });
+      this.bytes += encoded.length;
+      this.track(store.entries.put(key, encoded));
+      this.track(store.used.put(key, [now, encoded.length, uselessAt] satisfies UsedRecord));
+    }
+    for (const key of this.usedSince) {
+      const indexed = this.index.get(key);
+      if (indexed === undefined || this.queued.has(key)) continue;
+      this.index.set(key, { ...indexed, savedUseAt: now });
+      this.track(store.used.put(key, [now, indexed.bytes, indexed.uselessAt] satisfies UsedRecord));
+    }
+    this.queued.clear();
+    this.usedSince.clear();
+    this.evict();
+  }
+
+  private evict(): void {
+    for (const key of this.index.keys()) {
+      if (this.bytes <= this.options.diskBytes) return;
+      this.remove(key);
+    }
+  }
+
+  private remove(key: string): void {
+    this.dropFromIndex(key);
+    this.track(this.options.store.entries.remove(key));
+    this.track(this.options.store.used.remove(key));
+  }
+
+  private dropFromIndex(key: string): void {
+    const indexed = this.index.get(key);
+    if (indexed === undefined) return;
+    this.bytes -= indexed.bytes;
+    this.index.delete(key);
+  }
+
+  /** Counts a write until LMDB has committed it; a failed write is logged, not thrown: the cache goes on in memory. */
+  private track(write: Promise<unknown>): void {
+    this.uncommitted += 1;
+    write
+      .catch((error: unknown) => this.options.logger.error({ err: error, file: this.options.store.file }, 'could not write to the upstream cache file: answers are kept in memory only'))
+      .finally(() => {
+        this.uncommitted -= 1;
+      });
+  }
+
+  private readIndex(): void {
+    const now = this.now();
+    const found: Array<{ key: string; usedAt: number; bytes: number; uselessAt: number }> = [];
+    for (const { key, value } of this.options.store.used.getRange()) {
+      if (typeof key !== 'string') continue;
+      const record = usedRecordOf(value);
+      if (record === undefined || record[2] <= now) {
+        // Unreadable, or unable to answer even stale: of no use to keep.
+        this.track(this.options.store.entries.remove(key));
+        this.track(this.options.store.used.remove(key));
+        continue;
+      }
+      found.push({ key, usedAt: record[0], bytes: record[1], uselessAt: record[2] });
+    }
+    found.sort((a, b) => a.usedAt - b.usedAt);
+    for (const { key, usedAt, bytes, uselessAt } of found) {
+      this.index.set(key, { bytes, uselessAt, savedUseAt: usedAt });
+      this.bytes += bytes;
+    }
+    // A smaller CACHE_DISK_MAX_MB than the file was written under.
+    this.evict();
+  }
+}
+
+function usedRecordOf(value: unknown): UsedRecord | undefined {
+  if (!Array.isArray(value) || value.length !== 3) return undefined;
+  const [usedAt, bytes, uselessAt] = value as unknown[];
+  if (typeof usedAt !== 'number' || typeof bytes !== 'number' || typeof uselessAt !== 'number') return undefined;
+  if (!Number.isFinite(usedAt) || !Number.isSafeInteger(bytes) || bytes <= 0 || Number.isNaN(uselessAt)) return undefined;
+  return [usedAt, bytes, uselessAt];
+}
