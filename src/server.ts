@@ -240,8 +240,6 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     landingPage: false,
     // One operation per request: a batch would multiply what one request can cost.
     batching: false,
-    // Bounded before yoga by limitRequestBody (src/http-limits.ts); yoga's own bound piped every body through a stream with its own AbortSignal.
-    maxRequestBodySize: false,
     logging: logger,
     graphiql: config.access.graphiql ? { title: 'sports-graph', subscriptionsProtocol: 'WS' } : false,
     cors: config.access.corsOrigins.length > 0 ? { origin: [...config.access.corsOrigins], methods: ['GET', 'POST'], credentials: false } : false,
@@ -292,7 +290,6 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
           graphqlEndpoint: SUBGRAPH_PATH,
           landingPage: false,
           batching: false,
-          maxRequestBodySize: false,
           logging: logger,
           // A router is not a browser: no GraphiQL, no CORS.
           graphiql: false,
