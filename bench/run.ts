@@ -14,8 +14,9 @@
  * - `BENCH_ONLY=warm,fanout`: only those scenarios (start, upstream, warm,
  *   cluster, engine, cold, fanout, steady; for working on one);
  *   the results then go to bench/results/partial.json, never latest.json,
- *   except `start` and `idle` (the start scenario), which stand alone and
- *   replace their own keys in latest.json.
+ *   except the scenarios that stand alone (start and idle, engine, cold),
+ *   which replace their own keys in latest.json, whose targets are then
+ *   checked again.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -181,13 +182,20 @@ try {
   };
   if (started === undefined || warm === undefined || engine === undefined || cold === undefined || upstream === undefined || cluster === undefined || steady === undefined || largest === undefined) {
     await writeFile(new URL('./results/partial.json', import.meta.url), `${JSON.stringify({ ...results, targets: targetsOf(results) }, null, 2)}\n`);
-    if (started !== undefined) {
-      // Fresh processes of their own, measured apart from every other scenario: their figures replace only their keys.
+    if (started !== undefined || engine !== undefined || cold !== undefined) {
+      // Scenarios whose figures stand alone (fresh processes; CPU per operation of each side, read from /proc)
+      // replace only their own keys, and the targets are checked again on the result.
       const latestUrl = new URL('./results/latest.json', import.meta.url);
       const latest = JSON.parse(await readFile(latestUrl, 'utf8')) as Record<string, unknown>;
-      const updated = { ...latest, start: { ...started.start, measuredAt: results.generatedAt, machine: results.machine }, idle: started.idle };
-      await writeFile(latestUrl, `${JSON.stringify(updated, null, 2)}\n`);
-      log('start scenario: replaced start and idle in bench/results/latest.json');
+      const measured = { measuredAt: results.generatedAt, machine: results.machine };
+      const updated = {
+        ...latest,
+        ...(started === undefined ? {} : { start: { ...started.start, ...measured }, idle: started.idle }),
+        ...(engine === undefined ? {} : { engine: { ...engine, ...measured } }),
+        ...(cold === undefined ? {} : { cold: { ...cold, ...measured } }),
+      };
+      await writeFile(latestUrl, `${JSON.stringify({ ...updated, targets: targetsOf(updated as Parameters<typeof targetsOf>[0]) }, null, 2)}\n`);
+      log(`replaced ${[started && 'start, idle', engine && 'engine', cold && 'cold'].filter(Boolean).join(', ')} and the targets in bench/results/latest.json`);
     }
     process.stdout.write(`${JSON.stringify({ upstream, warm, cluster, engine, cold, fanout: results.fanout, steady, targets: targetsOf(results) }, null, 2)}\n`);
     log('partial run: wrote bench/results/partial.json');
