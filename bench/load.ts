@@ -35,6 +35,8 @@ const autocannonRun = autocannon as unknown as (options: Omit<autocannon.Options
 
 export interface Throughput {
   readonly requestsPerSecond: number;
+  /** Responses received in the run (the operations a CPU figure is divided by). */
+  readonly requests: number;
   readonly p50Ms: number;
   readonly p99Ms: number;
   readonly non2xx: number;
@@ -53,6 +55,7 @@ export async function throughput(target: Target | SpreadTarget, options: { conne
   });
   return {
     requestsPerSecond: result.requests.average,
+    requests: result.requests.total,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     non2xx: result.non2xx,

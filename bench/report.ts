@@ -1,9 +1,13 @@
-/** The targets of issues 7 and 14 checked against a run, and the table on stdout. */
+/** The targets of issues 7, 14 and 16 checked against a run, and the table on stdout. */
 import type { ClusterResult } from './scenarios/cluster.js';
+import type { ColdResult } from './scenarios/cold.js';
+import type { EngineResult } from './scenarios/engine.js';
+import type { WarmResult } from './scenarios/warm.js';
 
 interface Figures {
-  warm: { ratio: number; gateway: { requestsPerSecond: number; p50Ms: number; p99Ms: number }; direct: { requestsPerSecond: number; p50Ms: number; p99Ms: number }; sameJson: boolean };
-  cold: { ratio: number; gateway: { p50Ms: number; p99Ms: number }; direct: { p50Ms: number; p99Ms: number } };
+  warm: WarmResult;
+  engine: EngineResult;
+  cold: ColdResult;
   upstream: { gateway: number; minimum: number; naive: number; repeat: number; operations: number; operationErrors: number };
   fanout: { p99Ms: number | null; bytesPerSubscriber: number | null; levels: Array<{ subscribers: number; subscribed: number; p50Ms: number; p99Ms: number; bytesPerSubscriber: number; deliveryRatio: number }> };
   cluster: ClusterResult;
@@ -17,10 +21,38 @@ export interface Target {
   met: boolean;
 }
 
-export function targetsOf(r: Figures): Target[] {
+const spread = (s: { min: number; median: number; max: number }): string => `${s.median} (${s.min}-${s.max})`;
+
+/** Issue 16's engine targets, from the engine and cold scenarios: CPU per operation read from /proc, median (min-max) of rounds. */
+function engineTargets(r: { engine?: EngineResult | undefined; cold?: ColdResult | undefined }): Target[] {
+  const out: Target[] = [];
+  if (r.engine !== undefined) {
+    out.push(
+      { name: 'engine.cpuMsPerOp', target: '<= 0.4', measured: spread(r.engine.cpuMsPerOpRounds), met: r.engine.cpuMsPerOp <= 0.4 },
+      { name: 'engine.ratio', target: '>= 1.5', measured: spread(r.engine.ratioRounds), met: r.engine.ratio >= 1.5 },
+    );
+  }
+  if (r.cold !== undefined) {
+    const bound = Math.round(1.3 * r.cold.directCpuMsPerOp * 1000) / 1000;
+    out.push(
+      { name: 'cold.cpuMsPerOp', target: `<= 1.3 x REST (${bound})`, measured: spread(r.cold.cpuMsPerOpRounds), met: r.cold.cpuMsPerOp <= bound },
+      { name: 'trueCold.cpuRatio', target: '<= 1.3', measured: spread(r.cold.cpuRatioRounds), met: r.cold.cpuRatio <= 1.3 },
+      { name: 'cold.ratio', target: '<= 1.05', measured: spread(r.cold.ratioRounds), met: r.cold.ratio <= 1.05 },
+    );
+  }
+  return out;
+}
+
+/** The targets of whatever scenarios ran (a partial run checks its own). */
+export function targetsOf(r: { [K in keyof Figures]?: Figures[K] | undefined }): Target[] {
+  if (r.warm === undefined || r.upstream === undefined || r.cluster === undefined || r.fanout === undefined || r.fanout.p99Ms === null) return engineTargets(r);
+  return fullTargets({ ...r, warm: r.warm, upstream: r.upstream, cluster: r.cluster, fanout: r.fanout });
+}
+
+function fullTargets(r: Pick<Figures, 'warm' | 'upstream' | 'cluster' | 'fanout'> & { engine?: EngineResult | undefined; cold?: ColdResult | undefined }): Target[] {
   return [
     { name: 'warm.ratio', target: '>= 1.0', measured: String(r.warm.ratio), met: r.warm.ratio >= 1.0 },
-    { name: 'cold.ratio', target: '<= 1.05', measured: String(r.cold.ratio), met: r.cold.ratio <= 1.05 },
+    ...engineTargets(r),
     { name: 'upstream.gateway', target: `== upstream.minimum (${r.upstream.minimum})`, measured: String(r.upstream.gateway), met: r.upstream.gateway === r.upstream.minimum },
     { name: 'upstream.repeat', target: '== 0', measured: String(r.upstream.repeat), met: r.upstream.repeat === 0 },
     { name: 'cluster.upstream.requests', target: `== upstream.minimum (${r.upstream.minimum})`, measured: String(r.cluster.upstream.requests), met: r.cluster.upstream.requests === r.upstream.minimum },
@@ -42,8 +74,11 @@ export function printTable(r: Figures & { targets: Target[] }): void {
     ['warm gateway req/s | p50 | p99', `${r.warm.gateway.requestsPerSecond} | ${r.warm.gateway.p50Ms} ms | ${r.warm.gateway.p99Ms} ms`],
     ['warm direct req/s | p50 | p99', `${r.warm.direct.requestsPerSecond} | ${r.warm.direct.p50Ms} ms | ${r.warm.direct.p99Ms} ms`],
     ['warm same JSON', String(r.warm.sameJson)],
-    ['cold gateway p50 | p99', `${r.cold.gateway.p50Ms} ms | ${r.cold.gateway.p99Ms} ms`],
-    ['cold direct p50 | p99', `${r.cold.direct.p50Ms} ms | ${r.cold.direct.p99Ms} ms`],
+    ['warm gateway CPU ms/op', spread(r.warm.cpuMsPerOpRounds)],
+    ['engine gateway CPU ms/op | req/s', `${spread(r.engine.cpuMsPerOpRounds)} | ${r.engine.gateway.requestsPerSecond}`],
+    ['engine REST client CPU ms/op | req/s', `${spread(r.engine.directCpuMsPerOpRounds)} | ${r.engine.direct.requestsPerSecond}`],
+    ['cold gateway p50 | p99 | CPU ms/op', `${r.cold.gateway.p50Ms} ms | ${r.cold.gateway.p99Ms} ms | ${spread(r.cold.cpuMsPerOpRounds)}`],
+    ['cold direct p50 | p99 | CPU ms/op', `${r.cold.direct.p50Ms} ms | ${r.cold.direct.p99Ms} ms | ${spread(r.cold.directCpuMsPerOpRounds)}`],
     ['upstream gateway / minimum / naive / repeat', `${r.upstream.gateway} / ${r.upstream.minimum} / ${r.upstream.naive} / ${r.upstream.repeat} (${r.upstream.operations} operations, ${r.upstream.operationErrors} with errors)`],
     [
       'cluster upstream requests / minimum / repeat',

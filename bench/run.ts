@@ -6,20 +6,24 @@
  *
  * Options (environment):
  * - `BENCH_ROUNDS` (default 5): rounds per side-by-side comparison; figures are medians.
+ * - `BENCH_CPU_ROUNDS` (default 3): rounds of the engine and cold scenarios,
+ *   whose CPU figures are reported as min/median/max.
  * - `BENCH_STEADY_SECONDS` (default 60).
  * - `BENCH_FANOUT` (default `1000,10000`): subscriber counts.
  * - `BENCH_CPU_PROF=dir`: the warm gateway runs with `--cpu-prof` into `dir`.
  * - `BENCH_ONLY=warm,fanout`: only those scenarios (start, upstream, warm,
- *   cluster, cold, fanout, steady; for working on one);
+ *   cluster, engine, cold, fanout, steady; for working on one);
  *   the results then go to bench/results/partial.json, never latest.json,
- *   except `start` and `idle` (the start scenario), which stand alone and
- *   replace their own keys in latest.json.
+ *   except the scenarios that stand alone (start and idle, engine, cold),
+ *   which replace their own keys in latest.json, whose targets are then
+ *   checked again.
  */
 import { readFile, writeFile } from 'node:fs/promises';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { pinSelf } from './processes.js';
 import { runCluster } from './scenarios/cluster.js';
 import { runCold } from './scenarios/cold.js';
+import { runEngine } from './scenarios/engine.js';
 import { runFanoutLevel } from './scenarios/fanout.js';
 import { runStart } from './scenarios/start.js';
 import { runSteady } from './scenarios/steady.js';
@@ -32,6 +36,7 @@ import { defaultCacheTtls } from '../src/upstream/cache-ttls.js';
 
 const latencyMs = Number(process.env['BENCH_UPSTREAM_LATENCY_MS'] ?? '20');
 const rounds = Number(process.env['BENCH_ROUNDS'] ?? '5');
+const cpuRounds = Number(process.env['BENCH_CPU_ROUNDS'] ?? '3');
 const steadySeconds = Number(process.env['BENCH_STEADY_SECONDS'] ?? '60');
 const fanoutLevels = (process.env['BENCH_FANOUT'] ?? '1000,10000').split(',').map(Number);
 const cpuProfDir = process.env['BENCH_CPU_PROF'];
@@ -40,12 +45,18 @@ const runs = (scenario: string): boolean => only === undefined || only.includes(
 /** The warm scenario's load, which the cluster scenario repeats through its replicas. */
 const warmLoad = { durationSeconds: 3, connections: 10 };
 
-/** Every data cache class at TTL 0 (the cold gateway); the free reference catalogue keeps its TTL. */
-const coldEnv = Object.fromEntries(
-  Object.keys(defaultCacheTtls)
-    .filter((cacheClass) => cacheClass !== 'reference')
-    .map((cacheClass) => [`CACHE_TTL_${cacheClass.toUpperCase()}`, '0']),
-);
+/** Every data cache class at TTL 0 and no result cache (the cold gateway); the free reference catalogue keeps its TTL. */
+const coldEnv = {
+  RESULT_CACHE: 'false',
+  ...Object.fromEntries(
+    Object.keys(defaultCacheTtls)
+      .filter((cacheClass) => cacheClass !== 'reference')
+      .map((cacheClass) => [`CACHE_TTL_${cacheClass.toUpperCase()}`, '0']),
+  ),
+};
+const profiled = (): string[] => (cpuProfDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', cpuProfDir]);
+/** Load average when a scenario starts: the machine is shared, and its figures are read with this beside them. */
+const loadAverage = (): string => loadavg().map((value) => value.toFixed(2)).join(' ');
 
 const startedAt = Date.now();
 const stack = await startBenchStack(latencyMs);
@@ -102,11 +113,21 @@ try {
     });
   }
 
+  let engine;
+  if (runs('engine')) {
+    const loadAtStart = loadAverage();
+    log(`engine (load average ${loadAtStart})`);
+    const engineGateway = await stack.startGateway('engine', { RESULT_CACHE: 'false' }, profiled());
+    engine = { ...(await runEngine(engineGateway, direct, { rounds: cpuRounds, ...warmLoad })), loadAverage: { start: loadAtStart, end: loadAverage() } };
+    await engineGateway.child.stop();
+  }
+
   let cold;
   if (runs('cold')) {
-    log('cold');
-    const coldGateway = await stack.startGateway('cold', coldEnv, cpuProfDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', cpuProfDir]);
-    cold = await runCold(coldGateway, direct, { rounds, requests: 60, upstreamLatencyMs: latencyMs });
+    const loadAtStart = loadAverage();
+    log(`cold (load average ${loadAtStart})`);
+    const coldGateway = await stack.startGateway('cold', coldEnv, profiled());
+    cold = { ...(await runCold(coldGateway, direct, { rounds: cpuRounds, requests: 200, upstreamLatencyMs: latencyMs })), loadAverage: { start: loadAtStart, end: loadAverage() } };
     await coldGateway.child.stop();
   }
 
@@ -146,6 +167,7 @@ try {
     start: started?.start,
     idle: started?.idle,
     warm,
+    engine,
     cold,
     upstream,
     cluster,
@@ -158,20 +180,27 @@ try {
     },
     steady,
   };
-  if (started === undefined || warm === undefined || cold === undefined || upstream === undefined || cluster === undefined || steady === undefined || largest === undefined) {
-    await writeFile(new URL('./results/partial.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
-    if (started !== undefined) {
-      // Fresh processes of their own, measured apart from every other scenario: their figures replace only their keys.
+  if (started === undefined || warm === undefined || engine === undefined || cold === undefined || upstream === undefined || cluster === undefined || steady === undefined || largest === undefined) {
+    await writeFile(new URL('./results/partial.json', import.meta.url), `${JSON.stringify({ ...results, targets: targetsOf(results) }, null, 2)}\n`);
+    if (started !== undefined || engine !== undefined || cold !== undefined) {
+      // Scenarios whose figures stand alone (fresh processes; CPU per operation of each side, read from /proc)
+      // replace only their own keys, and the targets are checked again on the result.
       const latestUrl = new URL('./results/latest.json', import.meta.url);
       const latest = JSON.parse(await readFile(latestUrl, 'utf8')) as Record<string, unknown>;
-      const updated = { ...latest, start: { ...started.start, measuredAt: results.generatedAt, machine: results.machine }, idle: started.idle };
-      await writeFile(latestUrl, `${JSON.stringify(updated, null, 2)}\n`);
-      log('start scenario: replaced start and idle in bench/results/latest.json');
+      const measured = { measuredAt: results.generatedAt, machine: results.machine };
+      const updated = {
+        ...latest,
+        ...(started === undefined ? {} : { start: { ...started.start, ...measured }, idle: started.idle }),
+        ...(engine === undefined ? {} : { engine: { ...engine, ...measured } }),
+        ...(cold === undefined ? {} : { cold: { ...cold, ...measured } }),
+      };
+      await writeFile(latestUrl, `${JSON.stringify({ ...updated, targets: targetsOf(updated as Parameters<typeof targetsOf>[0]) }, null, 2)}\n`);
+      log(`replaced ${[started && 'start, idle', engine && 'engine', cold && 'cold'].filter(Boolean).join(', ')} and the targets in bench/results/latest.json`);
     }
-    process.stdout.write(`${JSON.stringify({ upstream, warm, cluster, cold, fanout: results.fanout, steady }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ upstream, warm, cluster, engine, cold, fanout: results.fanout, steady, targets: targetsOf(results) }, null, 2)}\n`);
     log('partial run: wrote bench/results/partial.json');
   } else {
-    const complete = { ...results, start: started.start, idle: started.idle, warm, cold, upstream, cluster, steady };
+    const complete = { ...results, start: started.start, idle: started.idle, warm, engine, cold, upstream, cluster, steady };
     const withTargets = { ...complete, targets: targetsOf({ ...complete, fanout: complete.fanout }) };
     await writeFile(new URL('./results/latest.json', import.meta.url), `${JSON.stringify(withTargets, null, 2)}\n`);
     printTable(withTargets);

@@ -126,6 +126,26 @@ describe('operation limits', () => {
     expect(((await response.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code).toBe('PAYLOAD_TOO_LARGE');
   });
 
+  it('refuses a chunked body (no content-length) that grows over the bound with 413, on /graphql and /subgraph, before any upstream request', async () => {
+    // The only body bound: yoga's own is off (server.ts), so this is what stops a body that never declares its length.
+    await resetCounts(stack.sandbox.url);
+    for (const path of ['/graphql', '/subgraph']) {
+      const text = JSON.stringify({ query: `{ quota { used } }`, variables: { pad: 'x'.repeat(10_000) } });
+      const chunks = [text.slice(0, 3_000), text.slice(3_000)];
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          const chunk = chunks.shift();
+          if (chunk === undefined) controller.close();
+          else controller.enqueue(new TextEncoder().encode(chunk));
+        },
+      });
+      const response = await fetch(`${stack.gateway.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body, duplex: 'half' } as RequestInit);
+      expect(response.status).toBe(413);
+      expect(((await response.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code).toBe('PAYLOAD_TOO_LARGE');
+    }
+    expect((await requestCounts(stack.sandbox.url)).total).toBe(0);
+  });
+
   it('refuses batched operations', async () => {
     const response = await fetch(`${stack.gateway.url}/graphql`, {
       method: 'POST',

@@ -1,19 +1,35 @@
 /**
  * cold: the representative query with no data cached. The cold gateway runs
- * with every data TTL at 0 (CACHE_TTL_*), so each request goes upstream;
- * the free `/reference/sports` catalogue keeps its day-long TTL, as in
- * service, where it is read once. The baseline is the hand-written client
- * making the same six REST calls in parallel on each request. One request at
- * a time on each side, rounds alternating, p50 per round, median of rounds.
+ * with every data TTL at 0 (CACHE_TTL_*) and `RESULT_CACHE=false`, so each
+ * request executes and goes upstream; the free `/reference/sports`
+ * catalogue keeps its day-long TTL, as in service, where it is read once.
+ * The baseline is the hand-written client making the same six REST calls in
+ * parallel on each request. One request at a time on each side, rounds
+ * alternating which side goes first.
+ *
+ * Two figures: latency (`ratio`, p50 over p50 per round, median of rounds)
+ * and CPU per operation of each process from /proc (`cpuRatio`), which a busy
+ * machine does not flatter or hurt the way it does wall time.
  */
+import { cpuDuring, spreadOf, type Spread } from '../cpu.js';
 import { graphqlHeaders, operationBody, postOperation } from '../graphql.js';
-import { sequentialLatencies } from '../load.js';
+import { sequentialLatencies, type Target } from '../load.js';
 import { median, percentile, round } from '../stats.js';
 import type { Service } from '../stack.js';
 import { representative } from '../workload.js';
 
 export interface ColdResult {
   ratio: number;
+  ratioRounds: Spread;
+  /** Gateway CPU ms per operation. */
+  cpuMsPerOp: number;
+  cpuMsPerOpRounds: Spread;
+  /** The REST client's CPU ms per request. */
+  directCpuMsPerOp: number;
+  directCpuMsPerOpRounds: Spread;
+  /** cpuMsPerOp / directCpuMsPerOp, per round. */
+  cpuRatio: number;
+  cpuRatioRounds: Spread;
   gateway: { p50Ms: number; p99Ms: number };
   direct: { p50Ms: number; p99Ms: number };
   upstreamLatencyMs: number;
@@ -21,35 +37,51 @@ export interface ColdResult {
   requestsPerRound: number;
 }
 
+interface Side {
+  readonly service: Service;
+  readonly target: Target;
+}
+
 export async function runCold(gateway: Service, direct: Service, options: { rounds: number; requests: number; upstreamLatencyMs: number }): Promise<ColdResult> {
   const check = await postOperation(gateway.url, representative);
   if (check.status !== 200 || check.body.errors !== undefined) throw new Error(`cold: gateway errors ${JSON.stringify(check.body.errors)}`);
-  const gatewayTarget = { url: gateway.url, method: 'POST' as const, path: '/graphql', headers: { ...graphqlHeaders }, body: operationBody(representative) };
-  const directTarget = { url: direct.url, method: 'GET' as const, path: '/cold' };
+  const gatewaySide: Side = {
+    service: gateway,
+    target: { url: gateway.url, method: 'POST', path: '/graphql', headers: { ...graphqlHeaders }, body: operationBody(representative) },
+  };
+  const directSide: Side = { service: direct, target: { url: direct.url, method: 'GET', path: '/cold' } };
   // Unmeasured: JIT and keep-alive connections on both sides.
-  await sequentialLatencies(gatewayTarget, 20);
-  await sequentialLatencies(directTarget, 20);
+  await sequentialLatencies(gatewaySide.target, 20);
+  await sequentialLatencies(directSide.target, 20);
 
-  const g50: number[] = [];
-  const g99: number[] = [];
-  const d50: number[] = [];
-  const d99: number[] = [];
-  const ratios: number[] = [];
+  const measure = async (side: Side) => {
+    const { value, cpuMs } = await cpuDuring(side.service.child, () => sequentialLatencies(side.target, options.requests));
+    return { p50: percentile(value, 50), p99: percentile(value, 99), cpuMsPerOp: cpuMs / value.length };
+  };
+  const g: Array<Awaited<ReturnType<typeof measure>>> = [];
+  const d: Array<Awaited<ReturnType<typeof measure>>> = [];
   for (let i = 0; i < options.rounds; i += 1) {
     const gatewayFirst = i % 2 === 0;
-    const first = await sequentialLatencies(gatewayFirst ? gatewayTarget : directTarget, options.requests);
-    const second = await sequentialLatencies(gatewayFirst ? directTarget : gatewayTarget, options.requests);
-    const [g, d] = gatewayFirst ? [first, second] : [second, first];
-    g50.push(percentile(g, 50));
-    g99.push(percentile(g, 99));
-    d50.push(percentile(d, 50));
-    d99.push(percentile(d, 99));
-    ratios.push(percentile(g, 50) / percentile(d, 50));
+    const first = await measure(gatewayFirst ? gatewaySide : directSide);
+    const second = await measure(gatewayFirst ? directSide : gatewaySide);
+    g.push(gatewayFirst ? first : second);
+    d.push(gatewayFirst ? second : first);
   }
+  const ratio = spreadOf(g.map((r, i) => r.p50 / d[i]!.p50));
+  const cpuRatio = spreadOf(g.map((r, i) => r.cpuMsPerOp / d[i]!.cpuMsPerOp));
+  const gatewayCpu = spreadOf(g.map((r) => r.cpuMsPerOp));
+  const directCpu = spreadOf(d.map((r) => r.cpuMsPerOp));
   return {
-    ratio: round(median(ratios), 3),
-    gateway: { p50Ms: round(median(g50)), p99Ms: round(median(g99)) },
-    direct: { p50Ms: round(median(d50)), p99Ms: round(median(d99)) },
+    ratio: ratio.median,
+    ratioRounds: ratio,
+    cpuMsPerOp: gatewayCpu.median,
+    cpuMsPerOpRounds: gatewayCpu,
+    directCpuMsPerOp: directCpu.median,
+    directCpuMsPerOpRounds: directCpu,
+    cpuRatio: cpuRatio.median,
+    cpuRatioRounds: cpuRatio,
+    gateway: { p50Ms: round(median(g.map((r) => r.p50))), p99Ms: round(median(g.map((r) => r.p99))) },
+    direct: { p50Ms: round(median(d.map((r) => r.p50))), p99Ms: round(median(d.map((r) => r.p99))) },
     upstreamLatencyMs: options.upstreamLatencyMs,
     rounds: options.rounds,
     requestsPerRound: options.requests,

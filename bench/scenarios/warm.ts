@@ -6,6 +6,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { graphqlHeaders, operationBody, postOperation } from '../graphql.js';
+import { cpuDuring, spreadOf, type Spread } from '../cpu.js';
 import { throughput, type Throughput } from '../load.js';
 import { median, round } from '../stats.js';
 import type { Service } from '../stack.js';
@@ -16,6 +17,9 @@ export interface WarmResult {
   gateway: { requestsPerSecond: number; p50Ms: number; p99Ms: number };
   direct: { requestsPerSecond: number; p50Ms: number; p99Ms: number };
   sameJson: boolean;
+  /** Gateway CPU ms per operation (/proc), result-cache hits included. */
+  cpuMsPerOp: number;
+  cpuMsPerOpRounds: Spread;
   rounds: number;
   connections: number;
   durationSeconds: number;
@@ -40,10 +44,16 @@ export async function runWarm(gateway: Service, direct: Service, options: { roun
   const gatewayRuns: Throughput[] = [];
   const directRuns: Throughput[] = [];
   const ratios: number[] = [];
+  const cpuPerOp: number[] = [];
+  const gatewayRun = async (): Promise<Throughput> => {
+    const { value, cpuMs } = await cpuDuring(gateway.child, () => throughput(gatewayTarget, load));
+    cpuPerOp.push(cpuMs / value.requests);
+    return value;
+  };
   for (let i = 0; i < options.rounds; i += 1) {
     const gatewayFirst = i % 2 === 0;
-    const first = await throughput(gatewayFirst ? gatewayTarget : directTarget, load);
-    const second = await throughput(gatewayFirst ? directTarget : gatewayTarget, load);
+    const first = gatewayFirst ? await gatewayRun() : await throughput(directTarget, load);
+    const second = gatewayFirst ? await throughput(directTarget, load) : await gatewayRun();
     const [g, d] = gatewayFirst ? [first, second] : [second, first];
     if (g.non2xx + g.errors > 0 || d.non2xx + d.errors > 0) throw new Error(`warm: failed requests (gateway ${g.non2xx + g.errors}, direct ${d.non2xx + d.errors})`);
     gatewayRuns.push(g);
@@ -60,6 +70,8 @@ export async function runWarm(gateway: Service, direct: Service, options: { roun
     gateway: summary(gatewayRuns),
     direct: summary(directRuns),
     sameJson,
+    cpuMsPerOp: spreadOf(cpuPerOp).median,
+    cpuMsPerOpRounds: spreadOf(cpuPerOp),
     rounds: options.rounds,
     connections: options.connections,
     durationSeconds: options.durationSeconds,

@@ -14,12 +14,14 @@
  * live services, whose subscribe resolvers pass the same gate
  * (src/live/poll-payers.ts).
  */
-import { getOperationAST, getVariableValues, Kind, type FragmentDefinitionNode } from 'graphql';
+import { getOperationAST, getVariableValues } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../context.js';
 import { costExtension } from '../cost/cost-extension.js';
 import type { FieldCost } from '../cost/field-cost.js';
+import { costedOperation } from '../cost/costed-selections.js';
 import { estimateOperation } from '../cost/estimate.js';
+import { fieldCosts } from '../cost/field-costs.js';
 import { operationCosts } from '../cost/operation-costs.js';
 import { refusalError } from '../access/spend-refusal.js';
 
@@ -28,7 +30,7 @@ export interface CostLimitOptions {
   costs?: Readonly<Record<string, FieldCost>>;
 }
 
-export function useCostLimit({ costs }: CostLimitOptions = {}): Plugin<GatewayContext> {
+export function useCostLimit({ costs = fieldCosts }: CostLimitOptions = {}): Plugin<GatewayContext> {
   return {
     async onExecute({ args, setResultAndStopExecution }) {
       const context = args.contextValue;
@@ -38,15 +40,13 @@ export function useCostLimit({ costs }: CostLimitOptions = {}): Plugin<GatewayCo
       const coerced = getVariableValues(args.schema, operation.variableDefinitions ?? [], (args.variableValues ?? {}) as Record<string, unknown>);
       // Bad variables fail at execution, before any request.
       if (coerced.errors !== undefined) return;
-      const fragments: Record<string, FragmentDefinitionNode> = {};
-      for (const definition of args.document.definitions) {
-        if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
-      }
+      // Once per document: the fields the estimate can find a cost in (fragments inlined); the walk below decides the rest per request.
+      const costed = costedOperation(args.schema, costs, args.document, operation);
       const { ledger, spend } = context.services;
       // Before the estimate: it may load a cheap list first (field-costs.ts), which the client's budget pays like any load.
       const budget = spend.operationBudget(context.clientName);
       context.upstream.meter.guard = budget;
-      const estimate = await estimateOperation({ schema: args.schema, operation, fragments, variables: coerced.coerced, context, ...(costs === undefined ? {} : { costs }) });
+      const estimate = await estimateOperation({ schema: args.schema, operation: costed, fragments: {}, variables: coerced.coerced, context, costs });
       const spent = context.upstream.meter.counted;
       const estimated = estimate.requests + spent;
       const admission = await spend.admitOperation(estimate, context.clientName, budget, spent);

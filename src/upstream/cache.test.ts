@@ -66,4 +66,21 @@ describe('ResponseCache', () => {
     await expect(cache.get('k', 1_000, load)).rejects.toMatchObject({ code: 'NOT_FOUND' });
     expect(loads).toBe(1);
   });
+
+  it('fresh() answers what get() would answer at once, and nothing once the TTL is over', async () => {
+    let clock = 0;
+    const cache = make(() => clock);
+    expect(cache.fresh('k')).toBeUndefined();
+    await cache.get('k', 1_000, async () => ({ value: 'v', size: 1 }));
+    let hits = 0;
+    expect(cache.fresh('k', { onHit: () => (hits += 1) })).toEqual({ value: 'v', source: 'cache' });
+    expect(hits).toBe(1);
+    clock = 1_000;
+    // Expired: the caller goes through get(), which refreshes or answers stale.
+    expect(cache.fresh('k', { onHit: () => (hits += 1) })).toBeUndefined();
+    expect(hits).toBe(1);
+
+    await expect(cache.get('gone', 1_000, async () => Promise.reject(new GatewayError('NOT_FOUND', 'gone')))).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect(() => cache.fresh('gone')).toThrow(GatewayError);
+  });
 });

@@ -188,6 +188,19 @@ export class ResponseCache {
    *
    * @param size bytes of the loaded value, for the cache bound (the caller has the raw body).
    */
+  /**
+   * The answer of a fresh entry (a stored error is thrown), or undefined:
+   * what get() answers at once, for a caller that then needs no flight,
+   * fallback or deadline race.
+   */
+  fresh<T>(key: string, events: CacheEvents = {}): CacheResult<T> | undefined {
+    const entry = this.entries.get(key);
+    if (entry === undefined || this.now() - entry.storedAt >= entry.ttlMs) return undefined;
+    events.onHit?.(key);
+    if (entry.kind === 'error') throw entry.error;
+    return { value: entry.value as T, source: 'cache' };
+  }
+
   async get<T>(
     key: string,
     ttlMs: number,

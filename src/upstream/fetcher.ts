@@ -105,8 +105,7 @@ export class UpstreamFetcher {
 
   /** The cache key of a route call: what "the same upstream resource" means. */
   keyOf<P>(route: Route<P, unknown>, params: P): string {
-    const variant = route.cacheVariant?.(params);
-    return `${route.version} ${resourceKey(route.build(params))}${variant === undefined ? '' : ` #${variant}`}`;
+    return keyOfRequest(route, params, route.build(params));
   }
 
   /** True when the call would be answered without an upstream request. */
@@ -121,14 +120,17 @@ export class UpstreamFetcher {
 
   async fetch<P, T>(route: Route<P, T>, params: P, options: FetchOptions): Promise<CacheResult<T>> {
     const request = route.build(params);
-    const key = this.keyOf(route, params);
+    const key = keyOfRequest(route, params, request);
     const ttlMs = this.config.cacheTtls[route.cacheClass] * 1000;
-    const labels = { route: route.template };
     if (!this.config.bench.upstreamCache) {
       // Bench-only (UPSTREAM_CACHE=off): every call goes upstream, unshared.
       const loaded = this.load(route, request, options.deadline, options.meter).then(({ value }): CacheResult<T> => ({ value, source: 'upstream' }));
       return raceDeadline(loaded, options.deadline, route);
     }
+    const labels = { route: route.template };
+    // A fresh entry answers at once: no deadline timer or race for what cannot be late.
+    const fresh = this.cache.fresh<T>(key, { onHit: () => this.metrics.cacheHits.inc(labels) });
+    if (fresh !== undefined) return fresh;
     const result = this.cache.get<T>(
       key,
       ttlMs,
@@ -193,6 +195,12 @@ export class UpstreamFetcher {
     // After the dispatcher: answers still arriving are queued before the cache file writes its last batch.
     await this.cache.close();
   }
+}
+
+/** The cache key of a route call whose request is built already (a build is not free: it is once per call). */
+function keyOfRequest<P>(route: Route<P, unknown>, params: P, request: RouteRequest): string {
+  const variant = route.cacheVariant?.(params);
+  return `${route.version} ${resourceKey(request)}${variant === undefined ? '' : ` #${variant}`}`;
 }
 
 /** A non-2xx upstream answer as the coded error of the DESIGN.md table. */

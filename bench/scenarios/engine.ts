@@ -1,0 +1,93 @@
+/**
+ * engine: the representative query executed on every request (the gateway
+ * started with `RESULT_CACHE=false`) while every upstream resource is in the
+ * gateway's upstream cache, against the hand-written REST client making its
+ * upstream calls on every request (`GET /cold`: node:http, one undici Pool,
+ * no cache). Both under the same autocannon load, rounds alternating which
+ * side goes first.
+ *
+ * The figure is CPU per operation read from /proc for each process, so that
+ * the load generator's core (shared with the sandbox and whatever else runs
+ * on the machine) changes neither side's figure. `ratio` is the REST
+ * client's CPU per operation over the gateway's: the throughput each reaches
+ * on one core of its own.
+ */
+import { cpuDuring, spreadOf, type Spread } from '../cpu.js';
+import { graphqlHeaders, operationBody, postOperation } from '../graphql.js';
+import { throughput, type Target } from '../load.js';
+import { median, round } from '../stats.js';
+import type { Service } from '../stack.js';
+import { representative } from '../workload.js';
+
+export interface EngineResult {
+  /** Gateway CPU ms per executed operation (rounds). */
+  cpuMsPerOp: number;
+  cpuMsPerOpRounds: Spread;
+  /** The REST client's CPU ms per request (its upstream calls included). */
+  directCpuMsPerOp: number;
+  directCpuMsPerOpRounds: Spread;
+  /** directCpuMsPerOp / cpuMsPerOp, per round. */
+  ratio: number;
+  ratioRounds: Spread;
+  gateway: { requestsPerSecond: number; p50Ms: number; p99Ms: number };
+  direct: { requestsPerSecond: number; p50Ms: number; p99Ms: number };
+  rounds: number;
+  connections: number;
+  durationSeconds: number;
+}
+
+interface Side {
+  readonly service: Service;
+  readonly target: Target;
+}
+
+export async function runEngine(gateway: Service, direct: Service, options: { rounds: number; durationSeconds: number; connections: number }): Promise<EngineResult> {
+  const check = await postOperation(gateway.url, representative);
+  if (check.status !== 200 || check.body.errors !== undefined) throw new Error(`engine: gateway errors ${JSON.stringify(check.body.errors)}`);
+  const gatewaySide: Side = {
+    service: gateway,
+    target: { url: gateway.url, method: 'POST', path: '/graphql', headers: { ...graphqlHeaders }, body: operationBody(representative) },
+  };
+  const directSide: Side = { service: direct, target: { url: direct.url, method: 'GET', path: '/cold' } };
+  const load = { connections: options.connections, durationSeconds: options.durationSeconds };
+  // Unmeasured: JIT, keep-alive connections and the upstream cache on both sides.
+  await throughput(gatewaySide.target, { ...load, durationSeconds: 1 });
+  await throughput(directSide.target, { ...load, durationSeconds: 1 });
+
+  const measure = async (side: Side) => {
+    const { value, cpuMs } = await cpuDuring(side.service.child, () => throughput(side.target, load));
+    if (value.non2xx + value.errors > 0) throw new Error(`engine: ${value.non2xx + value.errors} failed requests to ${side.target.path}`);
+    return { ...value, cpuMsPerOp: cpuMs / value.requests };
+  };
+  const g: Array<Awaited<ReturnType<typeof measure>>> = [];
+  const d: Array<Awaited<ReturnType<typeof measure>>> = [];
+  for (let i = 0; i < options.rounds; i += 1) {
+    const gatewayFirst = i % 2 === 0;
+    const first = await measure(gatewayFirst ? gatewaySide : directSide);
+    const second = await measure(gatewayFirst ? directSide : gatewaySide);
+    g.push(gatewayFirst ? first : second);
+    d.push(gatewayFirst ? second : first);
+  }
+  const ratios = g.map((round_, i) => d[i]!.cpuMsPerOp / round_.cpuMsPerOp);
+  const summary = (runs: typeof g) => ({
+    requestsPerSecond: round(median(runs.map((r) => r.requestsPerSecond)), 0),
+    p50Ms: median(runs.map((r) => r.p50Ms)),
+    p99Ms: median(runs.map((r) => r.p99Ms)),
+  });
+  const gatewayCpu = spreadOf(g.map((r) => r.cpuMsPerOp));
+  const directCpu = spreadOf(d.map((r) => r.cpuMsPerOp));
+  const ratio = spreadOf(ratios);
+  return {
+    cpuMsPerOp: gatewayCpu.median,
+    cpuMsPerOpRounds: gatewayCpu,
+    directCpuMsPerOp: directCpu.median,
+    directCpuMsPerOpRounds: directCpu,
+    ratio: ratio.median,
+    ratioRounds: ratio,
+    gateway: summary(g),
+    direct: summary(d),
+    rounds: options.rounds,
+    connections: options.connections,
+    durationSeconds: options.durationSeconds,
+  };
+}
