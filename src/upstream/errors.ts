@@ -38,6 +38,8 @@ export interface GatewayErrorDetails {
   scope?: 'plan' | 'client';
   /** What to use instead, for routes documented as missing. */
   alternative?: string;
+  /** UPSTREAM_INVALID_RESPONSE for one part: where the malformed part sat in the upstream's answer (`events[3].season`). */
+  jsonPath?: string;
 }
 
 export class GatewayError extends GraphQLError {
