@@ -323,6 +323,17 @@ export class ResponseCache {
   clear(): void {
     this.entries.clear();
   }
+
+  /**
+   * Drops this replica's entries whose key `matches` (a shared tier keeps
+   * its own): for a caller that knows one resource changed and must not
+   * throw away every other one with it. Returns how many were dropped.
+   */
+  evict(matches: (key: string) => boolean): number {
+    const keys = [...this.entries.keys()].filter(matches);
+    for (const key of keys) this.entries.delete(key);
+    return keys.length;
+  }
 }
 
 /** What a negative entry is taken to weigh in the byte bound. */

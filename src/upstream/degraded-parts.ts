@@ -5,7 +5,6 @@
  * instead of the whole payload failing or the field going silently null.
  */
 import { ErrorCode, GatewayError } from './errors.js';
-import { isObject } from './routes/route.js';
 
 export type JsonPath = ReadonlyArray<string | number>;
 
@@ -18,6 +17,12 @@ export interface DegradedPart {
 
 /** Keyed by the (sanitized) payload object that held the part: objects that leave the cache are forgotten with it. */
 const parts = new WeakMap<object, Map<string | number, DegradedPart>>();
+/** False until a first part is dropped: the fields then skip every look-up. */
+let anyMarked = false;
+
+export function anyDegradedParts(): boolean {
+  return anyMarked;
+}
 
 export function formatJsonPath(path: JsonPath): string {
   return path.map((key, index) => (typeof key === 'number' ? `[${key}]` : index === 0 ? key : `.${key}`)).join('') || '$';
@@ -41,6 +46,7 @@ export function markDegraded(payload: unknown, dropped: readonly JsonPath[], rou
     if (path.length === 0) continue;
     const owner = valueAt(payload, path.slice(0, -1));
     if (typeof owner !== 'object' || owner === null) continue;
+    anyMarked = true;
     const byKey = parts.get(owner) ?? new Map<string | number, DegradedPart>();
     parts.set(owner, byKey);
     byKey.set(path[path.length - 1]!, { version: route.version, route: route.template, jsonPath: formatJsonPath(path) });
@@ -72,9 +78,14 @@ export function readPart<O extends object, K extends keyof O & (string | number)
   return value;
 }
 
-/** True when the object (or any object inside it) lost a part: a derived value built from it may be incomplete. */
-export function hasDegradedParts(value: unknown): boolean {
-  if (Array.isArray(value)) return value.some(hasDegradedParts);
-  if (!isObject(value)) return false;
-  return parts.has(value) || Object.values(value).some(hasDegradedParts);
+/** A part dropped from this object or from any object inside it (a value derived from it may be incomplete). */
+export function firstDegradedPart(value: unknown): DegradedPart | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const own = parts.get(value);
+  if (own !== undefined) return own.values().next().value;
+  for (const inner of Array.isArray(value) ? value : Object.values(value)) {
+    const found = firstDegradedPart(inner);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }

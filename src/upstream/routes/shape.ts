@@ -71,6 +71,15 @@ export function opt(check: Check): Check {
   };
 }
 
+/**
+ * Absent or null is fine; present means `check` must hold, even during an
+ * inspection: identity a rule depends on (a sport's slug on a version says
+ * which routes exist), never dropped as an optional part.
+ */
+export function nullable(check: Check): Check {
+  return (value, site) => value === undefined || value === null || check(value, site);
+}
+
 export function arrayOf(check: Check): Check {
   return (value) => Array.isArray(value) && value.every((item, index) => check(item, { owner: value, key: index }));
 }
