@@ -41,7 +41,7 @@ import { startStack, type TestStack } from './support/servers.js';
 
 const SEED = Number(process.env['FUZZ_SEED'] ?? 8_052_026);
 const RUNS = Number(process.env['FUZZ_RUNS'] ?? 240);
-const TOLERANCE_RUNS = Number(process.env['FUZZ_TOLERANCE_RUNS'] ?? 160);
+const TOLERANCE_RUNS = Number(process.env['FUZZ_TOLERANCE_RUNS'] ?? 120);
 /** Fault bodies go through a control request, which the sandbox caps at 64 KiB. */
 const MAX_PAYLOAD_BYTES = 60 * 1024;
 
