@@ -11,7 +11,7 @@ import { requireV2Sport } from '../src/model/v2-namespace.js';
 import type { BaseballLineupPlayer } from '../src/upstream/routes/v2-baseball.js';
 
 const starters = (players: readonly BaseballLineupPlayer[], role: BaseballLineupPlayer['role']) =>
-  players.filter((p) => p.role === role && !p.substitute);
+  players.filter((p) => p.role === role && p.substitute !== true);
 
 export const baseballResolvers: Resolvers = {
   V2: {
@@ -32,16 +32,20 @@ export const baseballResolvers: Resolvers = {
   },
   BaseballTeamLineup: {
     probablePitcher: (side) => side.players.find((p) => p.role === 'probablePitcher') ?? starters(side.players, 'pitcher')[0] ?? null,
+    // The batting order is what makes a starting batter (1..9): it still tells when `substitute` is left out.
     battingOrder: (side) =>
-      starters(side.players, 'batter').sort((a, b) => (a.battingOrder ?? 99) - (b.battingOrder ?? 99)),
+      starters(side.players, 'batter')
+        .filter((p) => p.battingOrder !== undefined)
+        .sort((a, b) => (a.battingOrder ?? 99) - (b.battingOrder ?? 99)),
     pitchers: (side) => side.players.filter((p) => p.role === 'pitcher'),
-    substitutes: (side) => side.players.filter((p) => p.substitute),
+    substitutes: (side) => side.players.filter((p) => p.substitute === true),
     supportStaff: (side) => side.supportStaff ?? [],
   },
   BaseballLineupPlayer: {
     player: (p) => p.player,
     position: (p) => p.position ?? p.player.position ?? null,
     battingOrder: (p) => p.battingOrder ?? null,
+    substitute: (p) => p.substitute ?? null,
     statistics: (p) => Object.entries(p.statistics ?? {}).map(([name, value]) => ({ name, value })),
   },
   BaseballSupportStaff: {

@@ -3,6 +3,8 @@
  * computes because the upstream 404s its team-statistics routes for ice hockey.
  */
 import type { Resolvers } from '../src/generated/resolvers-types.js';
+import { readLazily } from '../src/model/degraded-fields.js';
+import { readPart } from '../src/upstream/degraded-parts.js';
 import { seasonAggregates, seasonCost, type SeasonKey } from '../src/model/hockey-season-aggregates.js';
 import { integerId } from '../src/model/native-id.js';
 import { tagType } from '../src/model/typename.js';
@@ -45,11 +47,12 @@ export const hockeyV2Resolvers: Resolvers = {
       v2EventConnection(SLUG, (page) => ctx.upstream.load(v2HockeyRoutes.nextEvents, { id, page }), args),
     closestGame: async ({ id }, _, ctx) => {
       const payload = await ctx.upstream.load(v2HockeyRoutes.nearEvents, { id });
-      return {
-        // Absent or null: no such game (the route's shape check lets null through as "none").
-        previous: payload.previousEvent === undefined || payload.previousEvent === null ? null : v2EventModel(SLUG, payload.previousEvent),
-        next: payload.nextEvent === undefined || payload.nextEvent === null ? null : v2EventModel(SLUG, payload.nextEvent),
+      // Absent or null: no such game (the route's shape check lets null through as "none"); sent malformed: its own error.
+      const game = (key: 'previousEvent' | 'nextEvent') => () => {
+        const event = readPart(payload, key);
+        return event === undefined || event === null ? null : v2EventModel(SLUG, event);
       };
+      return readLazily({ previous: game('previousEvent'), next: game('nextEvent') });
     },
     competitions: async ({ id }, _, ctx) => {
       const payload = await ctx.upstream.load(v2HockeyRoutes.competitions, { id });

@@ -9,6 +9,7 @@ import { integerId } from '../src/model/native-id.js';
 import { typeOf, tagType } from '../src/model/typename.js';
 import { isFinished, isLive, v2EventConnection, v2EventModel, v2TeamFromRef, type V2EventModel } from '../src/model/v2-event.js';
 import { v2Slug } from '../src/model/v2-namespace.js';
+import { readPart } from '../src/upstream/degraded-parts.js';
 import { v2EventRoutes } from '../src/upstream/routes/v2-events.js';
 import type { V2Event } from '../src/upstream/routes/v2.js';
 
@@ -66,8 +67,11 @@ export const v2EventResolvers: Resolvers = {
       // `== null`: the shape check lets the optional `uniqueTournament` be null as well as absent (fuzz-payloads found the crash).
       return unique == null ? null : tagType({ slug, value: unique }, 'V2Tournament');
     },
-    seasonId: ({ value }) => (value.season == null ? null : String(value.season.id)),
-    round: ({ value }) => value.roundInfo?.round ?? null,
+    seasonId: ({ value }) => {
+      const season = readPart(value, 'season');
+      return season == null ? null : String(season.id);
+    },
+    round: ({ value }) => readPart(value, 'roundInfo')?.round ?? null,
     winner: ({ value }) => (value.winnerCode === 1 ? 'HOME' : value.winnerCode === 2 ? 'AWAY' : value.winnerCode === 3 ? 'DRAW' : null),
     raw: ({ value }) => value,
   },

@@ -12,6 +12,7 @@ import { tagType } from '../src/model/typename.js';
 import { splitLineup } from '../src/model/v1-lineup.js';
 import type { V1CoachModel, V1WorldCupGameModel } from '../src/model/v1-world-cup.js';
 import { ErrorCode, GatewayError } from '../src/upstream/errors.js';
+import { readPart } from '../src/upstream/degraded-parts.js';
 import {
   V1StatusGroup,
   v1WorldCupRoutes,
@@ -40,6 +41,10 @@ export function filterMatches(matches: readonly V1WorldCupMatch[], filter: Match
     .filter((match) => filter.round == null || match.roundNum === filter.round)
     .filter((match) => filter.group == null || match.groupNum === filter.group)
     .map((match) => tagType(match, 'V1WorldCupMatch'));
+}
+
+function throwMissing(part: string, alternative: string): never {
+  throw hubPartMissing(part, alternative);
 }
 
 /** A hub part the upstream left out (spec 4.6: "returns partial data if a sub-query is briefly unavailable"). */
@@ -111,18 +116,10 @@ export const worldCupV1Resolvers: Resolvers = {
     competitors: async (scope, _, ctx) => (await ctx.upstream.load(v1WorldCupRoutes.competitionCompetitors, scope)).competitors,
   },
   V1WorldCupHub: {
-    matches: (hub) => {
-      if (hub.games === undefined) throw hubPartMissing('games', 'v1 { worldCup { matches } }');
-      return filterMatches(hub.games, {});
-    },
-    standings: (hub) => {
-      if (hub.standings === undefined) throw hubPartMissing('standings', 'v1 { worldCup { standings } }');
-      return hub.standings;
-    },
-    bracket: (hub) => {
-      if (hub.brackets === undefined) throw hubPartMissing('brackets', 'v2(sport: FOOTBALL) { worldCup2026 { knockout } }');
-      return hub.brackets;
-    },
+    // A part sent malformed raises its own UPSTREAM_INVALID_RESPONSE; a part left out is the documented partial answer.
+    matches: (hub) => filterMatches(readPart(hub, 'games') ?? throwMissing('games', 'v1 { worldCup { matches } }'), {}),
+    standings: (hub) => readPart(hub, 'standings') ?? throwMissing('standings', 'v1 { worldCup { standings } }'),
+    bracket: (hub) => readPart(hub, 'brackets') ?? throwMissing('brackets', 'v2(sport: FOOTBALL) { worldCup2026 { knockout } }'),
     unavailable: (hub) => hub.unavailable ?? [],
     raw: (hub) => hub,
   },

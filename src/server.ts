@@ -82,6 +82,7 @@ import type { FieldCost } from './cost/field-cost.js';
 import { subgraphFieldCosts } from './federation/entity-cost.js';
 import { routeSubgraph, SUBGRAPH_PATH } from './federation/route-subgraph.js';
 import { buildGatewaySubgraphSchema } from './federation/subgraph-schema.js';
+import { withDegradedParts } from './model/degraded-fields.js';
 
 type GatewayPlugin = NonNullable<YogaServerOptions<Record<string, unknown>, OperationContext>['plugins']>[number];
 
@@ -173,7 +174,7 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
   const live = createLiveServices({ config, baseUrl: options.baseUrl, logger, fetcher, ledger, spend, state });
   const services: GatewayServices = { config, fetcher, ledger, metrics, logger, live, spend, state };
   const typeDefs = loadTypeDefs();
-  const schema = makeExecutableSchema({ typeDefs, resolvers });
+  const schema = withDegradedParts(makeExecutableSchema({ typeDefs, resolvers }));
   if (!clientKeys.enabled && config.baseUrl !== undefined) {
     logger.warn('no gateway client keys are configured: anyone who reaches this gateway can spend the upstream allowance (set GATEWAY_CLIENT_KEYS)');
   }
@@ -299,7 +300,7 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
   const subgraph = config.federation.subgraph
     ? () =>
         createYoga<Record<string, unknown>, OperationContext>({
-          schema: buildGatewaySubgraphSchema(typeDefs, resolvers, { hidden: config.federation.hidden }),
+          schema: withDegradedParts(buildGatewaySubgraphSchema(typeDefs, resolvers, { hidden: config.federation.hidden })),
           graphqlEndpoint: SUBGRAPH_PATH,
           landingPage: false,
           batching: false,

@@ -20,6 +20,8 @@ export interface CacheEntries {
   peek(key: string): Stored | undefined;
   set(key: string, entry: Stored): void;
   clear(): void;
+  /** Deletes every entry whose key `matches` (in a file too); returns how many there were. */
+  deleteWhere(matches: (key: string) => boolean): number;
   /** Writes what is pending and lets go of any file. */
   close(): Promise<void>;
 }
@@ -46,6 +48,12 @@ export class MemoryEntries implements CacheEntries {
 
   clear(): void {
     this.entries.clear();
+  }
+
+  deleteWhere(matches: (key: string) => boolean): number {
+    const keys = [...this.entries.keys()].filter(matches);
+    for (const key of keys) this.entries.delete(key);
+    return keys.length;
   }
 
   close(): Promise<void> {

@@ -352,6 +352,15 @@ export class ResponseCache {
   close(): Promise<void> {
     return this.entries.close();
   }
+
+  /**
+   * Drops this replica's entries whose key `matches` (a shared tier keeps
+   * its own): for a caller that knows one resource changed and must not
+   * throw away every other one with it. Returns how many were dropped.
+   */
+  evict(matches: (key: string) => boolean): number {
+    return this.entries.deleteWhere(matches);
+  }
 }
 
 /** What a negative entry is taken to weigh in the byte bound. */

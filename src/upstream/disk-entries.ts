@@ -119,6 +119,17 @@ export class DiskEntries implements CacheEntries {
     this.track(this.options.store.used.clearAsync());
   }
 
+  deleteWhere(matches: (key: string) => boolean): number {
+    const keys = new Set([...this.memory.keys(), ...this.index.keys(), ...this.queued.keys()].filter(matches));
+    for (const key of keys) {
+      this.memory.delete(key);
+      this.queued.delete(key);
+      this.usedSince.delete(key);
+      this.remove(key);
+    }
+    return keys.size;
+  }
+
   stats(): DiskEntriesStats {
     return { entries: this.index.size, bytes: this.bytes, pendingWrites: this.queued.size + this.usedSince.size + this.uncommitted };
   }

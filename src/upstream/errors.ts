@@ -40,6 +40,8 @@ export interface GatewayErrorDetails {
   alternative?: string;
   /** NOT_SUPPORTED for a sport: the `/reference/sports` entry looked for, whether it is listed, and the slug field that was empty. */
   catalogueEntry?: { key: string; listed: boolean; slugField?: string };
+  /** UPSTREAM_INVALID_RESPONSE for one part: where the malformed part sat in the upstream's answer (`events[3].season`). */
+  jsonPath?: string;
 }
 
 export class GatewayError extends GraphQLError {

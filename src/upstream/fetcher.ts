@@ -21,6 +21,8 @@ import {
   type UpstreamResponse,
 } from './client.js';
 import { ErrorCode, errorForStatus, GatewayError } from './errors.js';
+import { markDegraded } from './degraded-parts.js';
+import { checkPayload, type CheckedPayload } from './payload-check.js';
 import { resetAfterSeconds } from './assumptions.js';
 import type { Ledger } from './ledger.js';
 import type { SharedTier } from './shared-tier.js';
@@ -124,14 +126,14 @@ export class UpstreamFetcher {
     const ttlMs = this.config.cacheTtls[route.cacheClass] * 1000;
     if (!this.config.bench.upstreamCache) {
       // Bench-only (UPSTREAM_CACHE=off): every call goes upstream, unshared.
-      const loaded = this.load(route, request, options.deadline, options.meter).then(({ value }): CacheResult<T> => ({ value, source: 'upstream' }));
-      return raceDeadline(loaded, options.deadline, route);
+      const loaded = this.load(route, request, options.deadline, options.meter).then(({ value }): CacheResult<CheckedPayload<T>> => ({ value, source: 'upstream' }));
+      return raceDeadline(loaded.then((result) => unwrap(route, result)), options.deadline, route);
     }
     const labels = { route: route.template };
     // A fresh entry answers at once: no deadline timer or race for what cannot be late.
-    const fresh = this.cache.fresh<T>(key, { onHit: () => this.metrics.cacheHits.inc(labels) });
-    if (fresh !== undefined) return fresh;
-    const result = this.cache.get<T>(
+    const fresh = this.cache.fresh<CheckedPayload<T>>(key, { onHit: () => this.metrics.cacheHits.inc(labels) });
+    if (fresh !== undefined) return unwrap(route, fresh);
+    const result = this.cache.get<CheckedPayload<T>>(
       key,
       ttlMs,
       // Bounded by the deadline of the operation that starts the refresh, also
@@ -146,10 +148,16 @@ export class UpstreamFetcher {
         },
       },
     );
-    return raceDeadline(result, options.deadline, route);
+    return raceDeadline(result.then((checked) => unwrap(route, checked)), options.deadline, route);
   }
 
-  private async load<T>(route: Route<unknown, T>, request: RouteRequest, deadline: number, meter: SpendMeter | undefined): Promise<{ value: T; size: number }> {
+  /** The checked payload (sanitized, with its dropped parts listed) is what the cache keeps. */
+  private async load<T>(
+    route: Route<unknown, T>,
+    request: RouteRequest,
+    deadline: number,
+    meter: SpendMeter | undefined,
+  ): Promise<{ value: CheckedPayload<T>; size: number }> {
     const base = this.bases[route.base ?? 'main'];
     const response = await this.send({
       route,
@@ -166,8 +174,9 @@ export class UpstreamFetcher {
     } catch {
       throw invalidResponse(route, 'was not JSON');
     }
-    if (!route.accepts(body)) throw invalidResponse(route, 'did not have the documented shape');
-    return { value: body, size: response.body.length };
+    const checked = checkPayload(route.accepts, body);
+    if (checked === undefined) throw invalidResponse(route, 'did not have the documented shape');
+    return { value: checked, size: response.body.length };
   }
 
 
@@ -201,6 +210,13 @@ export class UpstreamFetcher {
 function keyOfRequest<P>(route: Route<P, unknown>, params: P, request: RouteRequest): string {
   const variant = route.cacheVariant?.(params);
   return `${route.version} ${resourceKey(request)}${variant === undefined ? '' : ` #${variant}`}`;
+}
+
+/** The payload a caller reads, its dropped parts marked for the fields that read them. */
+function unwrap<T>(route: Route<unknown, T>, result: CacheResult<CheckedPayload<T>>): CacheResult<T> {
+  const { payload, dropped } = result.value;
+  if (dropped.length > 0) markDegraded(payload, dropped, route);
+  return { ...result, value: payload };
 }
 
 /** A non-2xx upstream answer as the coded error of the DESIGN.md table. */

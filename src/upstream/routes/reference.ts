@@ -2,7 +2,7 @@
  * Version-less reference routes (spec 4.9): no key, no quota.
  */
 import type { Route } from './route.js';
-import { arrayOf, obj, opt, shape, str } from './shape.js';
+import { arrayOf, nullable, obj, shape, str } from './shape.js';
 
 /**
  * `/reference/sports` payload: not shown in the spec beyond "every sport slug
@@ -38,7 +38,7 @@ export const referenceRoutes = {
     accepts: shape<SportsReferencePayload>(
       obj({
         sports: arrayOf(
-          obj({ sport: str, name: str, slugs: obj({ v1: opt(str), v2: opt(str), v3: opt(str), v4: opt(str), v6: opt(str) }) }),
+          obj({ sport: str, name: str, slugs: obj({ v1: nullable(str), v2: nullable(str), v3: nullable(str), v4: nullable(str), v6: nullable(str) }) }),
         ),
       }),
     ),

@@ -13,7 +13,7 @@
  * `V1WorldCupMatchesPayload` (live ticker): keep it stable.
  */
 import type { Route } from './route.js';
-import { allOf, arrayOf, bool, date, int, num, obj, opt, shape, str, type Check } from './shape.js';
+import { allOf, arrayOf, bool, date, int, num, obj, opt, shape, str } from './shape.js';
 
 /** Spec 2.15: V1 competition ID of the World Cup. */
 export const WORLD_CUP_V1_COMPETITION_ID = 5930;
@@ -247,7 +247,7 @@ function competitionRoute<T>(sub: string, accepts: (body: unknown) => body is T)
 
 /** What the resolvers read of each payload (the interfaces above), checked once: see shape.ts. */
 const competitor = obj({ id: int, name: str, shortName: opt(str), imageVersion: opt(int), placeholder: opt(bool) });
-const matchCompetitor: Check = (value) => competitor(value) && opt(num)((value as { score?: unknown }).score);
+const matchCompetitor = allOf(competitor, obj({ score: opt(num) }));
 const match = obj({
   id: int,
   startTime: date,

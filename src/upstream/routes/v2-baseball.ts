@@ -22,10 +22,12 @@ export interface BaseballLineupPlayer {
   player: V2Ref & { position?: string };
   /** Fielding position (P, C, 1B, 2B, 3B, SS, LF, CF, RF, DH). */
   position?: string;
-  role: 'batter' | 'pitcher' | 'probablePitcher';
+  /** Absent: the player is in no role list (only `substitutes`, when flagged). */
+  role?: 'batter' | 'pitcher' | 'probablePitcher';
   /** 1..9 for the starting batters. */
   battingOrder?: number;
-  substitute: boolean;
+  /** Absent: not known to be a substitute. */
+  substitute?: boolean;
   statistics?: Record<string, number>;
 }
 
@@ -55,15 +57,16 @@ export const baseballLineupCoverage: Readonly<Record<number, BaseballLineupCover
 };
 
 /**
- * What the resolvers read, checked once (see shape.ts). `role` is any string:
- * an unknown role only leaves the player out of the role lists.
+ * What the resolvers read, checked once (see shape.ts). The player's identity
+ * is strict; `role` (any string: an unknown role only leaves the player out
+ * of the role lists) and `substitute` are optional parts.
  */
 const lineupPlayer = obj({
   player: obj({ id: int, name: str, position: opt(str) }),
   position: opt(str),
-  role: str,
+  role: opt(str),
   battingOrder: opt(int),
-  substitute: bool,
+  substitute: opt(bool),
   statistics: opt(v2Statistics),
 });
 const teamLineup = obj({ players: arrayOf(lineupPlayer), supportStaff: opt(arrayOf(obj({ id: int, name: str, role: str }))) });

@@ -53,7 +53,8 @@ export const v2Event = obj({
   homeScore: score,
   awayScore: score,
   tournament: obj({ id: int, name: str, slug: opt(str), uniqueTournament: opt(v2Ref) }),
-  season: opt(v2Season),
+  // Events read only the season's ID (`seasonId`): a season without its name is still that season.
+  season: opt(obj({ id: int, name: opt(str), year: opt(str) })),
   roundInfo: opt(obj({ round: int, name: opt(str) })),
   venue: opt(v2Ref),
   winnerCode: opt(int),

@@ -78,7 +78,7 @@ export interface V2Event {
   homeScore?: { current?: number; display?: number; period1?: number; period2?: number; period3?: number };
   awayScore?: { current?: number; display?: number; period1?: number; period2?: number; period3?: number };
   tournament: V2Ref & { uniqueTournament?: V2Ref };
-  season?: { id: number; name: string; year?: string };
+  season?: { id: number; name?: string; year?: string };
   roundInfo?: { round: number; name?: string };
   venue?: V2Ref;
   winnerCode?: 1 | 2 | 3;

@@ -15,7 +15,7 @@
  *   the upstream's signal that the pinned mapping is out of date.
  */
 import type { Route } from './route.js';
-import { arrayOf, bool, int, obj, oneOf, opt, recordOf, shape, str } from './shape.js';
+import { arrayOf, bool, int, nullable, obj, oneOf, opt, recordOf, shape, str } from './shape.js';
 
 /** Spec 2.10. IDs are append-only; existing meanings never change. */
 export interface V6StatMappingPayload {
@@ -58,7 +58,8 @@ export interface V6MappingParams {
 /** What the resolvers read of each payload (the interfaces above), checked once: see shape.ts. */
 const statMappingShape = obj({
   version: oneOf(str, int),
-  stats: recordOf(obj({ name: str, unit: opt(str), confirmed: bool })),
+  // The mapping is what every statistic's name and unit are read by (spec 2.10): strict where present.
+  stats: recordOf(obj({ name: str, unit: nullable(str), confirmed: bool })),
 });
 const periodBlock = opt(obj({ period: opt(int), stats: recordOf(str) }));
 const teamStatsShape = obj({
