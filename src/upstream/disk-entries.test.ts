@@ -88,6 +88,24 @@ describe('DiskEntries', () => {
     await entries.close();
   });
 
+  it('close right after a clear and a set waits for LMDB to take the batch: nothing fails after it, the set is kept', async () => {
+    let entries = await openEntries(100_000);
+    entries.set('a', answer('a', 100));
+    entries.clear();
+    entries.set('b', answer('b', 100));
+    await entries.close();
+    // Used after close (an operation still finishing at shutdown): memory only, never the closed file.
+    entries.clear();
+    entries.set('c', answer('c', 100));
+    expect(entries.peek('b')).toBeUndefined();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    entries = await openEntries(100_000);
+    expect(entries.peek('a')).toBeUndefined();
+    expect(entries.peek('b')).toMatchObject({ value: { name: 'b' } });
+    expect(entries.peek('c')).toBeUndefined();
+    await entries.close();
+  });
+
   it('one answer larger than the whole bound stays in memory only', async () => {
     let entries = await openEntries(2_000);
     entries.set('big', answer('big', 5_000));

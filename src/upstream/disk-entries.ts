@@ -74,7 +74,8 @@ export class DiskEntries implements CacheEntries {
   private bytes = 0;
   private readonly queued = new Map<string, Stored>();
   private readonly usedSince = new Set<string>();
-  private uncommitted = 0;
+  /** Writes handed to LMDB and not yet committed: close() waits for every one before the file is closed. */
+  private readonly uncommitted = new Set<Promise<unknown>>();
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
   private readonly now: () => number;
@@ -111,6 +112,7 @@ export class DiskEntries implements CacheEntries {
 
   clear(): void {
     this.memory.clear();
+    if (this.closed) return;
     this.queued.clear();
     this.usedSince.clear();
     this.index.clear();
@@ -131,7 +133,7 @@ export class DiskEntries implements CacheEntries {
   }
 
   stats(): DiskEntriesStats {
-    return { entries: this.index.size, bytes: this.bytes, pendingWrites: this.queued.size + this.usedSince.size + this.uncommitted };
+    return { entries: this.index.size, bytes: this.bytes, pendingWrites: this.queued.size + this.usedSince.size + this.uncommitted.size };
   }
 
   async close(): Promise<void> {
@@ -139,11 +141,13 @@ export class DiskEntries implements CacheEntries {
     clearTimeout(this.timer);
     this.write();
     this.closed = true;
+    // LMDB starts a batch on a later turn: closing the file before it has would fail that batch outside any caller.
+    await Promise.allSettled([...this.uncommitted]);
     await this.options.store.close();
   }
 
   private read(key: string): Stored | undefined {
-    if (!this.index.has(key)) return undefined;
+    if (this.closed || !this.index.has(key)) return undefined;
     const bytes = this.options.store.entries.getBinary(key);
     const entry = bytes === undefined ? undefined : decodeEntry(bytes);
     if (entry === undefined) {
@@ -215,6 +219,7 @@ export class DiskEntries implements CacheEntries {
 
   private remove(key: string): void {
     this.dropFromIndex(key);
+    if (this.closed) return;
     this.track(this.options.store.entries.remove(key));
     this.track(this.options.store.used.remove(key));
   }
@@ -228,12 +233,10 @@ export class DiskEntries implements CacheEntries {
 
   /** Counts a write until LMDB has committed it; a failed write is logged, not thrown: the cache goes on in memory. */
   private track(write: Promise<unknown>): void {
-    this.uncommitted += 1;
-    write
+    const settled = write
       .catch((error: unknown) => this.options.logger.error({ err: error, file: this.options.store.file }, 'could not write to the upstream cache file: answers are kept in memory only'))
-      .finally(() => {
-        this.uncommitted -= 1;
-      });
+      .finally(() => this.uncommitted.delete(settled));
+    this.uncommitted.add(settled);
   }
 
   private readIndex(): void {
