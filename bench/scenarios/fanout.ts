@@ -5,9 +5,18 @@
  * stamped with the sandbox's emit time); each client records its receipt
  * time minus that stamp. Memory per subscriber is the gateway's RSS growth
  * from before the first connection to after the last subscription, over N.
+ *
+ * The floor, in the same run on the same sockets: the gateway writes one
+ * pre-built frame to every subscriber's socket (a bench-only control,
+ * src/bench-control.ts), timed by the clients from the gateway's write time.
+ * Both are read as gateway CPU per subscriber from the kernel
+ * (bench/thread-cpu.ts), minus an idle window of the same length, so that a
+ * busy load generator changes neither.
  */
 import { procStats, spawnTs, measuredPid, type Child, type Pinning } from '../processes.js';
-import { percentile, round } from '../stats.js';
+import { median, percentile, round } from '../stats.js';
+import { threadCpuNs } from '../thread-cpu.js';
+import type { FloorReply, MemoryReply } from '../../src/bench-control.js';
 import type { Service } from '../stack.js';
 
 export interface FanoutLevel {
@@ -19,10 +28,37 @@ export interface FanoutLevel {
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
+  /** Median over frames of the time the last subscriber received the odds frame. */
+  lastMs: number;
   bytesPerSubscriber: number;
   gatewayRssMb: number;
   /** Gateway CPU time spent per frame (all subscribers), ms: what the gateway itself costs, apart from the clients. */
   gatewayCpuMsPerFrame: number;
+  /** Gateway CPU per subscriber for one odds frame, µs (median over frames, idle time subtracted). */
+  cpuUsPerSubscriber: number;
+  /** The same for the floor: one pre-built frame written to each subscriber's socket (src/bench-control.ts). */
+  floorCpuUsPerSubscriber: number;
+  /** cpuUsPerSubscriber / floorCpuUsPerSubscriber. */
+  cpuRatio: number;
+  /** Median over floor frames of the time the last subscriber received it. */
+  floorLastMs: number;
+  floorP99Ms: number;
+  /** p99Ms / floorLastMs. */
+  p99Ratio: number;
+  /** The odds `next` message's size, bytes (the floor frame is padded to it). */
+  messageBytes: number;
+  /** The gateway's own memory breakdown with every subscriber connected, MB. */
+  memory: GatewayMemory | undefined;
+}
+
+export interface GatewayMemory {
+  rssMb: number;
+  heapUsedMb: number;
+  heapTotalMb: number;
+  externalMb: number;
+  arrayBuffersMb: number;
+  /** V8 heap space to used MB. */
+  heapSpacesMb: Record<string, number>;
 }
 
 export const FANOUT_QUERY = /* GraphQL */ `
@@ -34,7 +70,12 @@ export const FANOUT_QUERY = /* GraphQL */ `
   }
 `;
 
-type Reply = { type: 'hello' } | { type: 'ready'; subscribed: number; failed: number } | { type: 'samples'; latencies: number[] } | { type: 'closed' };
+type Reply =
+  | { type: 'hello' }
+  | { type: 'ready'; subscribed: number; failed: number }
+  | { type: 'size'; nextBytes: number }
+  | { type: 'samples'; latencies: number[]; lastByFrame: Record<string, number>; floorLatencies: number[]; floorLastByFrame: Record<string, number>; nextBytes: number }
+  | { type: 'closed' };
 
 class ClientProcess {
   readonly #child: Child;
@@ -57,15 +98,49 @@ class ClientProcess {
   }
 }
 
+/** One request to the gateway's bench control (src/bench-control.ts), answered by a reply of `replyType`. */
+function askGateway<T>(gateway: Child, command: object, replyType: string): Promise<T> {
+  return new Promise((resolve) => {
+    const onMessage = (reply: { type?: unknown }): void => {
+      if (reply.type !== replyType) return;
+      gateway.process.off('message', onMessage);
+      resolve(reply as T);
+    };
+    gateway.process.on('message', onMessage);
+    gateway.process.send(command);
+  });
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const mb = (bytes: number) => round(bytes / 1024 / 1024, 1);
+
+async function gatewayMemory(gateway: Child): Promise<GatewayMemory> {
+  const reply = await askGateway<MemoryReply>(gateway, { type: 'bench_memory' }, 'bench_memory');
+  return {
+    rssMb: mb(reply.usage.rss),
+    heapUsedMb: mb(reply.usage.heapUsed),
+    heapTotalMb: mb(reply.usage.heapTotal),
+    externalMb: mb(reply.usage.external),
+    arrayBuffersMb: mb(reply.usage.arrayBuffers),
+    heapSpacesMb: Object.fromEntries(Object.entries(reply.heapSpaces).map(([space, bytes]) => [space, mb(bytes)])),
+  };
+}
+
+/** Gateway CPU in a window of `ms` that starts with `trigger`, ns. */
+async function cpuOver(pid: number, ms: number, trigger: () => Promise<unknown>): Promise<number> {
+  const before = threadCpuNs(pid);
+  await trigger();
+  await sleep(ms);
+  return threadCpuNs(pid) - before;
+}
 
 export async function runFanoutLevel(
   pinning: Pinning,
-  startGateway: () => Promise<Service>,
+  startGateway: (env: Record<string, string>) => Promise<Service>,
   sandboxUrl: string,
   options: { subscribers: number; frames: number; clientProcesses: number; matchId: string },
 ): Promise<FanoutLevel> {
-  const gateway = await startGateway();
+  const gateway = await startGateway({ BENCH_CONTROL: 'on' });
   const pid = measuredPid(gateway.child);
   const clients = Array.from({ length: options.clientProcesses }, () => new ClientProcess(pinning));
   try {
@@ -82,34 +157,68 @@ export async function runFanoutLevel(
     const subscribed = ready.reduce((sum, reply) => sum + (reply.type === 'ready' ? reply.subscribed : 0), 0);
     await sleep(1_000);
     const after = procStats(pid).rssBytes;
+    const memory = await gatewayMemory(gateway.child);
+    const size = await clients[0]?.request({ type: 'size' });
+    const messageBytes = size?.type === 'size' && size.nextBytes > 0 ? size.nextBytes : 300;
 
+    // Each frame gets a window long enough to reach everyone before the next;
+    // per frame: an idle window (keep-alive pings and timers, subtracted from
+    // both), the floor, then one odds frame (asked for ~300 ms ahead), on the same sockets.
+    const windowMs = Math.max(1_000, Math.ceil(options.subscribers / 10) + 500);
     const cpuBefore = procStats(pid).cpuMs;
     const since = Date.now();
-    // Leave each frame time to reach everyone before the next is asked for.
-    const spacingMs = Math.max(600, Math.ceil(options.subscribers / 10));
+    const floorUs: number[] = [];
+    const oddsUs: number[] = [];
+    const perSubscriberUs = (ns: number, idleNs: number) => round((ns - idleNs) / 1_000 / Math.max(1, subscribed), 2);
     for (let i = 0; i < options.frames; i += 1) {
-      await fetch(`${sandboxUrl}/__sandbox/odds/${options.matchId}/event`, { method: 'POST' });
-      await sleep(spacingMs);
+      const idle = await cpuOver(pid, windowMs, async () => undefined);
+      const floor = await cpuOver(pid, windowMs, () => askGateway<FloorReply>(gateway.child, { type: 'bench_floor', bytes: messageBytes }, 'bench_floor_done'));
+      const odds = await cpuOver(pid, windowMs, () => fetch(`${sandboxUrl}/__sandbox/odds/${options.matchId}/event`, { method: 'POST' }));
+      floorUs.push(perSubscriberUs(floor, idle));
+      oddsUs.push(perSubscriberUs(odds, idle));
     }
     await sleep(1_000);
     const cpuAfter = procStats(pid).cpuMs;
     const latencies: number[] = [];
+    const floorLatencies: number[] = [];
+    const lastByFrame = new Map<string, number>();
+    const floorLastByFrame = new Map<string, number>();
+    const keepLatest = (into: Map<string, number>, from: Record<string, number>) => {
+      for (const [stamp, latency] of Object.entries(from)) into.set(stamp, Math.max(into.get(stamp) ?? 0, latency));
+    };
     for (const client of clients) {
       const reply = await client.request({ type: 'collect', since });
-      if (reply.type === 'samples') for (const latency of reply.latencies) latencies.push(latency);
+      if (reply.type !== 'samples') continue;
+      for (const latency of reply.latencies) latencies.push(latency);
+      for (const latency of reply.floorLatencies) floorLatencies.push(latency);
+      keepLatest(lastByFrame, reply.lastByFrame);
+      keepLatest(floorLastByFrame, reply.floorLastByFrame);
     }
     await Promise.all(clients.map((client) => client.request({ type: 'close' })));
+    const cpuUsPerSubscriber = median(oddsUs);
+    const floorCpuUsPerSubscriber = median(floorUs);
+    const p99Ms = percentile(latencies, 99);
+    const floorLastMs = median([...floorLastByFrame.values()]);
     return {
       subscribers: options.subscribers,
       subscribed,
       frames: options.frames,
       deliveryRatio: round(latencies.length / (options.subscribers * options.frames), 3),
       p50Ms: percentile(latencies, 50),
-      p99Ms: percentile(latencies, 99),
+      p99Ms,
       maxMs: percentile(latencies, 100),
+      lastMs: median([...lastByFrame.values()]),
       bytesPerSubscriber: Math.round((after - before) / Math.max(1, subscribed)),
-      gatewayRssMb: round(after / 1024 / 1024, 1),
+      gatewayRssMb: mb(after),
       gatewayCpuMsPerFrame: round((cpuAfter - cpuBefore) / options.frames, 1),
+      cpuUsPerSubscriber,
+      floorCpuUsPerSubscriber,
+      cpuRatio: round(cpuUsPerSubscriber / floorCpuUsPerSubscriber, 2),
+      floorLastMs,
+      floorP99Ms: percentile(floorLatencies, 99),
+      p99Ratio: round(p99Ms / floorLastMs, 2),
+      messageBytes,
+      memory,
     };
   } finally {
     await Promise.all(clients.map((client) => client.stop()));
