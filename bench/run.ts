@@ -73,7 +73,8 @@ try {
     await naive.child.stop();
   }
 
-  const gateway = await stack.startGateway('warm', {}, cpuProfDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', cpuProfDir]);
+  // BENCH_CONTROL: the steady scenario asks it what holds its memory (src/bench-control.ts).
+  const gateway = await stack.startGateway('warm', { BENCH_CONTROL: 'on' }, cpuProfDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', cpuProfDir]);
   let warm;
   if (runs('warm')) {
     log('warm');

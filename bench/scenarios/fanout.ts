@@ -16,7 +16,8 @@
 import { procStats, spawnTs, measuredPid, type Child, type Pinning } from '../processes.js';
 import { median, percentile, round } from '../stats.js';
 import { threadCpuNs } from '../thread-cpu.js';
-import type { FloorReply, MemoryReply } from '../../src/bench-control.js';
+import { askGateway, gatewayMemory, type GatewayMemory } from '../gateway-memory.js';
+import type { FloorReply } from '../../src/bench-control.js';
 import type { Service } from '../stack.js';
 
 export interface FanoutLevel {
@@ -49,16 +50,6 @@ export interface FanoutLevel {
   messageBytes: number;
   /** The gateway's own memory breakdown with every subscriber connected, MB. */
   memory: GatewayMemory | undefined;
-}
-
-export interface GatewayMemory {
-  rssMb: number;
-  heapUsedMb: number;
-  heapTotalMb: number;
-  externalMb: number;
-  arrayBuffersMb: number;
-  /** V8 heap space to used MB. */
-  heapSpacesMb: Record<string, number>;
 }
 
 export const FANOUT_QUERY = /* GraphQL */ `
@@ -98,33 +89,8 @@ class ClientProcess {
   }
 }
 
-/** One request to the gateway's bench control (src/bench-control.ts), answered by a reply of `replyType`. */
-function askGateway<T>(gateway: Child, command: object, replyType: string): Promise<T> {
-  return new Promise((resolve) => {
-    const onMessage = (reply: { type?: unknown }): void => {
-      if (reply.type !== replyType) return;
-      gateway.process.off('message', onMessage);
-      resolve(reply as T);
-    };
-    gateway.process.on('message', onMessage);
-    gateway.process.send(command);
-  });
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const mb = (bytes: number) => round(bytes / 1024 / 1024, 1);
-
-async function gatewayMemory(gateway: Child): Promise<GatewayMemory> {
-  const reply = await askGateway<MemoryReply>(gateway, { type: 'bench_memory' }, 'bench_memory');
-  return {
-    rssMb: mb(reply.usage.rss),
-    heapUsedMb: mb(reply.usage.heapUsed),
-    heapTotalMb: mb(reply.usage.heapTotal),
-    externalMb: mb(reply.usage.external),
-    arrayBuffersMb: mb(reply.usage.arrayBuffers),
-    heapSpacesMb: Object.fromEntries(Object.entries(reply.heapSpaces).map(([space, bytes]) => [space, mb(bytes)])),
-  };
-}
 
 /** Gateway CPU in a window of `ms` that starts with `trigger`, ns. */
 async function cpuOver(pid: number, ms: number, trigger: () => Promise<unknown>): Promise<number> {
