@@ -15,7 +15,8 @@ interface Start { type: 'start'; url: string; count: number; query: string; vari
 interface Collect { type: 'collect'; since: number }
 interface Close { type: 'close' }
 interface Size { type: 'size' }
-type Command = Start | Collect | Close | Size;
+interface Counts { type: 'counts' }
+type Command = Start | Collect | Close | Size | Counts;
 
 const sockets: WebSocket[] = [];
 /** Pairs of (frame timestamp, receipt time), flat, to keep 100,000 samples cheap. */
@@ -102,6 +103,8 @@ process.on('message', (command: Command) => {
       samples = [];
       floorSamples = [];
       send({ type: 'samples', latencies: odds.latencies, lastByFrame: odds.lastByFrame, floorLatencies: floor.latencies, floorLastByFrame: floor.lastByFrame, nextBytes });
+    } else if (command.type === 'counts') {
+      send({ type: 'counts', odds: samples.length / 2, floor: floorSamples.length / 2 });
     } else if (command.type === 'size') {
       send({ type: 'size', nextBytes });
     } else {

@@ -65,6 +65,7 @@ type Reply =
   | { type: 'hello' }
   | { type: 'ready'; subscribed: number; failed: number }
   | { type: 'size'; nextBytes: number }
+  | { type: 'counts'; odds: number; floor: number }
   | { type: 'samples'; latencies: number[]; lastByFrame: Record<string, number>; floorLatencies: number[]; floorLastByFrame: Record<string, number>; nextBytes: number }
   | { type: 'closed' };
 
@@ -92,12 +93,40 @@ class ClientProcess {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const mb = (bytes: number) => round(bytes / 1024 / 1024, 1);
 
-/** Gateway CPU in a window of `ms` that starts with `trigger`, ns. */
-async function cpuOver(pid: number, ms: number, trigger: () => Promise<unknown>): Promise<number> {
+/** Frames of each kind received so far, all clients together. */
+async function received(clients: readonly ClientProcess[]): Promise<{ odds: number; floor: number }> {
+  let odds = 0;
+  let floor = 0;
+  for (const client of clients) {
+    const reply = await client.request({ type: 'counts' });
+    if (reply.type === 'counts') {
+      odds += reply.odds;
+      floor += reply.floor;
+    }
+  }
+  return { odds, floor };
+}
+
+/**
+ * Gateway CPU (ns) and wall time (ms) from `trigger` until every subscriber
+ * has received the frame it causes (or `timeoutMs`), plus a short settle: a
+ * fixed window would cut a slow fan-out short and bill its tail to the next window.
+ */
+async function cpuUntilDelivered(
+  pid: number,
+  clients: readonly ClientProcess[],
+  kind: 'odds' | 'floor',
+  subscribed: number,
+  trigger: () => Promise<unknown>,
+): Promise<{ ns: number; ms: number }> {
   const before = threadCpuNs(pid);
+  const startedAt = performance.now();
+  const target = (await received(clients))[kind] + subscribed;
   await trigger();
-  await sleep(ms);
-  return threadCpuNs(pid) - before;
+  const until = Date.now() + 30_000;
+  while ((await received(clients))[kind] < target && Date.now() < until) await sleep(50);
+  await sleep(200);
+  return { ns: threadCpuNs(pid) - before, ms: performance.now() - startedAt };
 }
 
 export async function runFanoutLevel(
@@ -127,21 +156,25 @@ export async function runFanoutLevel(
     const size = await clients[0]?.request({ type: 'size' });
     const messageBytes = size?.type === 'size' && size.nextBytes > 0 ? size.nextBytes : 300;
 
-    // Each frame gets a window long enough to reach everyone before the next;
-    // per frame: an idle window (keep-alive pings and timers, subtracted from
-    // both), the floor, then one odds frame (asked for ~300 ms ahead), on the same sockets.
-    const windowMs = Math.max(1_000, Math.ceil(options.subscribers / 10) + 500);
+    // Per frame: an idle window (keep-alive pings and timers, whose rate is
+    // subtracted from both), the floor, then one odds frame (asked for about
+    // 300 ms ahead), on the same sockets, each measured until delivered.
+    const idleMs = 1_000;
     const cpuBefore = procStats(pid).cpuMs;
     const since = Date.now();
     const floorUs: number[] = [];
     const oddsUs: number[] = [];
-    const perSubscriberUs = (ns: number, idleNs: number) => round((ns - idleNs) / 1_000 / Math.max(1, subscribed), 2);
     for (let i = 0; i < options.frames; i += 1) {
-      const idle = await cpuOver(pid, windowMs, async () => undefined);
-      const floor = await cpuOver(pid, windowMs, () => askGateway<FloorReply>(gateway.child, { type: 'bench_floor', bytes: messageBytes }, 'bench_floor_done'));
-      const odds = await cpuOver(pid, windowMs, () => fetch(`${sandboxUrl}/__sandbox/odds/${options.matchId}/event`, { method: 'POST' }));
-      floorUs.push(perSubscriberUs(floor, idle));
-      oddsUs.push(perSubscriberUs(odds, idle));
+      const idleBefore = threadCpuNs(pid);
+      await sleep(idleMs);
+      const idleNsPerMs = (threadCpuNs(pid) - idleBefore) / idleMs;
+      const perSubscriberUs = (window: { ns: number; ms: number }) => round((window.ns - idleNsPerMs * window.ms) / 1_000 / Math.max(1, subscribed), 2);
+      const floor = await cpuUntilDelivered(pid, clients, 'floor', subscribed, () =>
+        askGateway<FloorReply>(gateway.child, { type: 'bench_floor', bytes: messageBytes }, 'bench_floor_done'),
+      );
+      const odds = await cpuUntilDelivered(pid, clients, 'odds', subscribed, () => fetch(`${sandboxUrl}/__sandbox/odds/${options.matchId}/event`, { method: 'POST' }));
+      floorUs.push(perSubscriberUs(floor));
+      oddsUs.push(perSubscriberUs(odds));
     }
     await sleep(1_000);
     const cpuAfter = procStats(pid).cpuMs;
