@@ -4,20 +4,31 @@
  * message small), each subscribed to one match's odds snapshots, and records
  * for every frame `receipt time - frame timestamp` (the sandbox's emit time,
  * same machine clock). Driven over IPC by bench/scenarios/fanout.ts.
+ *
+ * The gateway's bench-only floor frames (`{"type":"bench_floor","stampMs":..}`,
+ * src/bench-control.ts) arrive on the same sockets; they are timed the same
+ * way (receipt minus the gateway's write time) and kept apart.
  */
 import WebSocket from 'ws';
 
 interface Start { type: 'start'; url: string; count: number; query: string; variables: Record<string, unknown> }
 interface Collect { type: 'collect'; since: number }
 interface Close { type: 'close' }
-type Command = Start | Collect | Close;
+interface Size { type: 'size' }
+interface Counts { type: 'counts' }
+type Command = Start | Collect | Close | Size | Counts;
 
 const sockets: WebSocket[] = [];
 /** Pairs of (frame timestamp, receipt time), flat, to keep 100,000 samples cheap. */
 let samples: number[] = [];
+/** The same for floor frames. */
+let floorSamples: number[] = [];
+/** Size of the last odds `next` message, bytes: the floor frame is padded to it. */
+let nextBytes = 0;
 let subscribed = 0;
 let failed = 0;
 const TIMESTAMP = /"timestampMs":(\d+(?:\.\d+)?)/;
+const FLOOR = '{"type":"bench_floor","stampMs":';
 /** Handshakes in flight at once: the gateway's listen backlog is finite. */
 const CONNECT_BATCH = 200;
 
@@ -40,6 +51,10 @@ function open(url: string, query: string, variables: Record<string, unknown>): P
     socket.on('message', (data: Buffer) => {
       const receivedAt = Date.now();
       const text = data.toString('utf8');
+      if (text.startsWith(FLOOR)) {
+        floorSamples.push(Number(text.slice(FLOOR.length, text.indexOf(',', FLOOR.length))), receivedAt);
+        return;
+      }
       if (text.startsWith('{"type":"connection_ack"')) {
         socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query, variables } }));
         return;
@@ -50,12 +65,27 @@ function open(url: string, query: string, variables: Record<string, unknown>): P
         return;
       }
       samples.push(Number(match[1]), receivedAt);
+      nextBytes = data.length;
       done(true);
     });
     socket.on('error', () => done(false));
     socket.on('close', () => done(false));
     sockets.push(socket);
   });
+}
+
+/** Latencies of frames stamped from `since` on, and the latest receipt per frame (keyed by its stamp). */
+function latenciesSince(pairs: readonly number[], since: number): { latencies: number[]; lastByFrame: Record<string, number> } {
+  const latencies: number[] = [];
+  const lastByFrame: Record<string, number> = {};
+  for (let i = 0; i < pairs.length; i += 2) {
+    const stamp = pairs[i]!;
+    if (stamp < since) continue;
+    const latency = pairs[i + 1]! - stamp;
+    latencies.push(latency);
+    lastByFrame[stamp] = Math.max(lastByFrame[stamp] ?? 0, latency);
+  }
+  return { latencies, lastByFrame };
 }
 
 process.on('message', (command: Command) => {
@@ -68,12 +98,15 @@ process.on('message', (command: Command) => {
       }
       send({ type: 'ready', subscribed, failed });
     } else if (command.type === 'collect') {
-      const latencies: number[] = [];
-      for (let i = 0; i < samples.length; i += 2) {
-        if (samples[i]! >= command.since) latencies.push(samples[i + 1]! - samples[i]!);
-      }
+      const odds = latenciesSince(samples, command.since);
+      const floor = latenciesSince(floorSamples, command.since);
       samples = [];
-      send({ type: 'samples', latencies });
+      floorSamples = [];
+      send({ type: 'samples', latencies: odds.latencies, lastByFrame: odds.lastByFrame, floorLatencies: floor.latencies, floorLastByFrame: floor.lastByFrame, nextBytes });
+    } else if (command.type === 'counts') {
+      send({ type: 'counts', odds: samples.length / 2, floor: floorSamples.length / 2 });
+    } else if (command.type === 'size') {
+      send({ type: 'size', nextBytes });
     } else {
       for (const socket of sockets) socket.terminate();
       send({ type: 'closed' });

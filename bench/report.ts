@@ -9,9 +9,25 @@ interface Figures {
   engine: EngineResult;
   cold: ColdResult;
   upstream: { gateway: number; minimum: number; naive: number; repeat: number; operations: number; operationErrors: number };
-  fanout: { p99Ms: number | null; bytesPerSubscriber: number | null; levels: Array<{ subscribers: number; subscribed: number; p50Ms: number; p99Ms: number; bytesPerSubscriber: number; deliveryRatio: number }> };
+  fanout: {
+    p99Ms: number | null;
+    cpuRatio: number | null;
+    p99Ratio: number | null;
+    bytesPerSubscriber: number | null;
+    levels: Array<{
+      subscribers: number;
+      subscribed: number;
+      p50Ms: number;
+      p99Ms: number;
+      bytesPerSubscriber: number;
+      deliveryRatio: number;
+      cpuUsPerSubscriber: number;
+      floorCpuUsPerSubscriber: number;
+      floorLastMs: number;
+    }>;
+  };
   cluster: ClusterResult;
-  steady: { durationSeconds: number; requestsPerSecond: number; rssMbMedian: number; rssMbMax: number; cpuPercent: number };
+  steady: { durationSeconds: number; requestsPerSecond: number; rssMb: number; rssMbMedian: number; rssMbMax: number; cpuPercent: number };
 }
 
 export interface Target {
@@ -58,6 +74,10 @@ function fullTargets(r: Pick<Figures, 'warm' | 'upstream' | 'cluster' | 'fanout'
     { name: 'cluster.upstream.requests', target: `== upstream.minimum (${r.upstream.minimum})`, measured: String(r.cluster.upstream.requests), met: r.cluster.upstream.requests === r.upstream.minimum },
     { name: 'cluster.upstream.repeat', target: '== 0', measured: String(r.cluster.upstream.repeat), met: r.cluster.upstream.repeat === 0 },
     { name: 'fanout.p99Ms', target: '<= 50', measured: String(r.fanout.p99Ms), met: r.fanout.p99Ms !== null && r.fanout.p99Ms <= 50 },
+    // Issue 16: against the floor measured in the same run on the same sockets (bench/scenarios/fanout.ts).
+    { name: 'fanout.cpuRatio', target: '<= 1.3', measured: String(r.fanout.cpuRatio), met: r.fanout.cpuRatio !== null && r.fanout.cpuRatio <= 1.3 },
+    { name: 'fanout.p99Ratio', target: '<= 1.3', measured: String(r.fanout.p99Ratio), met: r.fanout.p99Ratio !== null && r.fanout.p99Ratio <= 1.3 },
+    { name: 'steady.rssMb', target: '<= 200', measured: String(r.steady.rssMb), met: r.steady.rssMb <= 200 },
     {
       name: 'fanout.bytesPerSubscriber',
       target: '<= 10000',
@@ -90,6 +110,10 @@ export function printTable(r: Figures & { targets: Target[] }): void {
     ...r.fanout.levels.map((level): [string, string] => [
       `fanout ${level.subscribers} p50 | p99 | bytes/sub`,
       `${level.p50Ms} ms | ${level.p99Ms} ms | ${level.bytesPerSubscriber} B (${level.subscribed} subscribed, delivery ${level.deliveryRatio})`,
+    ]),
+    ...r.fanout.levels.map((level): [string, string] => [
+      `fanout ${level.subscribers} CPU/sub | floor; p99 | floor last`,
+      `${level.cpuUsPerSubscriber} µs | ${level.floorCpuUsPerSubscriber} µs; ${level.p99Ms} ms | ${level.floorLastMs} ms`,
     ]),
     [`steady ${r.steady.durationSeconds}s req/s | RSS median/max | CPU`, `${r.steady.requestsPerSecond} | ${r.steady.rssMbMedian}/${r.steady.rssMbMax} MB | ${r.steady.cpuPercent}%`],
   ];

@@ -84,7 +84,8 @@ try {
     await naive.child.stop();
   }
 
-  const gateway = await stack.startGateway('warm', {}, cpuProfDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', cpuProfDir]);
+  // BENCH_CONTROL: the steady scenario asks it what holds its memory (src/bench-control.ts).
+  const gateway = await stack.startGateway('warm', { BENCH_CONTROL: 'on' }, cpuProfDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', cpuProfDir]);
   let warm;
   if (runs('warm')) {
     log('warm');
@@ -135,7 +136,7 @@ try {
   for (const [i, subscribers] of (runs('fanout') ? fanoutLevels : []).entries()) {
     log(`fanout ${subscribers}`);
     fanout.push(
-      await runFanoutLevel(stack.pinning, () => stack.startGateway(`fanout-${subscribers}`, {}, cpuProfDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', cpuProfDir]), stack.sandbox.url, {
+      await runFanoutLevel(stack.pinning, (env) => stack.startGateway(`fanout-${subscribers}`, env, cpuProfDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', cpuProfDir]), stack.sandbox.url, {
         subscribers,
         frames: 5,
         clientProcesses: subscribers >= 5_000 ? 2 : 1,
@@ -176,6 +177,14 @@ try {
       p50Ms: largest?.p50Ms ?? null,
       bytesPerSubscriber: largest?.bytesPerSubscriber ?? null,
       subscribers: largest?.subscribers ?? null,
+      cpuUsPerSubscriber: largest?.cpuUsPerSubscriber ?? null,
+      floorCpuUsPerSubscriber: largest?.floorCpuUsPerSubscriber ?? null,
+      // The issue's name for the same figure.
+      floorUsPerSubscriber: largest?.floorCpuUsPerSubscriber ?? null,
+      cpuRatio: largest?.cpuRatio ?? null,
+      floorLastMs: largest?.floorLastMs ?? null,
+      floorP99Ms: largest?.floorP99Ms ?? null,
+      p99Ratio: largest?.p99Ratio ?? null,
       levels: fanout,
     },
     steady,

@@ -61,6 +61,8 @@ export async function startBenchStack(latencyMs: number): Promise<BenchStack> {
         },
         cpu: pinning.serverCpu,
         nodeFlags,
+        // The bench's probes (src/bench-control.ts) listen on this channel only.
+        ipc: env['BENCH_CONTROL'] === 'on',
       });
       children.push(child);
       const url = `http://127.0.0.1:${port}`;

@@ -203,6 +203,12 @@ export interface Config {
     upstreamCache: boolean;
     /** `UPSTREAM_LOADERS=off`: no per-operation de-duplication. @default true */
     upstreamLoaders: boolean;
+    /**
+     * `BENCH_CONTROL=on`: the bench's fan-out floor and memory probes, over
+     * the IPC channel of a gateway the bench spawned (src/bench-control.ts);
+     * without such a channel it does nothing. @default false
+     */
+    control: boolean;
   };
   /** `GRAPHQL_JIT`: queries and mutations run compiled by graphql-jit (through envelop). @default true */
   graphqlJit: boolean;
@@ -348,6 +354,7 @@ export function loadConfig(env: Env = process.env): Config {
     bench: {
       upstreamCache: bool('UPSTREAM_CACHE', true),
       upstreamLoaders: bool('UPSTREAM_LOADERS', true),
+      control: bool('BENCH_CONTROL', false),
     },
     graphqlJit: bool('GRAPHQL_JIT', true),
     resultCache: {

@@ -35,6 +35,7 @@ import { useCsrfRefusal } from './plugins/use-csrf-refusal.js';
 import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
 import { createLiveServices } from './live/services.js';
 import { SharedSubscriptions, type SubscribeResult } from './live/shared-subscriptions.js';
+import { attachBenchControl, benchControlEnabled } from './bench-control.js';
 import { GatewaySocket, preSerialize, preSerializedReplacer } from './live/preserialized.js';
 import { useWidgets } from './widgets/use-widgets.js';
 import { usePossibleTypes } from './plugins/use-possible-types.js';
@@ -379,6 +380,8 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
   });
   routeUpgrades(server, wsServer, reportRequestError);
   refuseServerMessageTypes(wsServer);
+  // The bench's floor and memory probes: only with BENCH_CONTROL=on and an IPC channel to the bench (src/bench-control.ts).
+  if (benchControlEnabled(config.bench.control)) attachBenchControl(wsServer);
   const activeSubscriptions = new WeakMap<object, number>();
   // A consumer that does not read its socket would make the gateway hold
   // every frame for it; past the bound it is dropped (1013: try again later).

@@ -13,25 +13,27 @@ import { startStack, type TestStack } from './support/servers.js';
 
 const SNAPSHOTS = 'subscription ($m: ID!) { oddsSnapshots(matchId: $m) { matchId timestampMs markets { marketId outcomes { name price } } } }';
 
-/** A raw graphql-transport-ws subscriber that keeps each `next` message's text. */
-function rawSubscriber(url: string, matchId: string): { frames: string[]; ready: Promise<void>; close: () => void } {
+/** A raw graphql-transport-ws subscriber that keeps each `next` message's text, and whether any came as a binary frame. */
+function rawSubscriber(url: string, matchId: string, id = 's'): { frames: string[]; binaryFrames: () => number; ready: Promise<void>; close: () => void } {
   const frames: string[] = [];
+  let binary = 0;
   const socket = new WebSocket(url, 'graphql-transport-ws');
   const ready = new Promise<void>((resolve, reject) => {
     socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init' })));
     socket.on('error', reject);
-    socket.on('message', (data: Buffer) => {
+    socket.on('message', (data: Buffer, isBinary: boolean) => {
+      if (isBinary) binary += 1;
       const text = data.toString('utf8');
       const message = JSON.parse(text) as { type: string };
       if (message.type === 'connection_ack') {
-        socket.send(JSON.stringify({ id: 's', type: 'subscribe', payload: { query: SNAPSHOTS, variables: { m: matchId } } }));
+        socket.send(JSON.stringify({ id, type: 'subscribe', payload: { query: SNAPSHOTS, variables: { m: matchId } } }));
       } else if (message.type === 'next') {
         frames.push(text);
         resolve();
       }
     });
   });
-  return { frames, ready, close: () => socket.terminate() };
+  return { frames, binaryFrames: () => binary, ready, close: () => socket.terminate() };
 }
 
 const until = async (check: () => boolean | Promise<boolean>, timeoutMs = 5_000): Promise<void> => {
@@ -63,6 +65,31 @@ describe('shared subscription frames', () => {
       expect(message.payload.data.oddsSnapshots.markets.length).toBeGreaterThan(0);
       // Exactly what JSON.stringify of the parsed message gives: nothing spliced wrongly.
       expect(JSON.stringify(message)).toBe(last[0]);
+    } finally {
+      for (const s of subscribers) s.close();
+    }
+  });
+
+  it('splices each subscription id into the shared payload bytes exactly as graphql-ws would write the message, as text frames', async () => {
+    const url = `${stack.gateway.url.replace('http', 'ws')}/graphql`;
+    // Ids a client may choose: JSON escapes and multi-byte UTF-8 change the head's byte length.
+    const ids = ['s', 'ü-1 ✓', 'a"b\\c'];
+    const subscribers = ids.map((id) => rawSubscriber(url, '930002', id));
+    try {
+      await Promise.all(subscribers.map((s) => s.ready));
+      await fetch(`${stack.sandbox.url}/__sandbox/odds/930002/event`, { method: 'POST' });
+      await until(() => subscribers.every((s) => s.frames.length >= 2));
+      const last = subscribers.map((s) => s.frames[1]!);
+      const payloads = last.map((text, i) => {
+        const message = JSON.parse(text) as { id: string; type: string; payload: { data: { oddsSnapshots: { matchId: string } } } };
+        expect(message.id).toBe(ids[i]);
+        expect(message.payload.data.oddsSnapshots.matchId).toBe('930002');
+        // graphql-ws's own serialization of the same message, byte for byte.
+        expect(text).toBe(JSON.stringify({ id: ids[i], type: 'next', payload: message.payload }));
+        return text.slice(text.indexOf(',"type":"next"'));
+      });
+      expect(new Set(payloads).size).toBe(1);
+      expect(subscribers.map((s) => s.binaryFrames())).toEqual([0, 0, 0]);
     } finally {
       for (const s of subscribers) s.close();
     }

@@ -1,10 +1,13 @@
 /**
  * steady: the warm representative query at a steady load for 60 s
  * (`BENCH_STEADY_SECONDS`), sampling the gateway's RSS each second and its
- * CPU time over the whole run (/proc: the gateway process alone).
+ * CPU time over the whole run (/proc: the gateway process alone), and at
+ * the end what holds its memory (bench/gateway-memory.ts) when the gateway
+ * was started with the bench's control channel.
  */
 import { graphqlHeaders, operationBody } from '../graphql.js';
 import { throughput } from '../load.js';
+import { gatewayMemory, type GatewayMemory } from '../gateway-memory.js';
 import { measuredPid, procStats } from '../processes.js';
 import { median, round } from '../stats.js';
 import type { Service } from '../stack.js';
@@ -15,12 +18,16 @@ export interface SteadyResult {
   connections: number;
   requestsPerSecond: number;
   p99Ms: number;
+  /** The steady-state RSS: the median of the per-second samples (issue 16's `steady.rssMb`). */
+  rssMb: number;
   rssMbMedian: number;
   rssMbMax: number;
   rssMbStart: number;
   rssMbEnd: number;
   /** CPU time over wall time, percent of one core. */
   cpuPercent: number;
+  /** What holds the memory at the end of the run. */
+  memory: GatewayMemory | undefined;
 }
 
 export async function runSteady(gateway: Service, options: { durationSeconds: number; connections: number }): Promise<SteadyResult> {
@@ -39,6 +46,7 @@ export async function runSteady(gateway: Service, options: { durationSeconds: nu
     clearInterval(sampler);
   }
   const end = procStats(pid);
+  const memory = await gatewayMemory(gateway.child);
   const wallMs = performance.now() - startedAt;
   const mb = (bytes: number) => round(bytes / 1024 / 1024, 1);
   return {
@@ -46,10 +54,12 @@ export async function runSteady(gateway: Service, options: { durationSeconds: nu
     connections: options.connections,
     requestsPerSecond: round(load.requestsPerSecond, 0),
     p99Ms: load.p99Ms,
+    rssMb: mb(median(rss)),
     rssMbMedian: mb(median(rss)),
     rssMbMax: mb(Math.max(...rss)),
     rssMbStart: mb(start.rssBytes),
     rssMbEnd: mb(end.rssBytes),
     cpuPercent: round(((end.cpuMs - start.cpuMs) / wallMs) * 100, 1),
+    memory,
   };
 }

@@ -15,7 +15,12 @@
  *    so the envelope `{"id":..,"type":"next","payload":"<placeholder>"}` is
  *    all that is stringified per subscriber.
  * 3. `GatewaySocket.send` (the WebSocket class of our ws server) puts the
- *    JSON back in place of the quoted placeholder before framing.
+ *    JSON back in place of the quoted placeholder before framing, as bytes:
+ *    the envelope's head (`{"id":..,"type":"next","payload":`, the only
+ *    part that differs per subscriber) is written into a buffer in front
+ *    of the payload's bytes, which were encoded once per result. ws sends
+ *    that buffer as a text frame (`binary: false`) without converting a
+ *    string per socket; the bytes are the ones graphql-ws would have sent.
  *
  * Placeholders are unique per wrapper and only the most recent ones are
  * remembered (`RECENT`): step 3 follows step 2 at once, so a short memory is
@@ -29,12 +34,19 @@ const RECENT = 256;
 
 export class PreSerialized {
   readonly placeholder: string;
+  #tail: Buffer | undefined;
 
   constructor(
     readonly json: string,
     id: number,
   ) {
     this.placeholder = `${PREFIX}${id}__`;
+  }
+
+  /** The payload's JSON and the envelope's closing brace, UTF-8, encoded on first use and shared by every socket. */
+  get tail(): Buffer {
+    this.#tail ??= Buffer.from(`${this.json}}`);
+    return this.#tail;
   }
 }
 
@@ -45,7 +57,7 @@ interface ResultLike {
 }
 
 const byResult = new WeakMap<object, PreSerialized>();
-const recent = new Map<string, string>();
+const recent = new Map<string, PreSerialized>();
 
 /** The result's JSON (as graphql-ws would write its payload), made once per result object. */
 export function preSerialize(result: ResultLike): PreSerialized {
@@ -57,7 +69,7 @@ export function preSerialize(result: ResultLike): PreSerialized {
     nextId += 1;
     wrapped = new PreSerialized(JSON.stringify(payload), nextId);
     byResult.set(result, wrapped);
-    recent.set(wrapped.placeholder, wrapped.json);
+    recent.set(wrapped.placeholder, wrapped);
     if (recent.size > RECENT) recent.delete(recent.keys().next().value as string);
   }
   return wrapped;
@@ -69,31 +81,68 @@ export function preSerializedReplacer(this: unknown, key: string, value: unknown
 }
 
 const PAYLOAD_KEY = `"payload":"${PREFIX}`;
+const LOST = JSON.stringify({ type: 'error', id: 'unknown', payload: [{ message: 'Internal error: lost subscription payload.' }] });
 
 /**
- * Puts the JSON back where its quoted placeholder is. Only the envelope's
- * own last member counts: `"payload":"` with bare quotes cannot occur inside
- * a JSON string (its quotes are escaped), so data that merely contains the
- * prefix is never touched. Other messages are returned as they are.
+ * Where a message's payload placeholder starts and which payload it names,
+ * or undefined for any other message. Only the envelope's own last member
+ * counts: `"payload":"` with bare quotes cannot occur inside a JSON string
+ * (its quotes are escaped), so data that merely contains the prefix is
+ * never touched.
  */
-export function restorePreSerialized(message: string): string {
-  if (!message.endsWith('__"}')) return message;
+function findPlaceholder(message: string): { start: number; wrapped: PreSerialized | undefined } | undefined {
+  if (!message.endsWith('__"}')) return undefined;
   const key = message.lastIndexOf(PAYLOAD_KEY);
-  if (key === -1) return message;
+  if (key === -1) return undefined;
   const start = key + '"payload":'.length;
-  const placeholder = message.slice(start + 1, message.length - 2);
-  const json = recent.get(placeholder);
-  if (json === undefined) {
-    return JSON.stringify({ type: 'error', id: 'unknown', payload: [{ message: 'Internal error: lost subscription payload.' }] });
-  }
-  return message.slice(0, start) + json + '}';
+  return { start, wrapped: recent.get(message.slice(start + 1, message.length - 2)) };
 }
 
-/** The ws server's socket class: every text message goes through `restorePreSerialized`. */
+/**
+ * Puts the JSON back where its quoted placeholder is; other messages are
+ * returned as they are. A message that names a forgotten placeholder
+ * becomes a readable error.
+ */
+export function restorePreSerialized(message: string): string {
+  const found = findPlaceholder(message);
+  if (found === undefined) return message;
+  if (found.wrapped === undefined) return LOST;
+  return message.slice(0, found.start) + found.wrapped.json + '}';
+}
+
+/**
+ * The same message as `restorePreSerialized`, as UTF-8 bytes built from the
+ * envelope's head and the payload's shared bytes; undefined for a message
+ * without a placeholder (sent as it is).
+ */
+export function restorePreSerializedBytes(message: string): Buffer | undefined {
+  const found = findPlaceholder(message);
+  if (found === undefined) return undefined;
+  if (found.wrapped === undefined) return Buffer.from(LOST);
+  const tail = found.wrapped.tail;
+  const head = message.slice(0, found.start);
+  // Its UTF-8 length, not its string length: a client may choose any id.
+  const headBytes = Buffer.byteLength(head, 'utf8');
+  const bytes = Buffer.allocUnsafe(headBytes + tail.length);
+  bytes.write(head, 0, headBytes, 'utf8');
+  tail.copy(bytes, headBytes);
+  return bytes;
+}
+
+type Send = (data: unknown, options?: unknown, cb?: unknown) => void;
+const wsSend = WebSocket.prototype.send as Send;
+
+/** The ws server's socket class: a text message that carries a placeholder is sent as its restored bytes. */
 export class GatewaySocket extends WebSocket {
   override send(data: unknown, optionsOrCallback?: unknown, callback?: unknown): void {
-    const restored = typeof data === 'string' ? restorePreSerialized(data) : data;
-    // ws's own overloads, passed through unchanged.
-    (WebSocket.prototype.send as (data: unknown, options?: unknown, cb?: unknown) => void).call(this, restored, optionsOrCallback, callback);
+    const restored = typeof data === 'string' ? restorePreSerializedBytes(data) : undefined;
+    if (restored === undefined) {
+      // ws's own overloads, passed through unchanged.
+      wsSend.call(this, data, optionsOrCallback, callback);
+      return;
+    }
+    // A text frame: the bytes are UTF-8 JSON, as the string would have been.
+    if (typeof optionsOrCallback === 'function') wsSend.call(this, restored, { binary: false }, optionsOrCallback);
+    else wsSend.call(this, restored, { ...(optionsOrCallback as object | undefined), binary: false }, callback);
   }
 }

@@ -1,7 +1,7 @@
 import { parse, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { SharedSubscriptions } from './shared-subscriptions.js';
-import { preSerialize, preSerializedReplacer, restorePreSerialized } from './preserialized.js';
+import { MemberQueue, SharedSubscriptions } from './shared-subscriptions.js';
+import { preSerialize, preSerializedReplacer, restorePreSerialized, restorePreSerializedBytes } from './preserialized.js';
 
 /** A source the test pushes results into, counting how often it was started and stopped. */
 function controllableSource() {
@@ -84,6 +84,23 @@ describe('pre-serialized payloads', () => {
     expect(restorePreSerialized(envelope(wrapped))).toBe(JSON.stringify({ id: '7', type: 'next', payload: result }));
   });
 
+  it('gives the same message as UTF-8 bytes, whatever the id, with the payload encoded once', () => {
+    const result: ExecutionResult = { data: { oddsSnapshots: { matchId: 'm', name: 'Zürich ✓' } } };
+    const wrapped = preSerialize(result);
+    for (const id of ['7', 'ü-1 ✓', 'a"b\\c']) {
+      const message = JSON.stringify({ id, type: 'next', payload: wrapped }, preSerializedReplacer);
+      const bytes = restorePreSerializedBytes(message);
+      expect(bytes?.toString('utf8')).toBe(JSON.stringify({ id, type: 'next', payload: result }));
+    }
+    expect(wrapped.tail).toBe(wrapped.tail);
+    expect(restorePreSerializedBytes(JSON.stringify({ id: '7', type: 'complete' }))).toBeUndefined();
+  });
+
+  it('sends a readable error, not a broken frame, for a placeholder it no longer knows', () => {
+    const message = JSON.stringify({ id: '7', type: 'next', payload: '__sports_graph_preserialized_0__' });
+    expect(JSON.parse(restorePreSerializedBytes(message)!.toString('utf8'))).toMatchObject({ type: 'error' });
+  });
+
   it('never touches data that merely contains the placeholder text', () => {
     const other: ExecutionResult = { data: { x: 1 } };
     const wrapped = preSerialize(other);
@@ -91,5 +108,16 @@ describe('pre-serialized payloads', () => {
     expect(restorePreSerialized(message)).toBe(message);
     const id = JSON.stringify({ id: `x"payload":"${wrapped.placeholder}"}`, type: 'complete' });
     expect(restorePreSerialized(id)).toBe(id);
+  });
+});
+
+describe('a slow subscriber', () => {
+  it('holds at most its queue of the newest results, however many arrive unread', async () => {
+    const queue = new MemberQueue<number>(16, () => undefined);
+    for (let i = 0; i < 10_000; i += 1) queue.push(i);
+    const read: number[] = [];
+    queue.end();
+    for await (const value of queue) read.push(value);
+    expect(read).toEqual(Array.from({ length: 16 }, (_, i) => 10_000 - 16 + i));
   });
 });

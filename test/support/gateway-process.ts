@@ -46,6 +46,8 @@ export interface GatewayProcessOptions {
   readyTimeoutMs?: number;
   /** Run the build's output (`node dist/main.js`, what `npm start` runs) instead of the sources under tsx; the caller builds first (scripts/build.ts). @default false */
   compiled?: boolean;
+  /** An IPC channel to the child (`process.send`), as the bench opens one for its probes (src/bench-control.ts). @default false */
+  ipc?: boolean;
 }
 
 /** Spawns the gateway; `ready` resolves once /healthz answers and rejects, with its output, if it exits first. */
@@ -54,12 +56,12 @@ function spawnGateway(
   port: number,
   dataDir: string,
   ownsDataDir: boolean,
-  options: Pick<GatewayProcessOptions, 'detached' | 'onOutput' | 'readyTimeoutMs' | 'compiled'> = {},
+  options: Pick<GatewayProcessOptions, 'detached' | 'onOutput' | 'readyTimeoutMs' | 'compiled' | 'ipc'> = {},
 ): { handle: GatewayProcess; ready: Promise<GatewayProcess>; exited: Promise<void> } {
   const child = spawn(process.execPath, options.compiled === true ? ['dist/main.js'] : ['--import', 'tsx', 'src/main.ts'], {
     cwd: root,
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: options.ipc === true ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
     detached: options.detached ?? false,
   });
   reapOnExit(child);
@@ -70,8 +72,10 @@ function spawnGateway(
     options.onOutput?.(text);
   };
   // Always drained: a full pipe would block the child's logging.
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
+  const { stdout, stderr } = child;
+  if (stdout === null || stderr === null) throw new Error('the gateway process was spawned without output pipes');
+  stdout.on('data', keep);
+  stderr.on('data', keep);
   let ended: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   const exited = new Promise<void>((resolve) =>
     child.once('exit', (code, signal) => {
