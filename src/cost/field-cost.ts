@@ -26,6 +26,8 @@ export interface CostInput {
   readonly fetcher: UpstreamFetcher;
   /** The operation's context: a cost may read fresh cache entries through its loader. */
   readonly context: GatewayContext;
+  /** The parent's resolved value, when the estimate knows it (src/cost/resolve-known.ts); absent otherwise. */
+  readonly parent?: unknown;
 }
 
 /** Counted requests one resolution may send. */

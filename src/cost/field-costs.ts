@@ -34,6 +34,7 @@ import { v3Routes } from '../upstream/routes/v3.js';
 import { v4Routes } from '../upstream/routes/v4.js';
 import { v6BaseballRoutes } from '../upstream/routes/v6-baseball.js';
 import { v6FootballRoutes } from '../upstream/routes/v6-football.js';
+import { logoCost, v2TeamImage } from './logo-cost.js';
 import { nodesCost } from './node-cost.js';
 import { computed, mayProbe, nothing, paged, resource, resourceList, resourcePerItem, routes, type Args, type CostInput, type Estimate, type FieldCost } from './field-cost.js';
 
@@ -45,18 +46,6 @@ export const HOCKEY_TEAM_SEASON_MATCHES_BOUND = 100;
 const id = (args: Args, name: string): number => integerId(args[name] as string, name);
 const optionalId = (args: Args, name: string): number | undefined => (args[name] == null ? undefined : id(args, name));
 const noParams = (): Record<string, never> => ({});
-
-/**
- * The logo fallback chain (src/images/service.ts): V1 is free; a V2 or V6
- * source may take its image request plus the data route that validates the
- * ID after a 404 (spec 7, rule 1). The chain bypasses the request loader.
- */
-function logoCost(hasV2: (args: Args) => boolean): FieldCost {
-  return computed(({ args }) => {
-    const chained = (hasV2(args) ? 2 : 0) + (args['v6Logo'] == null ? 0 : 2);
-    return { requests: chained, unanswerable: chained };
-  });
-}
 
 /**
  * Hockey season aggregates reuse the "cost shown first" figure
@@ -113,7 +102,7 @@ export const fieldCosts: Readonly<Record<string, FieldCost>> = {
     estimate: ({ args, context }) => nodesCost(context, Array.isArray(args['ids']) ? (args['ids'] as unknown[]) : []),
     listSize: (args) => (Array.isArray(args['ids']) ? (args['ids'] as unknown[]).length : 0),
   },
-  'Query.logo': logoCost((args) => (args['sources'] as Args | undefined)?.['v2TeamId'] != null),
+  'Query.logo': logoCost((args) => (args['sources'] as Args | undefined) ?? {}),
   'Query.liveTicker': resource(v1WorldCupRoutes.matches, noParams),
 
   // Hockey V1 (spec 4.1): root fields name their resource, so a cached one is free.
@@ -128,7 +117,7 @@ export const fieldCosts: Readonly<Record<string, FieldCost>> = {
   'V1Hockey.athletes': resourcePerItem('ids', v1Routes.athletes, (item) => ({ athleteId: integerId(item as string, 'athlete id') })),
   'V1Hockey.searchAthletes': resource(v1Routes.search, (a) => ({ q: String(a['name']).trim(), sport: 'hockey' })),
   'V1HockeyAthleteHit.athlete': routes(v1Routes.athletes),
-  'V1HockeyCompetitor.logo': logoCost((args) => args['v2TeamId'] != null),
+  'V1HockeyCompetitor.logo': logoCost((args) => args, undefined, true),
 
   // World Cup V1 (spec 4.6).
   'V1WorldCup.hub': resource(v1WorldCupRoutes.hub, noParams),
@@ -159,7 +148,7 @@ export const fieldCosts: Readonly<Record<string, FieldCost>> = {
   'V2.manager': routes(v2Routes.manager),
   'V2.event': routes(v2EventRoutes.event),
   'V2.seasonEvents': v2Events(v2EventRoutes.seasonEvents),
-  'V2Team.logo': logoCost(() => true),
+  'V2Team.logo': logoCost((args) => args, v2TeamImage),
   'V2Tournament.seasons': routes(v2FootballRoutes.seasons),
   'V2Manager.lastEvents': v2Events(v2ManagerRoutes.lastEvents),
   'V2Manager.career': routes(v2ManagerRoutes.footballCareer),
@@ -237,6 +226,23 @@ export const fieldCosts: Readonly<Record<string, FieldCost>> = {
   'V6Football.statMapping': routes(v6FootballRoutes.statMapping),
   'V6Football.teamStats': routes(v6FootballRoutes.teamStats, v6FootballRoutes.statMapping),
 };
+
+/**
+ * Fields whose resolvers reach past the operation's loader (the image chain,
+ * the lineup poller, the V6 mapping pin, the season aggregates' own cache
+ * reads): the estimate never runs them over known values
+ * (src/cost/resolve-known.ts) and counts them from this table only.
+ */
+export const unresolvable: ReadonlySet<string> = new Set([
+  'Query.logo',
+  'V1HockeyCompetitor.logo',
+  'V2Team.logo',
+  'V2Baseball.lineups',
+  'HockeyV2Team.seasonAggregates',
+  'HockeyV2Team.seasonAggregatesCost',
+  'V6Football.statMapping',
+  'V6Football.teamStats',
+]);
 
 /** Items of lists that take no size argument, where the spec gives the size. */
 export const listSizes: Readonly<Record<string, number>> = {

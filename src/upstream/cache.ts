@@ -171,6 +171,22 @@ export class ResponseCache {
   }
 
   /**
+   * The fresh answer `key` holds, read without side effects: the LRU's
+   * recency is not refreshed, no hit or miss is counted, nothing is loaded
+   * or claimed. In a cluster the shared tier is read too (its `peek`), so a
+   * resource another replica stored counts as known. For the cost estimate,
+   * which reads cached lists to learn their real length; undefined when
+   * nothing fresh is held.
+   */
+  async peek(key: string): Promise<Peeked | undefined> {
+    const here = this.entries.peek(key);
+    if (here !== undefined && this.now() - here.storedAt < here.ttlMs) return peekedOf(here);
+    const entry = await this.shared?.tier.peek?.(key);
+    if (entry === undefined || this.now() - entry.storedAt >= entry.ttlMs) return undefined;
+    return peekedOf(storedOf(entry));
+  }
+
+  /**
    * Answers `key` from the cache when fresh, otherwise through `load` (shared
    * with every concurrent caller of the same key), or from the stale entry
    * when the load fails for a stale-eligible reason or is slow.
@@ -323,6 +339,13 @@ export class ResponseCache {
   clear(): void {
     this.entries.clear();
   }
+}
+
+/** A fresh entry as `peek` gives it: the value, or the 404 a negative entry holds. */
+export type Peeked = { readonly kind: 'value'; readonly value: unknown } | { readonly kind: 'error'; readonly error: GatewayError };
+
+function peekedOf(entry: Stored): Peeked {
+  return entry.kind === 'value' ? { kind: 'value', value: entry.value } : { kind: 'error', error: entry.error };
 }
 
 /** What a negative entry is taken to weigh in the byte bound. */
