@@ -139,7 +139,7 @@ export const fieldCosts: Readonly<Record<string, FieldCost>> = {
   'V1WorldCupGame.events': routes(v1WorldCupRoutes.worldCupGame),
   'V1WorldCupGame.commentary': routes(v1WorldCupRoutes.worldCupGame),
   // The coach comes from the team's latest lineup: matches list + one lineups request.
-  'V1FootballCompetitor.coach': routes(v1WorldCupRoutes.matches, v1WorldCupRoutes.lineups),
+  'V1FootballCompetitor.coach': computed(({ fetcher }) => bound(fetcher.isCached(v1WorldCupRoutes.matches, {}) ? 1 : 2)),
 
   // Generic V2 entities (spec 4.3); the slug lookup is free.
   'V2.team': routes(v2Routes.team),
