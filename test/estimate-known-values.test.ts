@@ -6,6 +6,7 @@
  * estimated far above its real cost before.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hockeyV2Ids } from '../src/sandbox/fixtures/hockey-v2.js';
 import { motorsportIds } from '../src/sandbox/fixtures/motorsport.js';
 import { gql, requestCounts, resetCounts } from './support/client.js';
 import { startStack, type TestStack } from './support/servers.js';
@@ -78,6 +79,22 @@ describe('estimates over known values', () => {
     expect(counts.total).toBeGreaterThanOrEqual(2);
     expect(counts.total).toBeLessThanOrEqual(3);
     expect(costOf(result.extensions)).toMatchObject({ estimated: counts.total, upstreamRequests: counts.total });
+  });
+
+  it('paged lists count their real pages, not an assumed page size', async () => {
+    await resetCounts(stack.sandbox.url);
+    const result = await gql<{ v2: { hockey: { team: { recentResults: { nodes: unknown[] } } } } }>(
+      stack.gateway.url,
+      `{ v2(sport: ICE_HOCKEY) { hockey { team(id: "${hockeyV2Ids.firstTeam}") { recentResults(first: 95) { nodes { id } pageInfo { hasNextPage } } } } } }`,
+    );
+    expect(result.errors).toBeUndefined();
+    const counts = await requestCounts(stack.sandbox.url);
+    const pages = Object.entries(counts.byRoute).filter(([route]) => route.includes('/events/last/')).reduce((sum, [, n]) => sum + n, 0);
+    const counted = counts.total - (counts.byRoute['GET /reference/sports'] ?? 0);
+    // Fewer pages than 95 items at an assumed 10 a page (10 pages): the estimate is what was really read.
+    expect(pages).toBeGreaterThanOrEqual(1);
+    expect(pages).toBeLessThan(10);
+    expect(costOf(result.extensions)).toMatchObject({ estimated: counted });
   });
 
   it('a field refused on its arguments is estimated at nothing, as it sends nothing', async () => {

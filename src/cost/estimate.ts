@@ -187,6 +187,19 @@ async function fieldCost(
       }
       known = await resolveField(walk.input, type, field, node, parent.value, args, 'dry');
     }
+    // Numbered pages: each is asked only when the ones before did not hold enough, so they are loaded in that order (needed anyway) while the bound says more than one.
+    if (entries.some((entry) => entry.pagesInOrder === true)) {
+      const pages = (await ownCost(entries, input)).requests;
+      while (known.kind === 'unknown' && pages - loaded >= 2 && mayProbe(input)) {
+        loaded += 1;
+        try {
+          await walk.input.context.upstream.load(known.missing.route, known.missing.params);
+        } catch {
+          return { requests: 0, unanswerable: 0 };
+        }
+        known = await resolveField(walk.input, type, field, node, parent.value, args, 'dry');
+      }
+    }
     if (known.kind === 'failed') return { requests: 0, unanswerable: 0 };
     if (known.kind === 'value') return valueCost(walk, field, node, args, ancestors, known.value);
     missing = known.missing;

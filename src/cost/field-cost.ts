@@ -51,6 +51,13 @@ export interface FieldCost {
    * not be probed.
    */
   probeListSize?(input: CostInput): Promise<number | undefined>;
+  /**
+   * The field reads numbered pages in order, each only when the ones before
+   * did not hold enough (src/model/paged-connection.ts): while `estimate`
+   * says more than one, the walk may load them in that order and count
+   * the real pages instead of a bound from an assumed page size.
+   */
+  readonly pagesInOrder?: boolean;
 }
 
 /**
@@ -119,6 +126,7 @@ export const DEFAULT_FIRST = 10;
  */
 export function paged(route: AnyRoute, pageSize: number): FieldCost {
   return {
+    pagesInOrder: true,
     estimate: ({ args }) => {
       if (!route.counted) return nothing;
       const first = typeof args['first'] === 'number' ? args['first'] : DEFAULT_FIRST;
