@@ -1,21 +1,29 @@
 /**
  * The pre-execution estimate: an upper bound of the counted upstream
- * requests one operation can make, from the cost table (field-costs.ts),
- * the operation's arguments and the cache's state.
+ * requests one operation can make, from what is already known, the cost
+ * table (field-costs.ts), the operation's arguments and the cache's state.
  *
  * It walks the selected fields the way execution would reach them
- * (fragments inlined, `@skip`/`@include` honoured) and adds, for each field,
- * its own cost plus its children's cost times the items it can return:
- * the `first`/`limit` argument, a list argument's length, a connection's
- * `first` for its `edges`/`nodes`, the spec's known sizes, or
- * DEFAULT_LIST_SIZE. When each item of a list costs something and the
- * list comes from one cheap resource the field loads anyway, the list is
- * loaded first and its real length used (`probeListSize`): the estimate is
- * then exact where a bound would refuse a query whose real cost is small;
- * what that load spent is part of the operation's estimate and actual
- * (src/plugins/use-cost-limit.ts). Selections on an interface count, per field, the most
- * any implementation costs. Repeated selections count again: an
- * over-estimate, never an under-estimate.
+ * (fragments inlined, `@skip`/`@include` honoured). Where the parent's value
+ * is known (a query's root, then whatever resolved without a new counted
+ * request) each field's resolver runs dry (resolve-known.ts): resolved, it
+ * costs nothing and its children are walked over its real value, item by
+ * item, with only the fragments that apply to each item's type. Otherwise a
+ * field costs its table entry plus its children's cost times the items it
+ * can return: the `first`/`limit` argument, a list argument's length, a
+ * connection's `first` for its `edges`/`nodes`, the spec's known sizes, or
+ * DEFAULT_LIST_SIZE.
+ *
+ * Loaded ahead, because the estimate is then exact where a bound would
+ * refuse a query whose real cost is small (each is a request execution
+ * makes anyway and reuses through the operation's loader; what it spent is
+ * part of the operation's estimate and actual, src/plugins/use-cost-limit.ts):
+ * a field of at most one counted request whose children cost; the pages of
+ * a paged list, in order, while its bound says more than one; a resource a
+ * second field stops at after an earlier one counted it (the earlier count
+ * is given back: counted once). Selections on an interface whose values are
+ * not known count, per field, the most any implementation costs. Repeated
+ * selections count again: an over-estimate, never an under-estimate.
  */
 import {
   getArgumentValues,
