@@ -19,9 +19,9 @@
  * makes anyway and reuses through the operation's loader; what it spent is
  * part of the operation's estimate and actual, src/plugins/use-cost-limit.ts):
  * a field of at most one counted request whose children cost; the pages of
- * a paged list, in order, while its bound says more than one; a resource a
- * second field stops at after an earlier one counted it (the earlier count
- * is given back: counted once). Selections on an interface whose values are
+ * a paged list, in order, while its bound says more than one. A resource a
+ * second field stops at after an earlier one counted it is counted once
+ * (the operation's loader shares it). Selections on an interface whose values are
  * not known count, per field, the most any implementation costs. Repeated
  * selections count again: an over-estimate, never an under-estimate.
  */
@@ -71,11 +71,10 @@ interface Walk {
   /**
    * Counted resources a field walked over values already counted in its
    * bound (the first one its resolver stopped at). A later field stopping at
-   * the same one needs it too: it is loaded then (needed anyway), and the
-   * earlier count given back (`credit`), so it is counted once, as spent.
+   * the same one shares the load (the operation's loader): its bound is
+   * one less, so the resource is counted once.
    */
   readonly counted: Set<string>;
-  credit: number;
   /** Per selection set and type: whether any field in it, at any depth, has a cost entry. */
   readonly costly: Map<SelectionSetNode, Map<GraphQLCompositeType, boolean>>;
 }
@@ -92,10 +91,12 @@ export async function estimateOperation(input: EstimateInput): Promise<Estimate>
   const root = input.schema.getRootType(input.operation.operation);
   if (root === undefined || root === null) return { requests: 0, unanswerable: 0 };
   // A query's root value is known (its resolvers read nothing from it): the walk starts over values. Nothing else is ever run ahead.
-  const known = input.operation.operation === 'query' ? { value: {} } : undefined;
-  const walk: Walk = { input, costs: input.costs ?? fieldCosts, counted: new Set(), credit: 0, costly: new Map() };
-  const total = await selectionCost(walk, root, input.operation.selectionSet, [], undefined, known);
-  return { requests: Math.max(0, total.requests - walk.credit), unanswerable: Math.max(0, total.unanswerable - walk.credit) };
+  // With the bench-only switches off nothing read ahead is reused (execution would load it again): the table alone then.
+  const { bench } = input.context.services.config;
+  const reused = bench.upstreamCache && bench.upstreamLoaders;
+  const known = input.operation.operation === 'query' && reused ? { value: {} } : undefined;
+  const walk: Walk = { input, costs: input.costs ?? fieldCosts, counted: new Set(), costly: new Map() };
+  return selectionCost(walk, root, input.operation.selectionSet, [], undefined, known);
 }
 
 function included(walk: Walk, node: SelectionNode): boolean {
@@ -181,19 +182,13 @@ async function fieldCost(
   const resolvable = parent !== undefined && isObjectType(type) && !unresolvable.has(`${type.name}.${field.name}`);
   let missing: Missing | undefined;
   let loaded = 0;
+  let shared = 0;
   if (resolvable) {
     let known = await resolveField(walk.input, type, field, node, parent.value, args, 'dry');
-    while (known.kind === 'unknown' && walk.counted.has(known.missing.key) && mayProbe(input)) {
+    if (known.kind === 'unknown' && walk.counted.has(known.missing.key)) {
+      // An earlier field counted this resource and the operation's loader shares it: not counted again here.
       walk.counted.delete(known.missing.key);
-      walk.credit += 1;
-      loaded += 1;
-      try {
-        await walk.input.context.upstream.load(known.missing.route, known.missing.params);
-      } catch {
-        // The field fails on it at execution too, before anything else it would ask.
-        return { requests: 0, unanswerable: 0 };
-      }
-      known = await resolveField(walk.input, type, field, node, parent.value, args, 'dry');
+      shared = 1;
     }
     // Numbered pages: each is asked only when the ones before did not hold enough, so they are loaded in that order (needed anyway) while the bound says more than one.
     if (entries.some((entry) => entry.pagesInOrder === true)) {
@@ -213,7 +208,7 @@ async function fieldCost(
     missing = known.missing;
   }
 
-  let own = less(await ownCost(entries, input), loaded);
+  let own = less(await ownCost(entries, input), loaded + shared);
   if (missing !== undefined && own.requests > 0) walk.counted.add(missing.key);
   if (node.selectionSet === undefined) return own;
 

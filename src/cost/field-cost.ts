@@ -61,12 +61,16 @@ export interface FieldCost {
 }
 
 /**
- * Whether the estimate may still spend a counted request to learn a list:
+ * Whether the estimate may still spend a counted request to learn a list
+ * (execution must reuse it: the cache and the operation's loader are on):
  * never more than one operation may spend in all (the per-operation limit),
  * so a query made of many probes is refused like any other.
  */
 export function mayProbe({ context }: CostInput): boolean {
-  return context.upstream.meter.counted < context.services.config.limits.maxOperationCost;
+  const { bench, limits } = context.services.config;
+  // With the bench-only switches off nothing loaded ahead is reused: execution would send it again.
+  if (!bench.upstreamCache || !bench.upstreamLoaders) return false;
+  return context.upstream.meter.counted < limits.maxOperationCost;
 }
 
 export const nothing: Estimate = { requests: 0, unanswerable: 0 };
