@@ -75,6 +75,8 @@ interface Walk {
    * one less, so the resource is counted once.
    */
   readonly counted: Set<string>;
+  /** Counts given back: resources an earlier field counted that a later one loaded ahead (now spent). */
+  credit: number;
   /** Per selection set and type: whether any field in it, at any depth, has a cost entry. */
   readonly costly: Map<SelectionSetNode, Map<GraphQLCompositeType, boolean>>;
 }
@@ -95,8 +97,9 @@ export async function estimateOperation(input: EstimateInput): Promise<Estimate>
   const { bench } = input.context.services.config;
   const reused = bench.upstreamCache && bench.upstreamLoaders;
   const known = input.operation.operation === 'query' && reused ? { value: {} } : undefined;
-  const walk: Walk = { input, costs: input.costs ?? fieldCosts, counted: new Set(), costly: new Map() };
-  return selectionCost(walk, root, input.operation.selectionSet, [], undefined, known);
+  const walk: Walk = { input, costs: input.costs ?? fieldCosts, counted: new Set(), credit: 0, costly: new Map() };
+  const total = await selectionCost(walk, root, input.operation.selectionSet, [], undefined, known);
+  return { requests: Math.max(0, total.requests - walk.credit), unanswerable: Math.max(0, total.unanswerable - walk.credit) };
 }
 
 function included(walk: Walk, node: SelectionNode): boolean {
@@ -185,10 +188,23 @@ async function fieldCost(
   let shared = 0;
   if (resolvable) {
     let known = await resolveField(walk.input, type, field, node, parent.value, args, 'dry');
-    if (known.kind === 'unknown' && walk.counted.has(known.missing.key)) {
-      // An earlier field counted this resource and the operation's loader shares it: not counted again here.
+    // An earlier field counted this resource and the operation's loader shares it: not counted again here. When this field needs more than
+    // it (a coach: the matches list, then a lineup), it is loaded now (needed anyway) to learn what follows, and the earlier count given back.
+    while (known.kind === 'unknown' && walk.counted.has(known.missing.key)) {
       walk.counted.delete(known.missing.key);
-      shared = 1;
+      if ((await ownCost(entries, input)).requests - loaded <= 1 || !mayProbe(input)) {
+        shared = 1;
+        break;
+      }
+      walk.credit += 1;
+      loaded += 1;
+      try {
+        await walk.input.context.upstream.load(known.missing.route, known.missing.params);
+      } catch {
+        // The field fails on it at execution too, before anything else it would ask.
+        return { requests: 0, unanswerable: 0 };
+      }
+      known = await resolveField(walk.input, type, field, node, parent.value, args, 'dry');
     }
     // Numbered pages: each is asked only when the ones before did not hold enough, so they are loaded in that order (needed anyway) while the bound says more than one.
     if (entries.some((entry) => entry.pagesInOrder === true)) {
