@@ -52,7 +52,7 @@ import {
 import type { GatewayContext } from '../context.js';
 import { DEFAULT_FIRST, mayProbe, type Args, type CostInput, type Estimate, type FieldCost } from './field-cost.js';
 import { DEFAULT_LIST_SIZE, fieldCosts, listSizes, unresolvable } from './field-costs.js';
-import { concreteTypeOf, resolveField, type Missing } from './resolve-known.js';
+import { concreteTypeOf, resolveField, type Missing, type Resolution } from './resolve-known.js';
 
 export interface EstimateInput {
   schema: GraphQLSchema;
@@ -198,25 +198,14 @@ async function fieldCost(
       }
       walk.credit += 1;
       loaded += 1;
-      try {
-        await walk.input.context.upstream.load(known.missing.route, known.missing.params);
-      } catch {
-        // The field fails on it at execution too, before anything else it would ask.
-        return { requests: 0, unanswerable: 0 };
-      }
-      known = await resolveField(walk.input, type, field, node, parent.value, args, 'dry');
+      known = await loadAndResolve(walk, known.missing, () => resolveField(walk.input, type, field, node, parent.value, args, 'dry'));
     }
     // Numbered pages: each is asked only when the ones before did not hold enough, so they are loaded in that order (needed anyway) while the bound says more than one.
     if (entries.some((entry) => entry.pagesInOrder === true)) {
       const pages = (await ownCost(entries, input)).requests;
       while (known.kind === 'unknown' && pages - loaded >= 2 && mayProbe(input)) {
         loaded += 1;
-        try {
-          await walk.input.context.upstream.load(known.missing.route, known.missing.params);
-        } catch {
-          return { requests: 0, unanswerable: 0 };
-        }
-        known = await resolveField(walk.input, type, field, node, parent.value, args, 'dry');
+        known = await loadAndResolve(walk, known.missing, () => resolveField(walk.input, type, field, node, parent.value, args, 'dry'));
       }
     }
     if (known.kind === 'failed') return { requests: 0, unanswerable: 0 };
@@ -293,6 +282,16 @@ function mayCost(walk: Walk, type: GraphQLNamedType, set: SelectionSetNode | und
   }
   byType.set(type, found);
   return found;
+}
+
+/** Loads the resource a dry run stopped at (needed anyway), then runs it again; a failed load fails the field at execution too. */
+async function loadAndResolve(walk: Walk, missing: Missing, resolve: () => Promise<Resolution>): Promise<Resolution> {
+  try {
+    await walk.input.context.upstream.load(missing.route, missing.params);
+  } catch {
+    return { kind: 'failed' };
+  }
+  return resolve();
 }
 
 /** An estimate less `n` requests already loaded (and counted as spent). */
