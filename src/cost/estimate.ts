@@ -1,21 +1,29 @@
 /**
  * The pre-execution estimate: an upper bound of the counted upstream
- * requests one operation can make, from the cost table (field-costs.ts),
- * the operation's arguments and the cache's state.
+ * requests one operation can make, from what is already known, the cost
+ * table (field-costs.ts), the operation's arguments and the cache's state.
  *
  * It walks the selected fields the way execution would reach them
- * (fragments inlined, `@skip`/`@include` honoured) and adds, for each field,
- * its own cost plus its children's cost times the items it can return:
- * the `first`/`limit` argument, a list argument's length, a connection's
- * `first` for its `edges`/`nodes`, the spec's known sizes, or
- * DEFAULT_LIST_SIZE. When each item of a list costs something and the
- * list comes from one cheap resource the field loads anyway, the list is
- * loaded first and its real length used (`probeListSize`): the estimate is
- * then exact where a bound would refuse a query whose real cost is small;
- * what that load spent is part of the operation's estimate and actual
- * (src/plugins/use-cost-limit.ts). Selections on an interface count, per field, the most
- * any implementation costs. Repeated selections count again: an
- * over-estimate, never an under-estimate.
+ * (fragments inlined, `@skip`/`@include` honoured). Where the parent's value
+ * is known (a query's root, then whatever resolved without a new counted
+ * request) each field's resolver runs dry (resolve-known.ts): resolved, it
+ * costs nothing and its children are walked over its real value, item by
+ * item, with only the fragments that apply to each item's type. Otherwise a
+ * field costs its table entry plus its children's cost times the items it
+ * can return: the `first`/`limit` argument, a list argument's length, a
+ * connection's `first` for its `edges`/`nodes`, the spec's known sizes, or
+ * DEFAULT_LIST_SIZE.
+ *
+ * Loaded ahead, because the estimate is then exact where a bound would
+ * refuse a query whose real cost is small (each is a request execution
+ * makes anyway and reuses through the operation's loader; what it spent is
+ * part of the operation's estimate and actual, src/plugins/use-cost-limit.ts):
+ * a field of at most one counted request whose children cost; the pages of
+ * a paged list, in order, while its bound says more than one. A resource a
+ * second field stops at after an earlier one counted it is counted once
+ * (the operation's loader shares it). Selections on an interface whose values are
+ * not known count, per field, the most any implementation costs. Repeated
+ * selections count again: an over-estimate, never an under-estimate.
  */
 import {
   getArgumentValues,
@@ -35,14 +43,16 @@ import {
   type FragmentDefinitionNode,
   type GraphQLCompositeType,
   type GraphQLField,
+  type GraphQLNamedType,
   type GraphQLSchema,
   type OperationDefinitionNode,
   type SelectionNode,
   type SelectionSetNode,
 } from 'graphql';
 import type { GatewayContext } from '../context.js';
-import { DEFAULT_FIRST, type Args, type CostInput, type Estimate, type FieldCost } from './field-cost.js';
-import { DEFAULT_LIST_SIZE, fieldCosts, listSizes } from './field-costs.js';
+import { DEFAULT_FIRST, mayProbe, type Args, type CostInput, type Estimate, type FieldCost } from './field-cost.js';
+import { DEFAULT_LIST_SIZE, fieldCosts, listSizes, unresolvable } from './field-costs.js';
+import { concreteTypeOf, resolveField, type Missing, type Resolution } from './resolve-known.js';
 
 export interface EstimateInput {
   schema: GraphQLSchema;
@@ -58,7 +68,21 @@ export interface EstimateInput {
 interface Walk {
   readonly input: EstimateInput;
   readonly costs: Readonly<Record<string, FieldCost>>;
+  /**
+   * Counted resources a field walked over values already counted in its
+   * bound (the first one its resolver stopped at). A later field stopping at
+   * the same one shares the load (the operation's loader): its bound is
+   * one less, so the resource is counted once.
+   */
+  readonly counted: Set<string>;
+  /** Counts given back: resources an earlier field counted that a later one loaded ahead (now spent). */
+  credit: number;
+  /** Per selection set and type: whether any field in it, at any depth, has a cost entry. */
+  readonly costly: Map<SelectionSetNode, Map<GraphQLCompositeType, boolean>>;
 }
+
+/** A parent's resolved value, when the walk knows it; undefined when only its type is known. */
+type Known = { readonly value: unknown } | undefined;
 
 const add = (a: Estimate, b: Estimate, times = 1): Estimate => ({
   requests: a.requests + b.requests * times,
@@ -68,7 +92,14 @@ const add = (a: Estimate, b: Estimate, times = 1): Estimate => ({
 export async function estimateOperation(input: EstimateInput): Promise<Estimate> {
   const root = input.schema.getRootType(input.operation.operation);
   if (root === undefined || root === null) return { requests: 0, unanswerable: 0 };
-  return selectionCost({ input, costs: input.costs ?? fieldCosts }, root, input.operation.selectionSet, [], undefined);
+  // A query's root value is known (its resolvers read nothing from it): the walk starts over values. Nothing else is ever run ahead.
+  // With the bench-only switches off nothing read ahead is reused (execution would load it again): the table alone then.
+  const { bench } = input.context.services.config;
+  const reused = bench.upstreamCache && bench.upstreamLoaders;
+  const known = input.operation.operation === 'query' && reused ? { value: {} } : undefined;
+  const walk: Walk = { input, costs: input.costs ?? fieldCosts, counted: new Set(), credit: 0, costly: new Map() };
+  const total = await selectionCost(walk, root, input.operation.selectionSet, [], undefined, known);
+  return { requests: Math.max(0, total.requests - walk.credit), unanswerable: Math.max(0, total.unanswerable - walk.credit) };
 }
 
 function included(walk: Walk, node: SelectionNode): boolean {
@@ -77,9 +108,16 @@ function included(walk: Walk, node: SelectionNode): boolean {
   return getDirectiveValues(GraphQLIncludeDirective, node, variables)?.['if'] !== false;
 }
 
+/** Whether a fragment on `on` applies: always when the parent's concrete type is not known. */
+function applies(walk: Walk, on: GraphQLCompositeType, type: GraphQLCompositeType, parent: Known): boolean {
+  if (parent === undefined || !isObjectType(type) || on === type) return true;
+  return isAbstractType(on) && walk.input.schema.isSubType(on, type);
+}
+
 /**
  * @param connectionSize set when `type` is a connection: the items its
  *   `edges`/`nodes` lists hold (its field's `first`).
+ * @param parent the value being selected on, when known (then `type` is its concrete type).
  */
 async function selectionCost(
   walk: Walk,
@@ -87,22 +125,21 @@ async function selectionCost(
   set: SelectionSetNode,
   ancestors: readonly Args[],
   connectionSize: number | undefined,
+  parent: Known,
 ): Promise<Estimate> {
   let total: Estimate = { requests: 0, unanswerable: 0 };
   for (const selection of set.selections) {
     if (!included(walk, selection)) continue;
     if (selection.kind === Kind.FIELD) {
-      total = add(total, await fieldCost(walk, type, selection, ancestors, connectionSize));
-    } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-      const on = selection.typeCondition === undefined ? type : typeFromAST(walk.input.schema, selection.typeCondition);
-      if (on !== undefined && isCompositeType(on)) total = add(total, await selectionCost(walk, on, selection.selectionSet, ancestors, connectionSize));
-    } else {
-      const fragment = walk.input.fragments[selection.name.value];
-      const on = fragment === undefined ? undefined : typeFromAST(walk.input.schema, fragment.typeCondition);
-      if (fragment !== undefined && on !== undefined && isCompositeType(on)) {
-        total = add(total, await selectionCost(walk, on, fragment.selectionSet, ancestors, connectionSize));
-      }
+      total = add(total, await fieldCost(walk, type, selection, ancestors, connectionSize, parent));
+      continue;
     }
+    const fragment = selection.kind === Kind.INLINE_FRAGMENT ? selection : walk.input.fragments[selection.name.value];
+    if (fragment === undefined) continue;
+    const on = fragment.typeCondition === undefined ? type : typeFromAST(walk.input.schema, fragment.typeCondition);
+    if (on === undefined || !isCompositeType(on) || !applies(walk, on, type, parent)) continue;
+    // On a known value the concrete type stays: its fields are the ones that resolve.
+    total = add(total, await selectionCost(walk, parent === undefined ? on : type, fragment.selectionSet, ancestors, connectionSize, parent));
   }
   return total;
 }
@@ -123,6 +160,7 @@ async function fieldCost(
   node: FieldNode,
   ancestors: readonly Args[],
   connectionSize: number | undefined,
+  parent: Known,
 ): Promise<Estimate> {
   const field = fieldOf(type, node.name.value);
   if (field === undefined) return { requests: 0, unanswerable: 0 };
@@ -131,12 +169,53 @@ async function fieldCost(
     args = getArgumentValues(field, node, walk.input.variables as Record<string, unknown>);
   } catch {
     // Invalid arguments fail at execution, before any request.
-    args = {};
+    return { requests: 0, unanswerable: 0 };
   }
-  const input: CostInput = { args, ancestors, fetcher: walk.input.context.services.fetcher, context: walk.input.context };
   const entries = entriesFor(walk, type, node.name.value);
+  // Nothing below costs: not worth running a resolver for (most of a wide selection).
+  if (entries.length === 0 && !mayCost(walk, getNamedType(field.type), node.selectionSet)) return { requests: 0, unanswerable: 0 };
+  // What is known is walked over values: a field whose resolver needs nothing new costs nothing, and its children are walked over what it returned.
+  const input: CostInput = {
+    args,
+    ancestors,
+    fetcher: walk.input.context.services.fetcher,
+    context: walk.input.context,
+    ...(parent === undefined ? {} : { parent: parent.value }),
+  };
   if (await failsBeforeRequests(entries, input)) return { requests: 0, unanswerable: 0 };
-  let own = await ownCost(entries, input);
+  const resolvable = parent !== undefined && isObjectType(type) && !unresolvable.has(`${type.name}.${field.name}`);
+  let missing: Missing | undefined;
+  let loaded = 0;
+  let shared = 0;
+  if (resolvable) {
+    let known = await resolveField(walk.input, type, field, node, parent.value, args, 'dry');
+    // An earlier field counted this resource and the operation's loader shares it: not counted again here. When this field needs more than
+    // it (a coach: the matches list, then a lineup), it is loaded now (needed anyway) to learn what follows, and the earlier count given back.
+    while (known.kind === 'unknown' && walk.counted.has(known.missing.key)) {
+      walk.counted.delete(known.missing.key);
+      if ((await ownCost(entries, input)).requests - loaded <= 1 || !mayProbe(input)) {
+        shared = 1;
+        break;
+      }
+      walk.credit += 1;
+      loaded += 1;
+      known = await loadAndResolve(walk, known.missing, () => resolveField(walk.input, type, field, node, parent.value, args, 'dry'));
+    }
+    // Numbered pages: each is asked only when the ones before did not hold enough, so they are loaded in that order (needed anyway) while the bound says more than one.
+    if (entries.some((entry) => entry.pagesInOrder === true)) {
+      const pages = (await ownCost(entries, input)).requests;
+      while (known.kind === 'unknown' && pages - loaded >= 2 && mayProbe(input)) {
+        loaded += 1;
+        known = await loadAndResolve(walk, known.missing, () => resolveField(walk.input, type, field, node, parent.value, args, 'dry'));
+      }
+    }
+    if (known.kind === 'failed') return { requests: 0, unanswerable: 0 };
+    if (known.kind === 'value') return valueCost(walk, field, node, args, ancestors, known.value);
+    missing = known.missing;
+  }
+
+  let own = less(await ownCost(entries, input), loaded + shared);
+  if (missing !== undefined && own.requests > 0) walk.counted.add(missing.key);
   if (node.selectionSet === undefined) return own;
 
   const returned = getNamedType(field.type);
@@ -144,7 +223,14 @@ async function fieldCost(
   const isList = isListType(getNullableType(field.type));
   let size = isList ? listSize(walk, type, node.name.value, args, entries, connectionSize) : 1;
   const ownConnectionSize = returned.name.endsWith('Connection') ? numberArg(args, 'first') ?? DEFAULT_FIRST : undefined;
-  const children = await selectionCost(walk, returned, node.selectionSet, [args, ...ancestors], ownConnectionSize);
+  const children = await selectionCost(walk, returned, node.selectionSet, [args, ...ancestors], ownConnectionSize, undefined);
+  if (children.requests > 0 && own.requests <= 1 && resolvable && isObjectType(type) && mayProbe(input)) {
+    // A cheap list (or object) whose children cost: load it now (execution reuses it) and walk its real items.
+    if (missing !== undefined) walk.counted.delete(missing.key);
+    const probed = await resolveField(walk.input, type, field, node, parent.value, args, 'probe');
+    if (probed.kind === 'failed') return { requests: 0, unanswerable: 0 };
+    if (probed.kind === 'value') return valueCost(walk, field, node, args, ancestors, probed.value);
+  }
   const probe = isList && children.requests > 0 ? entries.find((entry) => entry.probeListSize !== undefined) : undefined;
   const probed = await probe?.probeListSize?.(input);
   if (probed !== undefined) {
@@ -159,6 +245,65 @@ async function failsBeforeRequests(entries: readonly FieldCost[], input: CostInp
   if (entries.length === 0) return false;
   for (const entry of entries) if ((await entry.failsBeforeRequests?.(input)) !== true) return false;
   return true;
+}
+
+/** A field whose value is known costs nothing itself; its children are walked over each item. */
+async function valueCost(walk: Walk, field: GraphQLField<unknown, unknown>, node: FieldNode, args: Args, ancestors: readonly Args[], value: unknown): Promise<Estimate> {
+  let total: Estimate = { requests: 0, unanswerable: 0 };
+  if (node.selectionSet === undefined) return total;
+  const returned = getNamedType(field.type);
+  if (!isCompositeType(returned)) return total;
+  const ownConnectionSize = returned.name.endsWith('Connection') ? numberArg(args, 'first') ?? DEFAULT_FIRST : undefined;
+  const items = (Array.isArray(value) ? value.flat(Infinity) : [value]).filter((item) => item !== null && item !== undefined && !(item instanceof Error));
+  for (const item of items) {
+    const concrete = await concreteTypeOf(walk.input, returned, item, walk.input);
+    const known: Known = concrete === undefined ? undefined : { value: item };
+    total = add(total, await selectionCost(walk, concrete ?? returned, node.selectionSet, [args, ...ancestors], ownConnectionSize, known));
+  }
+  return total;
+}
+
+/** Whether a selection on `type` names, at any depth, a field with a cost entry (static: no values, no arguments). */
+function mayCost(walk: Walk, type: GraphQLNamedType, set: SelectionSetNode | undefined): boolean {
+  if (set === undefined || !isCompositeType(type)) return false;
+  let byType = walk.costly.get(set);
+  if (byType === undefined) {
+    byType = new Map();
+    walk.costly.set(set, byType);
+  }
+  const memo = byType.get(type);
+  if (memo !== undefined) return memo;
+  // Cycles cannot occur (fragment spreads are acyclic); the memo only saves repeated walks.
+  let found = false;
+  for (const selection of set.selections) {
+    if (selection.kind === Kind.FIELD) {
+      const field = fieldOf(type, selection.name.value);
+      if (field === undefined) continue;
+      found = entriesFor(walk, type, selection.name.value).length > 0 || mayCost(walk, getNamedType(field.type), selection.selectionSet);
+    } else {
+      const fragment = selection.kind === Kind.INLINE_FRAGMENT ? selection : walk.input.fragments[selection.name.value];
+      const on = fragment?.typeCondition === undefined ? type : typeFromAST(walk.input.schema, fragment.typeCondition);
+      found = fragment !== undefined && on !== undefined && mayCost(walk, on, fragment.selectionSet);
+    }
+    if (found) break;
+  }
+  byType.set(type, found);
+  return found;
+}
+
+/** Loads the resource a dry run stopped at (needed anyway), then runs it again; a failed load fails the field at execution too. */
+async function loadAndResolve(walk: Walk, missing: Missing, resolve: () => Promise<Resolution>): Promise<Resolution> {
+  try {
+    await walk.input.context.upstream.load(missing.route, missing.params);
+  } catch {
+    return { kind: 'failed' };
+  }
+  return resolve();
+}
+
+/** An estimate less `n` requests already loaded (and counted as spent). */
+function less(estimate: Estimate, n: number): Estimate {
+  return { requests: Math.max(0, estimate.requests - n), unanswerable: Math.max(0, estimate.unanswerable - n) };
 }
 
 async function ownCost(entries: readonly FieldCost[], input: CostInput): Promise<Estimate> {

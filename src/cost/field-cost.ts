@@ -26,6 +26,8 @@ export interface CostInput {
   readonly fetcher: UpstreamFetcher;
   /** The operation's context: a cost may read fresh cache entries through its loader. */
   readonly context: GatewayContext;
+  /** The parent's resolved value, when the estimate knows it (src/cost/resolve-known.ts); absent otherwise. */
+  readonly parent?: unknown;
 }
 
 /** Counted requests one resolution may send. */
@@ -55,15 +57,26 @@ export interface FieldCost {
    * cost nothing.
    */
   failsBeforeRequests?(input: CostInput): boolean | Promise<boolean>;
+  /**
+   * The field reads numbered pages in order, each only when the ones before
+   * did not hold enough (src/model/paged-connection.ts): while `estimate`
+   * says more than one, the walk may load them in that order and count
+   * the real pages instead of a bound from an assumed page size.
+   */
+  readonly pagesInOrder?: boolean;
 }
 
 /**
- * Whether the estimate may still spend a counted request to learn a list:
+ * Whether the estimate may still spend a counted request to learn a list
+ * (execution must reuse it: the cache and the operation's loader are on):
  * never more than one operation may spend in all (the per-operation limit),
  * so a query made of many probes is refused like any other.
  */
 export function mayProbe({ context }: CostInput): boolean {
-  return context.upstream.meter.counted < context.services.config.limits.maxOperationCost;
+  const { bench, limits } = context.services.config;
+  // With the bench-only switches off nothing loaded ahead is reused: execution would send it again.
+  if (!bench.upstreamCache || !bench.upstreamLoaders) return false;
+  return context.upstream.meter.counted < limits.maxOperationCost;
 }
 
 export const nothing: Estimate = { requests: 0, unanswerable: 0 };
@@ -123,6 +136,7 @@ export const DEFAULT_FIRST = 10;
  */
 export function paged(route: AnyRoute, pageSize: number): FieldCost {
   return {
+    pagesInOrder: true,
     estimate: ({ args }) => {
       if (!route.counted) return nothing;
       const first = typeof args['first'] === 'number' ? args['first'] : DEFAULT_FIRST;

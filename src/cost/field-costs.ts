@@ -34,6 +34,7 @@ import { v3Routes } from '../upstream/routes/v3.js';
 import { v4Routes } from '../upstream/routes/v4.js';
 import { v6BaseballRoutes } from '../upstream/routes/v6-baseball.js';
 import { v6FootballRoutes } from '../upstream/routes/v6-football.js';
+import { logoCost, v2TeamImage } from './logo-cost.js';
 import { nodesCost } from './node-cost.js';
 import { withLogoSportArgs, withSportArgs } from './sport-args.js';
 import { computed, mayProbe, nothing, paged, resource, resourceList, resourcePerItem, routes, type Args, type CostInput, type Estimate, type FieldCost } from './field-cost.js';
@@ -46,18 +47,6 @@ export const HOCKEY_TEAM_SEASON_MATCHES_BOUND = 100;
 const id = (args: Args, name: string): number => integerId(args[name] as string, name);
 const optionalId = (args: Args, name: string): number | undefined => (args[name] == null ? undefined : id(args, name));
 const noParams = (): Record<string, never> => ({});
-
-/**
- * The logo fallback chain (src/images/service.ts): V1 is free; a V2 or V6
- * source may take its image request plus the data route that validates the
- * ID after a 404 (spec 7, rule 1). The chain bypasses the request loader.
- */
-function logoCost(hasV2: (args: Args) => boolean): FieldCost {
-  return computed(({ args }) => {
-    const chained = (hasV2(args) ? 2 : 0) + (args['v6Logo'] == null ? 0 : 2);
-    return { requests: chained, unanswerable: chained };
-  });
-}
 
 /**
  * Hockey season aggregates reuse the "cost shown first" figure
@@ -114,7 +103,7 @@ export const fieldCosts: Readonly<Record<string, FieldCost>> = {
     estimate: ({ args, context }) => nodesCost(context, Array.isArray(args['ids']) ? (args['ids'] as unknown[]) : []),
     listSize: (args) => (Array.isArray(args['ids']) ? (args['ids'] as unknown[]).length : 0),
   },
-  'Query.logo': withLogoSportArgs(logoCost((args) => (args['sources'] as Args | undefined)?.['v2TeamId'] != null), 'sources'),
+  'Query.logo': withLogoSportArgs(logoCost((args) => (args['sources'] as Args | undefined) ?? {}), 'sources'),
   'Query.liveTicker': resource(v1WorldCupRoutes.matches, noParams),
 
   // Hockey V1 (spec 4.1): root fields name their resource, so a cached one is free.
@@ -129,7 +118,7 @@ export const fieldCosts: Readonly<Record<string, FieldCost>> = {
   'V1Hockey.athletes': resourcePerItem('ids', v1Routes.athletes, (item) => ({ athleteId: integerId(item as string, 'athlete id') })),
   'V1Hockey.searchAthletes': resource(v1Routes.search, (a) => ({ q: String(a['name']).trim(), sport: 'hockey' })),
   'V1HockeyAthleteHit.athlete': routes(v1Routes.athletes),
-  'V1HockeyCompetitor.logo': withLogoSportArgs(logoCost((args) => args['v2TeamId'] != null)),
+  'V1HockeyCompetitor.logo': withLogoSportArgs(logoCost((args) => args, undefined, true)),
 
   // World Cup V1 (spec 4.6).
   'V1WorldCup.hub': resource(v1WorldCupRoutes.hub, noParams),
@@ -151,7 +140,7 @@ export const fieldCosts: Readonly<Record<string, FieldCost>> = {
   'V1WorldCupGame.events': routes(v1WorldCupRoutes.worldCupGame),
   'V1WorldCupGame.commentary': routes(v1WorldCupRoutes.worldCupGame),
   // The coach comes from the team's latest lineup: matches list + one lineups request.
-  'V1FootballCompetitor.coach': routes(v1WorldCupRoutes.matches, v1WorldCupRoutes.lineups),
+  'V1FootballCompetitor.coach': computed(({ fetcher }) => bound(fetcher.isCached(v1WorldCupRoutes.matches, {}) ? 1 : 2)),
 
   // Generic V2 entities (spec 4.3); the slug lookup is free. The namespace costs nothing itself, nor does
   // anything under it when its sport arguments are refused.
@@ -162,7 +151,7 @@ export const fieldCosts: Readonly<Record<string, FieldCost>> = {
   'V2.manager': routes(v2Routes.manager),
   'V2.event': routes(v2EventRoutes.event),
   'V2.seasonEvents': v2Events(v2EventRoutes.seasonEvents),
-  'V2Team.logo': withLogoSportArgs(logoCost(() => true)),
+  'V2Team.logo': withLogoSportArgs(logoCost((args) => args, v2TeamImage)),
   'V2Tournament.seasons': routes(v2FootballRoutes.seasons),
   'V2Manager.lastEvents': v2Events(v2ManagerRoutes.lastEvents),
   'V2Manager.career': routes(v2ManagerRoutes.footballCareer),
@@ -240,6 +229,23 @@ export const fieldCosts: Readonly<Record<string, FieldCost>> = {
   'V6Football.statMapping': routes(v6FootballRoutes.statMapping),
   'V6Football.teamStats': routes(v6FootballRoutes.teamStats, v6FootballRoutes.statMapping),
 };
+
+/**
+ * Fields whose resolvers reach past the operation's loader (the image chain,
+ * the lineup poller, the V6 mapping pin, the season aggregates' own cache
+ * reads): the estimate never runs them over known values
+ * (src/cost/resolve-known.ts) and counts them from this table only.
+ */
+export const unresolvable: ReadonlySet<string> = new Set([
+  'Query.logo',
+  'V1HockeyCompetitor.logo',
+  'V2Team.logo',
+  'V2Baseball.lineups',
+  'HockeyV2Team.seasonAggregates',
+  'HockeyV2Team.seasonAggregatesCost',
+  'V6Football.statMapping',
+  'V6Football.teamStats',
+]);
 
 /** Items of lists that take no size argument, where the spec gives the size. */
 export const listSizes: Readonly<Record<string, number>> = {

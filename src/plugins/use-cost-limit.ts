@@ -46,13 +46,16 @@ export function useCostLimit({ costs = fieldCosts }: CostLimitOptions = {}): Plu
       // Before the estimate: it may load a cheap list first (field-costs.ts), which the client's budget pays like any load.
       const budget = spend.operationBudget(context.clientName);
       context.upstream.meter.guard = budget;
+      const { trace } = context.upstream;
+      const unpaid = (): number => trace.joinedCounted + trace.unsentCounted;
+      const unpaidBefore = unpaid();
       const estimate = await estimateOperation({ schema: args.schema, operation: costed, fragments: {}, variables: coerced.coerced, context, costs });
       const spent = context.upstream.meter.counted;
-      const estimated = estimate.requests + spent;
+      // What estimating loaded is part of the estimate, paid or not: requests it joined in flight, and those refused before they left.
+      const estimated = estimate.requests + spent + (unpaid() - unpaidBefore);
       const admission = await spend.admitOperation(estimate, context.clientName, budget, spent);
       if (!admission.ok) {
         const budgetRemaining = budget === undefined ? spend.budgetRemaining(context.clientName) : budget.settle(spent);
-        const { trace } = context.upstream;
         const cost = costExtension({ estimated, upstreamRequests: trace.upstreamRequests, cacheHits: trace.cacheHits }, ledger, budgetRemaining);
         setResultAndStopExecution({ errors: [refusalError(admission.refusal)], extensions: { cost } });
         return;

@@ -5,6 +5,34 @@ import { GatewayError } from './errors.js';
 const make = (now: () => number) => new ResponseCache({ maxBytes: 1_000_000, maxStaleMs: 60_000, now });
 
 describe('ResponseCache', () => {
+  it('peek reads a fresh entry without a hit, a load or a recency refresh', async () => {
+    let clock = 0;
+    // Room for two 10-byte entries: the third evicts the least recently used.
+    const cache = new ResponseCache({ maxBytes: 20, maxStaleMs: 60_000, now: () => clock });
+    const load = (value: string) => async () => ({ value, size: 10 });
+    await cache.get('a', 1_000, load('A'));
+    await cache.get('b', 1_000, load('B'));
+    let hits = 0;
+    expect(await cache.peek('a')).toEqual({ kind: 'value', value: 'A' });
+    expect(await cache.peek('missing')).toBeUndefined();
+    // A get would have made `a` the most recent; after a peek `a` is still the oldest and goes first.
+    await cache.get('c', 1_000, load('C'), { onHit: () => (hits += 1) });
+    expect(await cache.peek('a')).toBeUndefined();
+    expect(await cache.peek('b')).toEqual({ kind: 'value', value: 'B' });
+    expect(hits).toBe(0);
+    // Past its TTL an entry is not known (it would cost a request), though it may still answer stale.
+    clock = 1_000;
+    expect(await cache.peek('b')).toBeUndefined();
+    expect(cache.canAnswer('b')).toBe(true);
+  });
+
+  it('peek gives a fresh 404 as the error it holds', async () => {
+    const cache = make(() => 0);
+    await expect(cache.get('gone', 1_000, async () => Promise.reject(new GatewayError('NOT_FOUND', 'no such thing')))).rejects.toThrow('no such thing');
+    const peeked = await cache.peek('gone');
+    expect(peeked?.kind).toBe('error');
+  });
+
   it('shares one load among concurrent callers and answers from the cache inside the TTL', async () => {
     let clock = 0;
     const cache = make(() => clock);

@@ -139,15 +139,6 @@ export class ResponseCache {
   }
 
   /**
-   * What the cache holds for `key`, read without refreshing its recency and
-   * without counting a hit; undefined when nothing is held.
-   */
-  peek(key: string): { readonly fresh: boolean; readonly storedAt: number; readonly ttlMs: number } | undefined {
-    const entry = this.entries.peek(key);
-    return entry === undefined ? undefined : { fresh: this.now() - entry.storedAt < entry.ttlMs, storedAt: entry.storedAt, ttlMs: entry.ttlMs };
-  }
-
-  /**
    * True when `key` would be answered without an upstream request.
    *
    * This and `freshForMs` and `canAnswer` stay synchronous (the cost estimate
@@ -179,6 +170,22 @@ export class ResponseCache {
     const entry = this.entries.peek(key);
     if (entry === undefined) return false;
     return this.now() - entry.storedAt < entry.ttlMs || this.fallbackOf(entry) !== undefined;
+  }
+
+  /**
+   * The fresh answer `key` holds, read without side effects: the LRU's
+   * recency is not refreshed, no hit or miss is counted, nothing is loaded
+   * or claimed. In a cluster the shared tier is read too (its `peek`), so a
+   * resource another replica stored counts as known. For the cost estimate,
+   * which reads cached lists to learn their real length; undefined when
+   * nothing fresh is held.
+   */
+  async peek(key: string): Promise<Peeked | undefined> {
+    const here = this.entries.peek(key);
+    if (here !== undefined && this.now() - here.storedAt < here.ttlMs) return peekedOf(here);
+    const entry = await this.shared?.tier.peek?.(key);
+    if (entry === undefined || this.now() - entry.storedAt >= entry.ttlMs) return undefined;
+    return peekedOf(storedOf(entry));
   }
 
   /**
@@ -361,6 +368,13 @@ export class ResponseCache {
   evict(matches: (key: string) => boolean): number {
     return this.entries.deleteWhere(matches);
   }
+}
+
+/** A fresh entry as `peek` gives it: the value, or the 404 a negative entry holds. */
+export type Peeked = { readonly kind: 'value'; readonly value: unknown } | { readonly kind: 'error'; readonly error: GatewayError };
+
+function peekedOf(entry: Stored): Peeked {
+  return entry.kind === 'value' ? { kind: 'value', value: entry.value } : { kind: 'error', error: entry.error };
 }
 
 /** What a negative entry is taken to weigh in the byte bound. */

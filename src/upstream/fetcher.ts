@@ -6,7 +6,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { GatewayMetrics } from '../metrics.js';
-import { ResponseCache, type CacheResult } from './cache.js';
+import { ResponseCache, type CacheResult, type Peeked } from './cache.js';
 import type { CacheEntries } from './cache-entries.js';
 import {
   compose,
@@ -113,6 +113,11 @@ export class UpstreamFetcher {
   /** True when the call would be answered without an upstream request. */
   isCached<P>(route: Route<P, unknown>, params: P): boolean {
     return this.cache.isFresh(this.keyOf(route, params));
+  }
+
+  /** The call's fresh cached answer, read without side effects (ResponseCache.peek); undefined when none. */
+  peek<P, T>(route: Route<P, T>, params: P): Promise<Peeked | undefined> {
+    return this.cache.peek(this.keyOf(route, params));
   }
 
   /** True when the cache could answer the call even if the upstream refused it (fresh or stale). */

@@ -71,6 +71,13 @@ export interface SharedTier {
   store(key: string, entry: SharedEntry, lock: TierLock | undefined): Promise<void>;
   /** Gives up the lock without an entry and tells the waiters why (`failed` with the error, else `released`). */
   abandon(key: string, lock: TierLock | undefined, error: SharedError | undefined): Promise<void>;
+  /**
+   * Reads the entry only: no claim, no lock, no recency or hit bookkeeping
+   * (the cost estimate reads what is known without changing it). Undefined
+   * when absent, unreadable or the tier is away. A tier without it is only
+   * never peeked: the estimate then counts such resources as misses.
+   */
+  peek?(key: string): Promise<SharedEntry | undefined>;
 }
 
 export function sharedErrorOf(error: GatewayError): SharedError {

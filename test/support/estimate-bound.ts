@@ -7,10 +7,8 @@
  * when there is any, naming the operations, so a violation anywhere in the
  * suite fails the run.
  *
- * Until the known over-estimates are fixed (logo chains across lists,
- * nested sub-stages, World Cup match details: see the issue 13 note), a
- * violation is printed, and fails the file only with
- * `ESTIMATE_BOUND=strict` (`ESTIMATE_BOUND=strict npm test` lists them all).
+ * Strict by default, so a violation fails CI. `ESTIMATE_BOUND=report` only
+ * prints them (the first few lines), for local work on the estimate.
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,6 +25,6 @@ afterAll(() => {
   rmSync(file, { force: true });
   if (lines.length === 0) return;
   const message = `${lines.length} operation(s) outside the estimate bound (estimated >= needed, <= 1.5 x needed + 2):\n${lines.join('\n')}`;
-  if (process.env['ESTIMATE_BOUND'] === 'strict') throw new Error(message);
+  if (process.env['ESTIMATE_BOUND'] !== 'report') throw new Error(message);
   console.warn(message.split('\n').slice(0, 4).join('\n'));
 });

@@ -157,6 +157,15 @@ export class RedisResponseTier implements SharedTier {
     return { kind: 'theirs', holder: typeof holder === 'string' ? holder : '', stale };
   }
 
+  async peek(key: string): Promise<SharedEntry | undefined> {
+    if (!this.#link.up) return undefined;
+    try {
+      return parseEntry(await this.#link.command.hget(this.#entryKey(key), 'entry'));
+    } catch {
+      return undefined;
+    }
+  }
+
   watch(key: string): LandingWatch {
     const watcher: Watcher = { notices: [], wake: undefined };
     let watchers = this.#watchers.get(key);

@@ -1,0 +1,149 @@
+/**
+ * Runs one field's own resolver for the cost estimate (src/cost/estimate.ts),
+ * so that the walk can go on over real values instead of bounds: how many
+ * teams a list really holds, which stage a sub-stage list belongs to,
+ * whether a game's lineups came with the game.
+ *
+ * `dry`: the resolver sees a loader that answers only from what is already
+ * known: a fresh cached answer (read with `peek`: no LRU recency, no hit
+ * counted), or a free route, which is loaded for real (free, and execution
+ * reuses it through the operation's loader). A counted resource not cached
+ * ends the dry run as `unknown`: the field will cost, and the walk falls
+ * back to the cost table's bound.
+ *
+ * `probe`: the resolver runs with the operation's own context; whatever it
+ * loads is spent now (the operation's meter) and reused by execution. The
+ * walk asks for it only for a cheap list whose items cost.
+ *
+ * Only resolvers that reach the upstream through `ctx.upstream.load` may run
+ * here: fields that spend or keep state elsewhere are listed in
+ * `unresolvable` (field-costs.ts) and never run.
+ */
+import {
+  defaultFieldResolver,
+  isAbstractType,
+  isObjectType,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLField,
+  type GraphQLNamedType,
+  type GraphQLObjectType,
+  type GraphQLResolveInfo,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
+import type { GatewayContext } from '../context.js';
+import type { UpstreamLoader } from '../loaders/upstream-loader.js';
+import type { Route } from '../upstream/routes/route.js';
+import type { Args } from './field-cost.js';
+
+/** A counted resource the cache does not hold fresh: what a dry run stopped at. */
+export interface Missing {
+  readonly route: Route<unknown, unknown>;
+  readonly params: unknown;
+  /** Its cache key (UpstreamFetcher.keyOf). */
+  readonly key: string;
+}
+
+/** Thrown by the dry loader for a counted resource the cache does not hold fresh. */
+class NotKnown extends Error {
+  constructor(readonly missing: Missing) {
+    super('not known before execution');
+  }
+}
+
+export type Resolution =
+  /** The field's value (lists with their items settled). */
+  | { readonly kind: 'value'; readonly value: unknown }
+  /** The field fails before any request of its own (bad input, a cached 404): it and its children cost nothing. */
+  | { readonly kind: 'failed' }
+  /** It needs a counted request that is not known yet: `missing`, the first one it asked for. */
+  | { readonly kind: 'unknown'; readonly missing: Missing };
+
+export interface ResolveInput {
+  readonly schema: GraphQLSchema;
+  readonly operation: OperationDefinitionNode;
+  readonly fragments: Readonly<Record<string, FragmentDefinitionNode>>;
+  readonly variables: Readonly<Record<string, unknown>>;
+  readonly context: GatewayContext;
+}
+
+/** The operation's context with a loader that only reads what is known (see the module comment). */
+function dryContext(context: GatewayContext): GatewayContext {
+  const real = context.upstream;
+  const { fetcher } = context.services;
+  const load = async <P, T>(route: Route<P, T>, params: P): Promise<T> => {
+    if (!route.counted) return real.load(route, params);
+    const peeked = await fetcher.peek(route, params);
+    if (peeked === undefined) {
+      throw new NotKnown({ route: route as Route<unknown, unknown>, params, key: fetcher.keyOf(route, params) });
+    }
+    if (peeked.kind === 'error') throw peeked.error;
+    return peeked.value as T;
+  };
+  const upstream = Object.assign(Object.create(real) as UpstreamLoader, { load });
+  return { ...context, upstream };
+}
+
+const dryContexts = new WeakMap<GatewayContext, GatewayContext>();
+
+export async function resolveField(
+  input: ResolveInput,
+  parentType: GraphQLObjectType,
+  field: GraphQLField<unknown, unknown>,
+  node: FieldNode,
+  parent: unknown,
+  args: Args,
+  mode: 'dry' | 'probe',
+): Promise<Resolution> {
+  let context = input.context;
+  if (mode === 'dry') {
+    context = dryContexts.get(input.context) ?? dryContext(input.context);
+    dryContexts.set(input.context, context);
+  }
+  // graphql-tools' executor helpers (abort signal, async helpers) are not given: no resolver here uses them.
+  const info: Omit<GraphQLResolveInfo, 'getAbortSignal' | 'getAsyncHelpers'> = {
+    fieldName: field.name,
+    fieldNodes: [node],
+    returnType: field.type,
+    parentType,
+    path: { prev: undefined, key: node.alias?.value ?? field.name, typename: parentType.name },
+    schema: input.schema,
+    fragments: input.fragments as Record<string, FragmentDefinitionNode>,
+    rootValue: {},
+    operation: input.operation,
+    variableValues: input.variables as Record<string, unknown>,
+  };
+  try {
+    const value = await settle(await (field.resolve ?? defaultFieldResolver)(parent, args, context, info as GraphQLResolveInfo));
+    return value instanceof Error ? { kind: 'failed' } : { kind: 'value', value };
+  } catch (error) {
+    return error instanceof NotKnown ? { kind: 'unknown', missing: error.missing } : { kind: 'failed' };
+  }
+}
+
+/** A list's items settled (a resolver may return promises in a list), nested lists too. */
+async function settle(value: unknown): Promise<unknown> {
+  if (!Array.isArray(value)) return value;
+  return Promise.all(value.map(async (item) => settle(await item)));
+}
+
+/** The object type a value of `type` resolves to, or undefined when it cannot be told without executing. */
+export async function concreteTypeOf(
+  input: ResolveInput,
+  type: GraphQLNamedType,
+  value: unknown,
+  info: Pick<GraphQLResolveInfo, 'schema'>,
+): Promise<GraphQLObjectType | undefined> {
+  if (isObjectType(type)) return type;
+  if (!isAbstractType(type)) return undefined;
+  let name: unknown;
+  try {
+    name = await type.resolveType?.(value, input.context, info as GraphQLResolveInfo, type);
+  } catch {
+    return undefined;
+  }
+  if (name === undefined && typeof value === 'object' && value !== null) name = (value as { __typename?: unknown }).__typename;
+  const found = typeof name === 'string' ? input.schema.getType(name) : undefined;
+  return found !== undefined && isObjectType(found) && input.schema.isSubType(type, found) ? found : undefined;
+}
