@@ -116,8 +116,11 @@ export class UpstreamFetcher {
   }
 
   /** The call's fresh cached answer, read without side effects (ResponseCache.peek); undefined when none. */
-  peek<P, T>(route: Route<P, T>, params: P): Promise<Peeked | undefined> {
-    return this.cache.peek(this.keyOf(route, params));
+  async peek<P, T>(route: Route<P, T>, params: P): Promise<Peeked | undefined> {
+    const peeked = await this.cache.peek(this.keyOf(route, params));
+    if (peeked?.kind !== 'value') return peeked;
+    // The cache keeps the checked payload; a reader gets the payload, its dropped parts marked, as fetch() gives it.
+    return { kind: 'value', value: unwrap(route, { value: peeked.value as CheckedPayload<T>, source: 'cache' }).value };
   }
 
   /** True when the cache could answer the call even if the upstream refused it (fresh or stale). */
