@@ -12,11 +12,10 @@
  * machine does not flatter or hurt the way it does wall time.
  */
 import { cpuDuring, spreadOf, type Spread } from '../cpu.js';
-import { graphqlHeaders, operationBody, postOperation } from '../graphql.js';
-import { sequentialLatencies, type Target } from '../load.js';
+import { sequentialLatencies } from '../load.js';
 import { median, percentile, round } from '../stats.js';
 import type { Service } from '../stack.js';
-import { representative } from '../workload.js';
+import { gatewayAndDirect, type Side } from './sides.js';
 
 export interface ColdResult {
   ratio: number;
@@ -37,19 +36,8 @@ export interface ColdResult {
   requestsPerRound: number;
 }
 
-interface Side {
-  readonly service: Service;
-  readonly target: Target;
-}
-
 export async function runCold(gateway: Service, direct: Service, options: { rounds: number; requests: number; upstreamLatencyMs: number }): Promise<ColdResult> {
-  const check = await postOperation(gateway.url, representative);
-  if (check.status !== 200 || check.body.errors !== undefined) throw new Error(`cold: gateway errors ${JSON.stringify(check.body.errors)}`);
-  const gatewaySide: Side = {
-    service: gateway,
-    target: { url: gateway.url, method: 'POST', path: '/graphql', headers: { ...graphqlHeaders }, body: operationBody(representative) },
-  };
-  const directSide: Side = { service: direct, target: { url: direct.url, method: 'GET', path: '/cold' } };
+  const { gatewaySide, directSide } = await gatewayAndDirect('cold', gateway, direct);
   // Unmeasured: JIT and keep-alive connections on both sides.
   await sequentialLatencies(gatewaySide.target, 20);
   await sequentialLatencies(directSide.target, 20);

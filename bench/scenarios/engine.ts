@@ -13,11 +13,10 @@
  * on one core of its own.
  */
 import { cpuDuring, spreadOf, type Spread } from '../cpu.js';
-import { graphqlHeaders, operationBody, postOperation } from '../graphql.js';
-import { throughput, type Target } from '../load.js';
+import { throughput } from '../load.js';
 import { median, round } from '../stats.js';
 import type { Service } from '../stack.js';
-import { representative } from '../workload.js';
+import { gatewayAndDirect, type Side } from './sides.js';
 
 export interface EngineResult {
   /** Gateway CPU ms per executed operation (rounds). */
@@ -36,19 +35,8 @@ export interface EngineResult {
   durationSeconds: number;
 }
 
-interface Side {
-  readonly service: Service;
-  readonly target: Target;
-}
-
 export async function runEngine(gateway: Service, direct: Service, options: { rounds: number; durationSeconds: number; connections: number }): Promise<EngineResult> {
-  const check = await postOperation(gateway.url, representative);
-  if (check.status !== 200 || check.body.errors !== undefined) throw new Error(`engine: gateway errors ${JSON.stringify(check.body.errors)}`);
-  const gatewaySide: Side = {
-    service: gateway,
-    target: { url: gateway.url, method: 'POST', path: '/graphql', headers: { ...graphqlHeaders }, body: operationBody(representative) },
-  };
-  const directSide: Side = { service: direct, target: { url: direct.url, method: 'GET', path: '/cold' } };
+  const { gatewaySide, directSide } = await gatewayAndDirect('engine', gateway, direct);
   const load = { connections: options.connections, durationSeconds: options.durationSeconds };
   // Unmeasured: JIT, keep-alive connections and the upstream cache on both sides.
   await throughput(gatewaySide.target, { ...load, durationSeconds: 1 });

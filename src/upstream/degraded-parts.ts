@@ -28,7 +28,8 @@ export function formatJsonPath(path: JsonPath): string {
   return path.map((key, index) => (typeof key === 'number' ? `[${key}]` : index === 0 ? key : `.${key}`)).join('') || '$';
 }
 
-function valueAt(root: unknown, path: JsonPath): unknown {
+/** The value at `path` from `root`; undefined where the path leaves the objects and arrays. */
+export function valueAt(root: unknown, path: JsonPath): unknown {
   let value = root;
   for (const key of path) {
     if (typeof value !== 'object' || value === null) return undefined;

@@ -6,7 +6,9 @@
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 
-export type JsonPath = ReadonlyArray<string | number>;
+import { valueAt, type JsonPath } from '../../src/upstream/degraded-parts.js';
+
+export type { JsonPath };
 
 export type Mutation = { readonly op: 'delete'; readonly path: JsonPath } | { readonly op: 'set'; readonly path: JsonPath; readonly value: unknown };
 
@@ -34,15 +36,6 @@ export function pathsOf(value: unknown): JsonPath[] {
     }
   }
   return paths;
-}
-
-function valueAt(root: unknown, path: JsonPath): unknown {
-  let value = root;
-  for (const key of path) {
-    if (typeof value !== 'object' || value === null) return undefined;
-    value = (value as Record<string | number, unknown>)[key];
-  }
-  return value;
 }
 
 const wrongValue: fc.Arbitrary<unknown> = fc.oneof(
