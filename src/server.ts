@@ -255,6 +255,8 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     landingPage: false,
     // One operation per request: a batch would multiply what one request can cost.
     batching: false,
+    // Bodies are bounded, and read whole, before yoga (src/http-limits.ts): yoga's own limit would re-wrap every request.
+    maxRequestBodySize: false,
     logging: logger,
     graphiql: config.access.graphiql ? { title: 'sports-graph', subscriptionsProtocol: 'WS' } : false,
     cors: config.access.corsOrigins.length > 0 ? { origin: [...config.access.corsOrigins], methods: ['GET', 'POST'], credentials: false } : false,
@@ -305,6 +307,7 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
           graphqlEndpoint: SUBGRAPH_PATH,
           landingPage: false,
           batching: false,
+          maxRequestBodySize: false,
           logging: logger,
           // A router is not a browser: no GraphiQL, no CORS.
           graphiql: false,
@@ -325,7 +328,6 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
             services: { ledger, metrics, budgets },
             fastHits: metrics.resultCacheFastHits,
             inputBounds,
-            report: reportRequestError,
             documentOf: persisted.documentOf,
             onHit: tracing === undefined ? undefined : fastHitSpan(tracing),
           },

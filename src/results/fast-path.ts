@@ -14,8 +14,8 @@
  * nothing (no upstream request, no budget), so there is nothing left to
  * check but the client key — checked here exactly as
  * src/plugins/use-client-keys.ts does. Anything this module is not sure
- * about goes to yoga untouched (a body it already read is handed over as
- * the parsed-body hook of @whatwg-node/server): another method or path, an
+ * about goes to yoga untouched (the body src/http-limits.ts read is handed
+ * over as the request's `body`, which @whatwg-node/server reads): another method or path, an
  * `Origin` (CORS stays yoga's), a content type other than JSON or an
  * encoded body, an `accept` yoga would not answer with JSON, a missing or
  * wrong key (yoga answers 401/403), a body that is not one plain operation,
@@ -24,9 +24,9 @@
  * here, not even to make a cache key), a persisted operation whose text
  * `documentOf` cannot name at once (an APQ registration, whose hash yoga
  * checks; an ID this replica does not hold; a text trusted mode refuses),
- * and any miss. Its callbacks run
- * guarded (src/http/request-guard.ts): an exception is a coded 500 on this
- * request, never an uncaught one.
+ * and any miss. It runs synchronously inside the request guard
+ * (src/http/request-guard.ts): an exception is a coded 500 on this request,
+ * never an uncaught one.
  *
  * Only this replica's layer is read here (`getLocal`), synchronously: in a
  * cluster, a local miss goes to yoga, whose plugin asks the shared tier
@@ -42,7 +42,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import type { Counter } from 'prom-client';
 import { presentedKey, type ClientKeys } from '../access/client-keys.js';
 import { inputRefusal, type InputBounds } from '../http/input-bounds.js';
-import { guarded, type ReportError } from '../http/request-guard.js';
+import { bufferedBody } from '../http-limits.js';
 import { recordHit, type HitServices } from './hit.js';
 import { resultKey, type ResultCache } from './result-cache.js';
 import { splicedBody } from './splice.js';
@@ -54,8 +54,6 @@ export interface FastPathOptions {
   readonly fastHits: Pick<Counter, 'inc'>;
   /** The bounds yoga applies to variables and extensions; a body past them is yoga's to refuse. */
   readonly inputBounds: InputBounds;
-  /** Told about an exception in this module's callbacks, answered as a coded 500. */
-  readonly report: ReportError;
   /** @default '/graphql' */
   readonly endpoint?: string;
   /**
@@ -160,32 +158,18 @@ export function serveResultCacheHits(options: FastPathOptions, next: RequestList
       clientName = check.client;
     }
 
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    // An aborted or over-long body (src/http-limits.ts answers 413) never ends: nothing to do.
-    req.once(
-      'end',
-      guarded(req, res, options.report, () => {
-        if (res.headersSent || res.destroyed) return;
-        const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
-        const parsed = singleOperation(body.toString('utf8'));
-        const operation = parsed === undefined || inputRefusal(parsed, options.inputBounds) !== undefined ? undefined : parsed;
-        const query = operation === undefined ? undefined : documentOf(operation);
-        const hit = operation === undefined || query === undefined ? undefined : options.cache.getLocal(resultKey({ ...operation, query, clientName }));
-        if (hit === undefined) {
-          // The stream is spent: @whatwg-node/server reads a request's `body`, when set, instead of the stream.
-          // An empty body is left unset: yoga then reads the ended stream, as it would have.
-          if (body.length > 0) Object.assign(req, { body });
-          next(req, res);
-          return;
-        }
-        const cost = recordHit(hit, options.services, clientName);
-        options.fastHits.inc();
-        const answer = splicedBody(hit, { cost });
-        res.writeHead(200, { 'content-type': `${mediaType}; charset=utf-8`, 'content-length': Buffer.byteLength(answer) });
-        res.end(answer);
-        options.onHit?.(req, { operationName: operation?.operationName ?? undefined, clientName });
-      }),
-    );
+    // Read whole by src/http-limits.ts, which runs first; absent when empty.
+    const body = bufferedBody(req);
+    const parsed = body === undefined ? undefined : singleOperation(body.toString('utf8'));
+    const operation = parsed === undefined || inputRefusal(parsed, options.inputBounds) !== undefined ? undefined : parsed;
+    const query = operation === undefined ? undefined : documentOf(operation);
+    const hit = operation === undefined || query === undefined ? undefined : options.cache.getLocal(resultKey({ ...operation, query, clientName }));
+    if (hit === undefined) return next(req, res);
+    const cost = recordHit(hit, options.services, clientName);
+    options.fastHits.inc();
+    const answer = splicedBody(hit, { cost });
+    res.writeHead(200, { 'content-type': `${mediaType}; charset=utf-8`, 'content-length': Buffer.byteLength(answer) });
+    res.end(answer);
+    options.onHit?.(req, { operationName: operation?.operationName ?? undefined, clientName });
   };
 }
