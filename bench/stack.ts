@@ -5,6 +5,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { compiledScript } from './compile.js';
 import { detectPinning, spawnTs, waitForHttp, type Child, type Pinning } from './processes.js';
 import { freePort } from '../src/net/free-port.js';
 
@@ -45,8 +46,10 @@ export async function startBenchStack(latencyMs: number): Promise<BenchStack> {
       const port = await freePort();
       const dataDir = await mkdtemp(join(tmpdir(), `sports-graph-bench-${name}-`));
       dirs.push(dataDir);
+      // The build `npm start` runs (npm run bench builds it first): under tsx every closure pays esbuild's keepNames wrapper, which the bundle does not.
       const child = spawnTs(pinning, {
-        script: 'src/main.ts',
+        script: 'dist/main.js',
+        compiled: true,
         env: {
           SPORTS_API_BASE_URL: sandboxUrl,
           SPORTS_API_KEY: BENCH_API_KEY,
@@ -72,7 +75,8 @@ export async function startBenchStack(latencyMs: number): Promise<BenchStack> {
     startDirect: async (ids) => {
       const port = await freePort();
       const child = spawnTs(pinning, {
-        script: 'bench/direct/server.ts',
+        script: await compiledScript('bench/direct/server.ts', 'direct-server'),
+        compiled: true,
         env: { NODE_ENV: 'production', PORT: String(port), BENCH_UPSTREAM_URL: sandboxUrl, SPORTS_API_KEY: BENCH_API_KEY, BENCH_IDS: JSON.stringify(ids) },
         cpu: pinning.serverCpu,
       });

@@ -1,0 +1,31 @@
+/**
+ * The bench's own servers as plain JavaScript, like the gateway's build
+ * (scripts/build.ts): both sides of a comparison then run on `node` alone.
+ * Under tsx every function pays esbuild's keepNames wrapper and module
+ * loading goes through its hooks, which cost the hand-written REST client
+ * CPU per request that a deployed one would not pay.
+ */
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+/** Git-ignored; rebuilt by every bench run. */
+const outDir = join(root, 'dist-bench');
+
+/** Bundles `entry` (relative to the repo root) and returns the bundle's path relative to the root, for spawnTs with `compiled`. */
+export async function compiledScript(entry: string, name: string): Promise<string> {
+  await build({
+    absWorkingDir: root,
+    entryPoints: { [name]: entry },
+    outdir: outDir,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20.19',
+    // CommonJS dependencies bundled into an ES module still call require().
+    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+    logLevel: 'warning',
+  });
+  return `dist-bench/${name}.js`;
+}
