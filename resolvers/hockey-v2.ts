@@ -3,18 +3,23 @@
  * computes because the upstream 404s its team-statistics routes for ice hockey.
  */
 import type { Resolvers } from '../src/generated/resolvers-types.js';
-import { readLazily } from '../src/model/degraded-fields.js';
 import { readPart } from '../src/upstream/degraded-parts.js';
 import { seasonAggregates, seasonCost, type SeasonKey } from '../src/model/hockey-season-aggregates.js';
 import { integerId } from '../src/model/native-id.js';
 import { tagType } from '../src/model/typename.js';
-import { v2EventConnection, v2EventModel } from '../src/model/v2-event.js';
+import { v2EventConnection, v2EventModel, type V2EventModel } from '../src/model/v2-event.js';
 import { requireV2Sport } from '../src/model/v2-namespace.js';
 import { knownGap } from '../src/upstream/known-gaps.js';
-import { v2HockeyRoutes } from '../src/upstream/routes/v2-hockey.js';
+import { v2HockeyRoutes, type NearEventsPayload } from '../src/upstream/routes/v2-hockey.js';
 import { loadV2Team } from './v2.js';
 
 const SLUG = 'hockey';
+
+function nearGame(payload: NearEventsPayload, key: 'previousEvent' | 'nextEvent'): V2EventModel | null {
+  const event = readPart(payload, key);
+  return event === undefined || event === null ? null : v2EventModel(SLUG, event);
+}
+
 const POSITIONS: ReadonlySet<string> = new Set(['G', 'D', 'LW', 'RW', 'C']);
 
 const seasonKey = (teamId: number, args: { tournamentId: string; seasonId: string }): SeasonKey => ({
@@ -45,15 +50,7 @@ export const hockeyV2Resolvers: Resolvers = {
       v2EventConnection(SLUG, (page) => ctx.upstream.load(v2HockeyRoutes.lastEvents, { id, page }), args),
     upcomingGames: ({ id }, args, ctx) =>
       v2EventConnection(SLUG, (page) => ctx.upstream.load(v2HockeyRoutes.nextEvents, { id, page }), args),
-    closestGame: async ({ id }, _, ctx) => {
-      const payload = await ctx.upstream.load(v2HockeyRoutes.nearEvents, { id });
-      // Absent or null: no such game (the route's shape check lets null through as "none"); sent malformed: its own error.
-      const game = (key: 'previousEvent' | 'nextEvent') => () => {
-        const event = readPart(payload, key);
-        return event === undefined || event === null ? null : v2EventModel(SLUG, event);
-      };
-      return readLazily({ previous: game('previousEvent'), next: game('nextEvent') });
-    },
+    closestGame: ({ id }, _, ctx) => ctx.upstream.load(v2HockeyRoutes.nearEvents, { id }),
     competitions: async ({ id }, _, ctx) => {
       const payload = await ctx.upstream.load(v2HockeyRoutes.competitions, { id });
       return payload.uniqueTournaments.map((t) => tagType({ slug: SLUG, value: t }, 'V2Tournament'));
@@ -83,6 +80,11 @@ export const hockeyV2Resolvers: Resolvers = {
   HockeyRosterPlayer: {
     position: ({ value }) => (value.position !== undefined && POSITIONS.has(value.position) ? (value.position as 'G') : null),
     player: (model) => model,
+  },
+  HockeyClosestGame: {
+    // Absent or null: no such game (the route's shape check lets null through as "none"); sent malformed: its own error, at its own path.
+    previous: (payload) => nearGame(payload, 'previousEvent'),
+    next: (payload) => nearGame(payload, 'nextEvent'),
   },
   HockeyForm: {
     form: (p) => p.form,

@@ -42,8 +42,20 @@ const versions: ReadonlySet<string> = new Set(['v1', 'v2', 'v3', 'v4', 'v6']);
 /** `s`: the native ID may hold a line break. */
 const FORMAT = /^(V[12346]):([a-z0-9_-]*):([A-Za-z0-9]+)(?:\?([^:]*))?:(.+)$/s;
 
+/** The encoded `via` of each recorded listing (listing.ts keeps one object per listed value, so every ID of one list item reuses it). */
+const encodedVias = new WeakMap<GlobalIdVia, string>();
+
 function encodeVia(via: GlobalIdVia | undefined): string {
   if (via === undefined) return '';
+  let encoded = encodedVias.get(via);
+  if (encoded === undefined) {
+    encoded = encodeViaEntries(via);
+    encodedVias.set(via, encoded);
+  }
+  return encoded;
+}
+
+function encodeViaEntries(via: GlobalIdVia): string {
   const entries = Object.entries(via).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return entries.length === 0 ? '' : `?${new URLSearchParams(entries).toString()}`;
 }

@@ -18,6 +18,8 @@ const listings = new WeakMap<object, GlobalIdVia>();
 
 /** Records where `value` was listed; parameters that were not given are left out. */
 export function listedAt<T extends object>(value: T, via: Readonly<Record<string, string | number | undefined | null>>): T {
+  // Recorded by an earlier operation over the same cached object: the same values (see above), and the same `via` object keeps encodeVia's memo.
+  if (listings.has(value)) return value;
   const defined = Object.entries(via).filter((entry): entry is [string, string | number] => entry[1] !== undefined && entry[1] !== null);
   listings.set(value, Object.fromEntries(defined.map(([key, v]) => [key, String(v)])));
   return value;

@@ -61,14 +61,38 @@ function trial(check: Check, value: unknown, site: Site | undefined): boolean {
   return passed;
 }
 
+/** Checks that can drop the part they are given (an `opt`, or a combinator holding one). */
+const dropping = new WeakSet<Check>();
+/** Every object key some `obj` shape gives a dropping check: the only names a dropped part can have on an object. */
+const droppableKeys = new Set<string>();
+
+/**
+ * The object keys a payload check may drop (filled as route modules define
+ * their shapes, at import). src/model/degraded-fields.ts wraps a field that
+ * reads its parent's property of the same name only when the name is here:
+ * every other field keeps no resolver, which graphql-jit compiles to a plain
+ * property read.
+ */
+export function droppableKeyNames(): ReadonlySet<string> {
+  return droppableKeys;
+}
+
+/** `combined` drops a part when one of `checks` does (the site passes through). */
+function dropsWhenAny(combined: Check, checks: readonly Check[]): Check {
+  if (checks.some((check) => dropping.has(check))) dropping.add(combined);
+  return combined;
+}
+
 /** An optional part: absent or null is fine; present and malformed is dropped (during an inspection) or refused. */
 export function opt(check: Check): Check {
-  return (value, site) => {
+  const optional: Check = (value, site) => {
     if (value === undefined || value === null) return true;
     if (collecting === undefined || site === undefined) return check(value, site);
     if (!trial(check, value, site)) collecting.push(site);
     return true;
   };
+  dropping.add(optional);
+  return optional;
 }
 
 /**
@@ -77,7 +101,7 @@ export function opt(check: Check): Check {
  * which routes exist), never dropped as an optional part.
  */
 export function nullable(check: Check): Check {
-  return (value, site) => value === undefined || value === null || check(value, site);
+  return dropsWhenAny((value, site) => value === undefined || value === null || check(value, site), [check]);
 }
 
 export function arrayOf(check: Check): Check {
@@ -87,6 +111,7 @@ export function arrayOf(check: Check): Check {
 /** An object whose listed fields pass their checks (other fields are not looked at). */
 export function obj(fields: Readonly<Record<string, Check>>): Check {
   const entries = Object.entries(fields);
+  for (const [key, check] of entries) if (dropping.has(check)) droppableKeys.add(key);
   return (value) => isObject(value) && entries.every(([key, check]) => check(value[key], { owner: value, key }));
 }
 
@@ -96,12 +121,12 @@ export function recordOf(check: Check): Check {
 }
 
 export function oneOf(...checks: Check[]): Check {
-  return (value, site) => checks.some((check) => trial(check, value, site));
+  return dropsWhenAny((value, site) => checks.some((check) => trial(check, value, site)), checks);
 }
 
 /** Every check holds: a payload piece that extends another (`V1GameDetail extends V1WorldCupMatch`). */
 export function allOf(...checks: Check[]): Check {
-  return (value, site) => checks.every((check) => check(value, site));
+  return dropsWhenAny((value, site) => checks.every((check) => check(value, site)), checks);
 }
 
 /** Turns a check into the type guard `accepts` needs. */

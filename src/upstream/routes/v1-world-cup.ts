@@ -270,13 +270,13 @@ const isGroups = (body: unknown): body is V1WorldCupGroupsPayload =>
   obj({ groups: arrayOf(obj({ groupNum: int, name: str, competitors: arrayOf(competitor) })) })(body);
 const bracketSlot = obj({ roundNum: int, roundName: str, slot: int, gameId: int, home: competitor, away: competitor, winnerId: opt(int) });
 /** Each part may be missing (spec 4.6: partial data when a sub-query is briefly unavailable), never malformed. */
-const isHub = (body: unknown): body is V1WorldCupHubPayload =>
-  obj({
-    games: opt(arrayOf(match)),
-    standings: opt(arrayOf(obj({ groupNum: int, name: str, rows: arrayOf(standingsRow) }))),
-    brackets: opt(arrayOf(bracketSlot)),
-    unavailable: opt(arrayOf(str)),
-  })(body);
+const hub = obj({
+  games: opt(arrayOf(match)),
+  standings: opt(arrayOf(obj({ groupNum: int, name: str, rows: arrayOf(standingsRow) }))),
+  brackets: opt(arrayOf(bracketSlot)),
+  unavailable: opt(arrayOf(str)),
+});
+const isHub = (body: unknown): body is V1WorldCupHubPayload => hub(body);
 const isPolls = (body: unknown): body is V1WorldCupOddsPayload =>
   obj({ polls: arrayOf(obj({ gameId: int, totalVotes: num, options: arrayOf(obj({ option: str, votes: num, percentage: num })) })) })(body);
 const isCompetitors = (body: unknown): body is V1CompetitorsPayload => obj({ competitors: arrayOf(competitor) })(body);

@@ -96,6 +96,8 @@ const hasArray = (key: string) => (body: unknown): boolean => isObject(body) && 
 /** The seasons lists are read whole (see shape.ts). */
 const tournamentSeasons = arrayOf(obj({ uniqueTournament: v2UniqueTournament, seasons: arrayOf(obj({ id: int, name: str, year: str })) }));
 
+const nearEvents = obj({ previousEvent: opt(v2Event), nextEvent: opt(v2Event) });
+
 export const v2HockeyRoutes = {
   roster: teamRoute('/players', 'v2Entity', (b): b is HockeyRosterPayload => obj({ players: arrayOf(v2Player) })(b)),
   lastEvents: teamRoute<{ id: number; page: number }, { events: V2Event[]; hasNextPage: boolean }>(
@@ -104,7 +106,7 @@ export const v2HockeyRoutes = {
   nextEvents: teamRoute<{ id: number; page: number }, { events: V2Event[]; hasNextPage: boolean }>(
     '/events/next/{page}', 'v2Events', isEventsPage, (p) => `/${p.page}`,
   ),
-  nearEvents: teamRoute('/near-events', 'v2Events', (b): b is NearEventsPayload => obj({ previousEvent: opt(v2Event), nextEvent: opt(v2Event) })(b)),
+  nearEvents: teamRoute('/near-events', 'v2Events', (b): b is NearEventsPayload => nearEvents(b)),
   competitions: teamRoute('/unique-tournaments', 'v2Entity', (b): b is UniqueTournamentsPayload => obj({ uniqueTournaments: arrayOf(v2UniqueTournament) })(b)),
   performance: teamRoute('/performance', 'v2Events', (b): b is HockeyPerformancePayload =>
     obj({ form: arrayOf(str), record: obj({ played: int, wins: int, losses: int, overtimeLosses: int }) })(b)),

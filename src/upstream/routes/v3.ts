@@ -56,10 +56,11 @@ const team = obj({ id: int, name: str, shortName: opt(str) });
 const eventOf = (away: Check) =>
   obj({ id: int, startTime: date, status: str, homeTeam: team, awayTeam: away, score: opt(obj({ home: num, away: num })) });
 const windowOf = (event: Check) => obj({ leagues: arrayOf(obj({ id: int, name: str, country: opt(str), events: arrayOf(event) })) });
-const isWindow = (b: unknown): b is V3WindowPayload => windowOf(eventOf(team))(b);
+const windowShape = windowOf(eventOf(team));
+const isWindow = (b: unknown): b is V3WindowPayload => windowShape(b);
 /** Spec 2.12: `awayTeam` and `score` are unused in the cycling feed, so they are not required of it. */
-const isCyclingWindow = (b: unknown): b is V3WindowPayload =>
-  windowOf(obj({ id: int, startTime: opt(date), homeTeam: team, awayTeam: any }))(b);
+const cyclingWindow = windowOf(obj({ id: int, startTime: opt(date), homeTeam: team, awayTeam: any }));
+const isCyclingWindow = (b: unknown): b is V3WindowPayload => cyclingWindow(b);
 
 export const v3Routes = {
   window: {
