@@ -6,44 +6,23 @@
  * Redis; upstream requests are counted at the sandbox.
  *
  * Background senders (the membership heartbeat, the ledger's periodic read)
- * run on their own timers whatever the operations do: they are left out of
- * the sums and nothing else is.
+ * run on their own timers whatever the operations do: they are left out
+ * (test/support/redis-round-trips.ts) and nothing else is.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hockeyV1Ids } from '../src/sandbox/fixtures/hockey-v1.js';
 import { gql, requestCounts, resetCounts, type GraphQLResponse } from './support/client.js';
 import { startCluster, type Cluster, type Replica } from './support/cluster.js';
+import { redisRoundTrips, roundTripsBetween } from './support/redis-round-trips.js';
 
 const KEY = 'cluster-round-trips-key-0001';
 const as = { authorization: `Bearer ${KEY}` };
 const athlete = (offset: number, fields = 'name'): string => `{ v1 { hockey { athlete(id: "${hockeyV1Ids.firstAthleteId + offset}") { ${fields} } } } }`;
-/** Timers' senders, not an operation's: the heartbeat (redis-link.ts) and the ledger's refresh (redis-ledger.ts). */
-const BACKGROUND = new Set(['sgHeartbeat', 'sgLedgerRead']);
 
 interface Cost {
   upstreamRequests: number;
 }
 const costOf = (response: GraphQLResponse): Cost => response.extensions?.['cost'] as Cost;
-
-/** The replica's round trips so far, by sender, background senders left out. */
-async function roundTrips(replica: Replica): Promise<Map<string, number>> {
-  const text = await (await fetch(`${replica.url}/metrics`, { headers: as })).text();
-  const bySender = new Map<string, number>();
-  for (const [, sender, value] of text.matchAll(/^sports_graph_redis_round_trips_total\{sender="([^"]+)",replica="[^"]+"\} (\d+)$/gm)) {
-    if (sender !== undefined && !BACKGROUND.has(sender)) bySender.set(sender, Number(value));
-  }
-  return bySender;
-}
-
-/** Round trips `replica` made while `run` ran, by sender (only those that moved). */
-async function roundTripsDuring(replica: Replica, run: () => Promise<void>): Promise<Record<string, number>> {
-  const before = await roundTrips(replica);
-  await run();
-  const after = await roundTrips(replica);
-  const moved: Record<string, number> = {};
-  for (const [sender, value] of after) if (value !== (before.get(sender) ?? 0)) moved[sender] = value - (before.get(sender) ?? 0);
-  return moved;
-}
 
 const PROCESS_START_TIMEOUT_MS = 60_000;
 
@@ -60,13 +39,12 @@ describe('cluster: Redis round trips per operation', { timeout: 60_000 }, () => 
 
   /** Runs `query` on `replica` and returns the round trips it cost, by sender; the answer must have no errors. */
   async function roundTripsOf(replica: Replica, query: string, upstreamRequests: number): Promise<Record<string, number>> {
-    let response: GraphQLResponse | undefined;
     await resetCounts(cluster.sandbox.url);
-    const moved = await roundTripsDuring(replica, async () => {
-      response = await gql(replica.url, query, undefined, as);
-    });
-    expect(response?.errors).toBeUndefined();
-    expect(costOf(response!).upstreamRequests).toBe(upstreamRequests);
+    const before = await redisRoundTrips(replica.url, as);
+    const response = await gql(replica.url, query, undefined, as);
+    const moved = roundTripsBetween(before, await redisRoundTrips(replica.url, as));
+    expect(response.errors).toBeUndefined();
+    expect(costOf(response).upstreamRequests).toBe(upstreamRequests);
     expect((await requestCounts(cluster.sandbox.url)).total).toBe(upstreamRequests);
     return moved;
   }
@@ -98,10 +76,10 @@ describe('cluster: Redis round trips per operation', { timeout: 60_000 }, () => 
     expect(await roundTripsOf(r1, athlete(2, 'name id'), 0)).toEqual({ sgResultGet: 1, set: 1 });
   });
 
-  it('RESULT_CACHE=false: an answer another replica stored costs the estimate\'s read and the claim once, then nothing', async () => {
+  it('RESULT_CACHE=false: an answer another replica stored costs one read (the estimate\'s, kept for execution), then nothing', async () => {
     expect(await roundTripsOf(r1, athlete(3), 1)).toMatchObject({ sgCacheStore: 1 });
     await r2.restart({ RESULT_CACHE: 'false' });
-    expect(await roundTripsOf(r2, athlete(3), 0)).toEqual({ hget: 1, sgCacheClaim: 1 });
+    expect(await roundTripsOf(r2, athlete(3), 0)).toEqual({ hget: 1 });
     expect(await roundTripsOf(r2, athlete(3), 0)).toEqual({});
   }, PROCESS_START_TIMEOUT_MS);
 });
