@@ -97,6 +97,8 @@ export interface ClusterResult {
   /** Replica CPU ms per executed operation (RESULT_CACHE=false, upstream answers cached), REDIS_URL set. */
   engineCpuMsPerOp: number;
   redisRoundTripsPerOp: { hit: number; sharedHit: number; engine: number; cold: number };
+  /** `cold` and `sharedHit` by sender (src/state/redis/round-trips.ts), per operation. */
+  redisRoundTripsBySender: { sharedHit: Record<string, number>; cold: Record<string, number> };
   cpu: ClusterCpuResult;
   /** Load average when the cluster scenario started and ended (1, 5, 15 minutes). */
   loadAverage: { start: string; end: string };
@@ -224,14 +226,18 @@ async function measureWarm(options: ClusterOptions, replicas: readonly Service[]
   };
 }
 
-/** The replicas' Redis round trips (background senders left out) per workload operation while `run` ran. */
-async function roundTripsPerOp(replicas: readonly Service[], run: () => Promise<WorkloadRun>): Promise<{ value: WorkloadRun; perOp: number }> {
+/** The replicas' Redis round trips (background senders left out) per workload operation while `run` ran, in all and by sender. */
+async function roundTripsPerOp(replicas: readonly Service[], run: () => Promise<WorkloadRun>): Promise<{ value: WorkloadRun; perOp: number; bySender: Record<string, number> }> {
   const read = (): Promise<Array<Map<string, number>>> => Promise.all(replicas.map((replica) => redisRoundTrips(replica.url)));
   const before = await read();
   const value = await run();
   const after = await read();
-  const trips = after.reduce((sum, reading, i) => sum + totalRoundTrips(roundTripsBetween(before[i] ?? new Map(), reading)), 0);
-  return { value, perOp: round(trips / workload.length, 3) };
+  const bySender: Record<string, number> = {};
+  for (const [i, reading] of after.entries()) {
+    for (const [sender, trips] of Object.entries(roundTripsBetween(before[i] ?? new Map(), reading))) bySender[sender] = (bySender[sender] ?? 0) + trips;
+  }
+  const perOp = (trips: number): number => round(trips / workload.length, 3);
+  return { value, perOp: perOp(totalRoundTrips(bySender)), bySender: Object.fromEntries(Object.entries(bySender).map(([sender, trips]) => [sender, perOp(trips)])) };
 }
 
 export async function runCluster(options: ClusterOptions): Promise<ClusterResult> {
@@ -259,6 +265,7 @@ export async function runCluster(options: ClusterOptions): Promise<ClusterResult
         cpuMsPerOp: cpu.hit.cpuMsPerOp,
         engineCpuMsPerOp: cpu.engine.cpuMsPerOp,
         redisRoundTripsPerOp: { hit: cpu.hit.redisRoundTripsPerOp, sharedHit: again.perOp, engine: cpu.engine.redisRoundTripsPerOp, cold: spread.perOp },
+        redisRoundTripsBySender: { sharedHit: again.bySender, cold: spread.bySender },
         cpu,
         loadAverage: { start: loadAtStart, end: options.loadAverage() },
       };

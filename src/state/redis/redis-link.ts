@@ -70,6 +70,12 @@ export class RedisLink {
       retryStrategy: (times: number) => Math.min(200 * times, 2_000),
       connectionName: `sports-graph:${options.replicaId}`,
     };
+    // No `enableAutoPipelining`: an operation's commands depend on each other's
+    // answers (lookup, claim, reserve, commit, store), so none share a tick to
+    // batch; it would only hold every command to the next setImmediate and,
+    // one batch in flight per connection, queue unrelated operations' reads
+    // behind a slow script. Where one step needs several commands, they are
+    // one script (the store publishes its own notice).
     this.command = new Redis(options.url, {
       ...common,
       // A command while Redis is away fails at once: callers fall back instead of waiting.
