@@ -12,7 +12,8 @@
  *
  * The label says who sent it: the Lua script's name (src/state/redis/
  * lua-script.ts) for `EVALSHA`/`EVAL`, else the command's name; a pipeline
- * is labelled by its first command. Both sets are bounded by the code.
+ * is `pipeline:` and its first command's (a MULTI: `pipeline:multi`). Every
+ * set is bounded by the code.
  */
 import type { Command, Redis } from 'ioredis';
 import type { Counter } from 'prom-client';
@@ -54,7 +55,7 @@ export function countRoundTrips(client: Redis, counter: RoundTripCounter): void 
       count(senderOf(command));
     } else if (stream !== pipeline) {
       pipeline = stream;
-      count(senderOf(command));
+      count(`pipeline:${senderOf(command)}`);
     }
     return send(command, stream);
   };
