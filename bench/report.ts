@@ -110,6 +110,12 @@ export function printTable(r: Figures & { targets: Target[] }): void {
     [`cluster warm ${r.cluster.warm.replicas} replicas req/s | p50 | p99`, `${fig(r.cluster.warm.threeReplicas)} (x${r.cluster.warm.ratio} of single; connections ${r.cluster.warm.connectionsPerReplica.join('/')}; replicas and Redis share ${r.cluster.warm.serverCores} core${r.cluster.warm.serverCores === 1 ? '' : 's'})`],
     ['cluster warm 1 replica req/s | p50 | p99', `${fig(r.cluster.warm.oneReplica)} (x${r.cluster.warm.oneReplicaRatio} of single)`],
     ['cluster warm single req/s | p50 | p99', `${fig(r.cluster.warm.single)} (one process, no Redis)`],
+    ['cluster hit CPU ms/op replica | single | Redis', `${spread(r.cluster.cpu.hit.cpuMsPerOpRounds)} | ${spread(r.cluster.cpu.hit.singleCpuMsPerOpRounds)} | ${r.cluster.cpu.hit.redisCpuMsPerOp}`],
+    ['cluster engine CPU ms/op replica | single | Redis', `${spread(r.cluster.cpu.engine.cpuMsPerOpRounds)} | ${spread(r.cluster.cpu.engine.singleCpuMsPerOpRounds)} | ${r.cluster.cpu.engine.redisCpuMsPerOp}`],
+    [
+      'cluster Redis round trips/op hit | shared hit | engine | cold',
+      `${r.cluster.redisRoundTripsPerOp.hit} | ${r.cluster.redisRoundTripsPerOp.sharedHit} | ${r.cluster.redisRoundTripsPerOp.engine} | ${r.cluster.redisRoundTripsPerOp.cold} (load average ${r.cluster.loadAverage.start})`,
+    ],
     ...r.fanout.levels.map((level): [string, string] => [
       `fanout ${level.subscribers} p50 | p99 | bytes/sub`,
       `${level.p50Ms} ms | ${level.p99Ms} ms | ${level.bytesPerSubscriber} B (${level.subscribed} subscribed, delivery ${level.deliveryRatio})`,

@@ -14,7 +14,8 @@
  * - `BENCH_ONLY=warm,fanout`: only those scenarios (start, upstream, warm,
  *   cluster, engine, cold, fanout, steady; for working on one);
  *   the results then go to bench/results/partial.json, never latest.json,
- *   except the scenarios that stand alone (start and idle, engine, cold),
+ *   except the scenarios that stand alone (start and idle, engine, cold,
+ *   cluster: each compares sides it measures itself, in fresh processes),
  *   which replace their own keys in latest.json, whose targets are then
  *   checked again.
  */
@@ -111,6 +112,7 @@ try {
       rounds,
       ...warmLoad,
       log,
+      loadAverage,
     });
   }
 
@@ -191,7 +193,7 @@ try {
   };
   if (started === undefined || warm === undefined || engine === undefined || cold === undefined || upstream === undefined || cluster === undefined || steady === undefined || largest === undefined) {
     await writeFile(new URL('./results/partial.json', import.meta.url), `${JSON.stringify({ ...results, targets: targetsOf(results) }, null, 2)}\n`);
-    if (started !== undefined || engine !== undefined || cold !== undefined) {
+    if (started !== undefined || engine !== undefined || cold !== undefined || cluster !== undefined) {
       // Scenarios whose figures stand alone (fresh processes; CPU per operation of each side, read from /proc)
       // replace only their own keys, and the targets are checked again on the result.
       const latestUrl = new URL('./results/latest.json', import.meta.url);
@@ -202,9 +204,10 @@ try {
         ...(started === undefined ? {} : { start: { ...started.start, ...measured }, idle: started.idle }),
         ...(engine === undefined ? {} : { engine: { ...engine, ...measured } }),
         ...(cold === undefined ? {} : { cold: { ...cold, ...measured } }),
+        ...(cluster === undefined ? {} : { cluster: { ...cluster, ...measured } }),
       };
       await writeFile(latestUrl, `${JSON.stringify({ ...updated, targets: targetsOf(updated as Parameters<typeof targetsOf>[0]) }, null, 2)}\n`);
-      log(`replaced ${[started && 'start, idle', engine && 'engine', cold && 'cold'].filter(Boolean).join(', ')} and the targets in bench/results/latest.json`);
+      log(`replaced ${[started && 'start, idle', engine && 'engine', cold && 'cold', cluster && 'cluster'].filter(Boolean).join(', ')} and the targets in bench/results/latest.json`);
     }
     process.stdout.write(`${JSON.stringify({ upstream, warm, cluster, engine, cold, fanout: results.fanout, steady, targets: targetsOf(results) }, null, 2)}\n`);
     log('partial run: wrote bench/results/partial.json');

@@ -45,6 +45,13 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
+  readonly redisRoundTrips = new Counter({
+    name: 'sports_graph_redis_round_trips_total',
+    help: 'Round trips to the cluster\'s Redis on the command connection (a pipeline is one), by sender: the Lua script\'s name, else the command (src/state/redis/round-trips.ts); none alone.',
+    labelNames: ['sender'] as const,
+    registers: [this.registry],
+  });
+
   readonly csrfRefusals = new Counter({
     name: 'sports_graph_csrf_refusals_total',
     help: 'Cross-site browser requests refused before running an operation (CSRF_REFUSED), by their Sec-Fetch-Site ("absent" when the browser sent none).',

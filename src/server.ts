@@ -131,7 +131,7 @@ export function loadTypeDefs(): string[] {
 export async function createGateway(config: Config, options: GatewayOptions): Promise<Gateway> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const metrics = new GatewayMetrics(config.cluster.replicaId);
-  const state = await openSharedState({ config, logger, purpose: 'gateway' });
+  const state = await openSharedState({ config, logger, purpose: 'gateway', redisRoundTrips: metrics.redisRoundTrips });
   metrics.observeCluster(state);
   const { ledger, budgets } = state;
   const showQuota = (): void => {

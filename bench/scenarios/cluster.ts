@@ -19,7 +19,16 @@
  *   warm scenario and one replica alone, in rounds that rotate who goes
  *   first.
  *
- * One cluster serves both (a cluster start is three cold starts on one
+ * - CPU per operation with `REDIS_URL` set, beside the single gateway, and
+ *   Redis's own (cluster-cpu.ts): `cpuMsPerOp` (result-cache hits),
+ *   `engineCpuMsPerOp` (`RESULT_CACHE=false`).
+ * - `redisRoundTripsPerOp`: Redis round trips per operation, from the
+ *   replicas' /metrics (background senders left out): `cold` over the
+ *   round-robin workload on the fresh cluster, `sharedHit` over its repeat
+ *   (every operation on a replica that never ran it: its result comes from
+ *   Redis), `hit` and `engine` over the CPU runs.
+ *
+ * One cluster serves all (a cluster start is three cold starts on one
  * core); the warm runs come after the workload, whose first operation is the
  * warm query.
  */
@@ -32,6 +41,8 @@ import type { Service } from '../stack.js';
 import { representative, workload } from '../workload.js';
 import { runWorkload, type WorkloadRun } from './upstream.js';
 import { startRedis, type RedisServer } from '../../test/support/redis-server.js';
+import { redisRoundTrips, roundTripsBetween, totalRoundTrips } from '../../test/support/redis-round-trips.js';
+import { measureClusterCpu, type ClusterCpuResult } from './cluster-cpu.js';
 
 export interface ClusterUpstreamResult {
   replicas: number;
@@ -81,6 +92,16 @@ export interface ClusterWarmResult {
 export interface ClusterResult {
   upstream: ClusterUpstreamResult;
   warm: ClusterWarmResult;
+  /** Replica CPU ms per result-cache hit with REDIS_URL set (cpu.hit has the single gateway's beside it). */
+  cpuMsPerOp: number;
+  /** Replica CPU ms per executed operation (RESULT_CACHE=false, upstream answers cached), REDIS_URL set. */
+  engineCpuMsPerOp: number;
+  redisRoundTripsPerOp: { hit: number; sharedHit: number; engine: number; cold: number };
+  /** `cold` and `sharedHit` by sender (src/state/redis/round-trips.ts), per operation. */
+  redisRoundTripsBySender: { sharedHit: Record<string, number>; cold: Record<string, number> };
+  cpu: ClusterCpuResult;
+  /** Load average when the cluster scenario started and ended (1, 5, 15 minutes). */
+  loadAverage: { start: string; end: string };
 }
 
 export interface ClusterOptions {
@@ -98,6 +119,7 @@ export interface ClusterOptions {
   durationSeconds: number;
   connections: number;
   log: (message: string) => void;
+  loadAverage: () => string;
 }
 
 const CLUSTER_FORM_TIMEOUT_MS = 30_000;
@@ -204,6 +226,20 @@ async function measureWarm(options: ClusterOptions, replicas: readonly Service[]
   };
 }
 
+/** The replicas' Redis round trips (background senders left out) per workload operation while `run` ran, in all and by sender. */
+async function roundTripsPerOp(replicas: readonly Service[], run: () => Promise<WorkloadRun>): Promise<{ value: WorkloadRun; perOp: number; bySender: Record<string, number> }> {
+  const read = (): Promise<Array<Map<string, number>>> => Promise.all(replicas.map((replica) => redisRoundTrips(replica.url)));
+  const before = await read();
+  const value = await run();
+  const after = await read();
+  const bySender: Record<string, number> = {};
+  for (const [i, reading] of after.entries()) {
+    for (const [sender, trips] of Object.entries(roundTripsBetween(before[i] ?? new Map(), reading))) bySender[sender] = (bySender[sender] ?? 0) + trips;
+  }
+  const perOp = (trips: number): number => round(trips / workload.length, 3);
+  return { value, perOp: perOp(totalRoundTrips(bySender)), bySender: Object.fromEntries(Object.entries(bySender).map(([sender, trips]) => [sender, perOp(trips)])) };
+}
+
 export async function runCluster(options: ClusterOptions): Promise<ClusterResult> {
   const count = options.replicas ?? 3;
   const redis = await startRedis();
@@ -212,12 +248,27 @@ export async function runCluster(options: ClusterOptions): Promise<ClusterResult
     if (redis.pid !== undefined) pinProcess(options.pinning, redis.pid, options.pinning.serverCpu);
     const replicas = await startReplicas(options, redis, count);
     try {
-      options.log('cluster upstream');
-      const spread = await runWorkload(replicas, options.sandboxUrl, 0);
-      const again = await runWorkload(replicas, options.sandboxUrl, 1);
-      const upstream = upstreamResult(options, count, { spread, again });
+      const loadAtStart = options.loadAverage();
+      options.log(`cluster upstream (load average ${loadAtStart})`);
+      const spread = await roundTripsPerOp(replicas, () => runWorkload(replicas, options.sandboxUrl, 0));
+      const again = await roundTripsPerOp(replicas, () => runWorkload(replicas, options.sandboxUrl, 1));
+      const upstream = upstreamResult(options, count, { spread: spread.value, again: again.value });
       options.log('cluster warm');
-      return { upstream, warm: await measureWarm(options, replicas) };
+      const warm = await measureWarm(options, replicas);
+      options.log(`cluster cpu (load average ${options.loadAverage()})`);
+      const [first] = replicas;
+      if (first === undefined || redis.pid === undefined) throw new TypeError('cluster cpu: no replica or no Redis process');
+      const cpu = await measureClusterCpu({ ...options, redisUrl: redis.url, redisPid: redis.pid, replica: first });
+      return {
+        upstream,
+        warm,
+        cpuMsPerOp: cpu.hit.cpuMsPerOp,
+        engineCpuMsPerOp: cpu.engine.cpuMsPerOp,
+        redisRoundTripsPerOp: { hit: cpu.hit.redisRoundTripsPerOp, sharedHit: again.perOp, engine: cpu.engine.redisRoundTripsPerOp, cold: spread.perOp },
+        redisRoundTripsBySender: { sharedHit: again.bySender, cold: spread.bySender },
+        cpu,
+        loadAverage: { start: loadAtStart, end: options.loadAverage() },
+      };
     } finally {
       await stopAll(replicas);
     }

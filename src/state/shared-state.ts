@@ -20,6 +20,7 @@ import { RedisLedger } from './redis/redis-ledger.js';
 import { removeLeftoverTemporaries } from './state-file.js';
 import { RedisBoard, RedisBus, RedisLeases } from './redis/redis-coordination.js';
 import { RedisLink } from './redis/redis-link.js';
+import type { RoundTripCounter } from './redis/round-trips.js';
 import type { Board, Bus, Leases, StateHealth, StateReadiness } from './shared.js';
 import type { Counter } from 'prom-client';
 import type { SharedImages } from '../images/shared-images.js';
@@ -77,6 +78,8 @@ export interface SharedStateOptions {
   readonly logger: Logger;
   /** Who holds `DATA_DIR`, for the message a second process prints. */
   readonly purpose: string;
+  /** Counts round trips to the cluster's Redis (cluster mode only). */
+  readonly redisRoundTrips?: RoundTripCounter;
 }
 
 /**
@@ -109,7 +112,7 @@ async function openSingleNode({ config, logger, purpose }: SharedStateOptions): 
 }
 
 /** The allowance and budgets live in Redis; `DATA_DIR` keeps only what is this replica's own (the image store). */
-async function openClusterNode({ config, logger, purpose }: SharedStateOptions, redisUrl: string): Promise<SharedState> {
+async function openClusterNode({ config, logger, purpose, redisRoundTrips }: SharedStateOptions, redisUrl: string): Promise<SharedState> {
   const { keyPrefix, replicaId } = config.cluster;
   const lock = lockDataDir(config.dataDir, purpose);
   const clusterLogger = logger.child({ component: 'cluster', replica: replicaId });
@@ -118,7 +121,7 @@ async function openClusterNode({ config, logger, purpose }: SharedStateOptions, 
   let bus: RedisBus;
   try {
     await removeLeftoverTemporaries(config.dataDir);
-    link = await RedisLink.open({ url: redisUrl, keyPrefix, replicaId, logger: clusterLogger });
+    link = await RedisLink.open({ url: redisUrl, keyPrefix, replicaId, logger: clusterLogger, roundTrips: redisRoundTrips });
     bus = new RedisBus(link);
     // A request may be in flight until its operation's deadline; a reservation older than that (and a margin) belonged to a replica that died.
     ledger = await RedisLedger.open({ plan: config.plan, link, bus, logger: clusterLogger, inFlightExpiryMs: config.timeouts.operationMs + 30_000 });

@@ -179,13 +179,21 @@ export class ResponseCache {
    * resource another replica stored counts as known. For the cost estimate,
    * which reads cached lists to learn their real length; undefined when
    * nothing fresh is held.
+   *
+   * A fresh entry read from the tier is kept here, as a claim that found it
+   * would keep it: the execution that follows the estimate then answers
+   * from this replica's layer instead of reading Redis a second time for
+   * the same entry (issue 16: one round trip per resource, not two).
    */
   async peek(key: string): Promise<Peeked | undefined> {
     const here = this.entries.peek(key);
     if (here !== undefined && this.now() - here.storedAt < here.ttlMs) return peekedOf(here);
     const entry = await this.shared?.tier.peek?.(key);
     if (entry === undefined || this.now() - entry.storedAt >= entry.ttlMs) return undefined;
-    return peekedOf(storedOf(entry));
+    const stored = storedOf(entry);
+    const latest = this.entries.peek(key);
+    if (latest === undefined || latest.storedAt < stored.storedAt) this.entries.set(key, stored);
+    return peekedOf(stored);
   }
 
   /**

@@ -26,11 +26,11 @@ export class RedisBus implements Bus {
 
   publish(channel: string, message: string): void {
     if (!this.#link.up) return;
-    this.#link.command.publish(this.#channel(channel), message).catch(() => undefined);
+    this.#link.command.publish(this.channelKey(channel), message).catch(() => undefined);
   }
 
   subscribe(channel: string, listener: (message: string) => void): () => void {
-    const name = this.#channel(channel);
+    const name = this.channelKey(channel);
     let listeners = this.#listeners.get(name);
     if (listeners === undefined) {
       listeners = new Set();
@@ -47,7 +47,8 @@ export class RedisBus implements Bus {
     };
   }
 
-  #channel(channel: string): string {
+  /** The Redis channel `channel` is published on: for a script that publishes in the same round trip as its write. */
+  channelKey(channel: string): string {
     return this.#link.key(`bus:${channel}`);
   }
 }

@@ -26,6 +26,7 @@
  */
 import type { SharedImage, SharedImages } from '../../images/shared-images.js';
 import type { RedisLink } from './redis-link.js';
+import { defineScript } from './lua-script.js';
 
 export interface RedisImagesOptions {
   readonly link: RedisLink;
@@ -96,7 +97,7 @@ export class RedisImages implements SharedImages {
     this.#now = options.now ?? Date.now;
     // Defined here rather than through luaScript(): the image bytes go as a Buffer, not a string.
     const client = options.link.command;
-    client.defineCommand('sgImagePut', { numberOfKeys: 4, lua: PUT });
+    defineScript(client, 'sgImagePut', 4, PUT);
     const put = (client as unknown as Record<string, PutCommand>)['sgImagePut'];
     if (put === undefined) throw new Error('ioredis did not define sgImagePut');
     this.#put = (...args) => put.call(client, ...args);

@@ -16,6 +16,7 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { luaScript, REDIS_NOW_MS, type LuaScript } from './lua-script.js';
+import { countRoundTrips, type RoundTripCounter } from './round-trips.js';
 
 export interface RedisLinkOptions {
   readonly url: string;
@@ -29,6 +30,8 @@ export interface RedisLinkOptions {
   readonly memberTtlMs?: number;
   /** A command not answered within this fails. @default 2_000 */
   readonly commandTimeoutMs?: number;
+  /** Counts the command connection's round trips by sender (round-trips.ts); the subscriber's only listen. */
+  readonly roundTrips?: RoundTripCounter | undefined;
 }
 
 type Listener = () => void;
@@ -67,6 +70,12 @@ export class RedisLink {
       retryStrategy: (times: number) => Math.min(200 * times, 2_000),
       connectionName: `sports-graph:${options.replicaId}`,
     };
+    // No `enableAutoPipelining`: an operation's commands depend on each other's
+    // answers (lookup, claim, reserve, commit, store), so none share a tick to
+    // batch; it would only hold every command to the next setImmediate and,
+    // one batch in flight per connection, queue unrelated operations' reads
+    // behind a slow script. Where one step needs several commands, they are
+    // one script (the store publishes its own notice).
     this.command = new Redis(options.url, {
       ...common,
       // A command while Redis is away fails at once: callers fall back instead of waiting.
@@ -74,6 +83,7 @@ export class RedisLink {
       maxRetriesPerRequest: 0,
       commandTimeout: options.commandTimeoutMs ?? 2_000,
     });
+    if (options.roundTrips !== undefined) countRoundTrips(this.command, options.roundTrips);
     // Subscriptions made while Redis is away are sent when it returns (ioredis resubscribes on reconnect).
     this.subscriber = new Redis(options.url, { ...common, maxRetriesPerRequest: null });
     this.#heartbeatScript = luaScript(this.command, 'sgHeartbeat', 1, HEARTBEAT);

@@ -19,8 +19,9 @@
  * the lock free and the entry missing while the holder is between the two.
  *
  * Notices ("stored", "failed" with the code and the lock's token,
- * "released") go out on the bus
- * (pub/sub), one channel for all keys; waiters also claim again every
+ * "released") go out on the bus (pub/sub), one channel for all keys,
+ * published by the store and release scripts themselves, so a load costs
+ * one round trip at its end, not two; waiters also claim again every
  * `pollMs`, so a notice lost (pub/sub is at most once) costs a poll, no more.
  *
  * Freshness compares `freshUntil` (the storing replica's clock) with the
@@ -37,14 +38,15 @@
  * key here has an expiry, and an entry evicted is a miss, never an error.
  */
 import { randomBytes } from 'node:crypto';
-import type { Bus } from '../shared.js';
 import type { Claim, Landing, LandingWatch, SharedEntry, SharedError, SharedTier, TierLock } from '../../upstream/shared-tier.js';
 import { luaScript, type LuaScript } from './lua-script.js';
+import type { RedisBus } from './redis-coordination.js';
 import type { RedisLink } from './redis-link.js';
 
 export interface RedisResponseTierOptions {
   readonly link: RedisLink;
-  readonly bus: Bus;
+  /** A Redis bus: `store` and `abandon` publish their notice from their own script, in the same round trip. */
+  readonly bus: RedisBus;
   /** How long past its TTL an entry may still answer stale (the cache's `maxStaleMs`): the key lives that long. */
   readonly maxStaleMs: number;
   /** Lock time of a load; a dead holder is taken over within it. @default 3_000 */
@@ -81,6 +83,7 @@ end
 if ARGV[5] ~= '' and redis.call('GET', KEYS[2]) == ARGV[5] then
   redis.call('DEL', KEYS[2])
 end
+redis.call('PUBLISH', ARGV[6], ARGV[7])
 return 1
 `;
 
@@ -93,9 +96,10 @@ return 0
 
 const RELEASE = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('DEL', KEYS[1])
+  redis.call('DEL', KEYS[1])
 end
-return 0
+redis.call('PUBLISH', ARGV[2], ARGV[3])
+return 1
 `;
 
 interface Watcher {
@@ -105,7 +109,7 @@ interface Watcher {
 
 export class RedisResponseTier implements SharedTier {
   readonly #link: RedisLink;
-  readonly #bus: Bus;
+  readonly #bus: RedisBus;
   readonly #maxStaleMs: number;
   readonly #lockMs: number;
   readonly #renewMs: number;
@@ -205,29 +209,32 @@ export class RedisResponseTier implements SharedTier {
     const freshUntil = entry.storedAt + entry.ttlMs;
     // A 404 is never a stale answer, so it need not outlive its TTL.
     const keepMs = entry.kind === 'value' ? entry.ttlMs + this.#maxStaleMs : entry.ttlMs;
+    const notice: Notice = { k: key, o: 'stored' };
     try {
+      // The notice goes out from the script, once the entry is written: one round trip for both.
       await this.#store(
         [this.#entryKey(key), this.#lockKey(key)],
-        [freshUntil, entry.storedAt, JSON.stringify(entry), Math.max(1, Math.round(keepMs)), lock?.token ?? ''],
+        [freshUntil, entry.storedAt, JSON.stringify(entry), Math.max(1, Math.round(keepMs)), lock?.token ?? '', this.#landedChannel, JSON.stringify(notice)],
       );
     } catch {
       // Redis went away: the entry stays on this replica only; waiters claim again and find the lock expired.
-      return;
     }
-    this.#announce({ k: key, o: 'stored' });
   }
 
   async abandon(key: string, lock: TierLock | undefined, error: SharedError | undefined): Promise<void> {
     if (lock !== undefined) this.#stopRenewing(lock.token);
     if (!this.#link.up) return;
-    if (lock !== undefined) {
-      try {
-        await this.#release([this.#lockKey(key)], [lock.token]);
-      } catch {
-        // The lock expires on its own.
-      }
+    const notice: Notice = error === undefined ? { k: key, o: 'released' } : { k: key, o: 'failed', t: lock?.token ?? '', e: error };
+    if (lock === undefined) {
+      this.#bus.publish(LANDED_CHANNEL, JSON.stringify(notice));
+      return;
     }
-    this.#announce(error === undefined ? { k: key, o: 'released' } : { k: key, o: 'failed', t: lock?.token ?? '', e: error });
+    try {
+      // Unlocked and told in one round trip: the notice goes out from the script.
+      await this.#release([this.#lockKey(key)], [lock.token, this.#landedChannel, JSON.stringify(notice)]);
+    } catch {
+      // The lock expires on its own; waiters find it free at their next claim.
+    }
   }
 
   #startRenewing(key: string, token: string): void {
@@ -251,10 +258,6 @@ export class RedisResponseTier implements SharedTier {
     this.#renewals.delete(token);
   }
 
-  #announce(notice: Notice): void {
-    this.#bus.publish(LANDED_CHANNEL, JSON.stringify(notice));
-  }
-
   #heard(message: string): void {
     const notice = parseNotice(message);
     if (notice === undefined) return;
@@ -265,6 +268,10 @@ export class RedisResponseTier implements SharedTier {
       watcher.notices.push(landing);
       watcher.wake?.();
     }
+  }
+
+  get #landedChannel(): string {
+    return this.#bus.channelKey(LANDED_CHANNEL);
   }
 
   #entryKey(key: string): string {
