@@ -25,6 +25,7 @@ import { pinSelf } from './processes.js';
 import { runCluster } from './scenarios/cluster.js';
 import { runCold } from './scenarios/cold.js';
 import { runEngine } from './scenarios/engine.js';
+import { runTrueCold } from './scenarios/true-cold.js';
 import { runFanoutLevel } from './scenarios/fanout.js';
 import { runStart } from './scenarios/start.js';
 import { runSteady } from './scenarios/steady.js';
@@ -73,7 +74,8 @@ try {
   }
 
   const ids = representative.variables as Record<string, string>;
-  const direct = await stack.startDirect({ game: ids['game'] ?? '', team: ids['team'] ?? '', tournament: ids['tournament'] ?? '' });
+  const representativeIds = { game: ids['game'] ?? '', team: ids['team'] ?? '', tournament: ids['tournament'] ?? '' };
+  const direct = await stack.startDirect(representativeIds);
 
   let upstream;
   if (runs('upstream')) {
@@ -126,12 +128,16 @@ try {
   }
 
   let cold;
+  let trueCold;
   if (runs('cold')) {
     const loadAtStart = loadAverage();
     log(`cold (load average ${loadAtStart})`);
     const coldGateway = await stack.startGateway('cold', coldEnv, profiled());
     cold = { ...(await runCold(coldGateway, direct, { rounds: cpuRounds, requests: 200, upstreamLatencyMs: latencyMs })), loadAverage: { start: loadAtStart, end: loadAverage() } };
     await coldGateway.child.stop();
+    const trueColdAtStart = loadAverage();
+    log(`trueCold (load average ${trueColdAtStart})`);
+    trueCold = { ...(await runTrueCold(coldEnv, representativeIds, cpuRounds)), loadAverage: { start: trueColdAtStart, end: loadAverage() } };
   }
 
   const fanout = [];
@@ -172,6 +178,7 @@ try {
     warm,
     engine,
     cold,
+    trueCold,
     upstream,
     cluster,
     fanout: {
@@ -191,7 +198,7 @@ try {
     },
     steady,
   };
-  if (started === undefined || warm === undefined || engine === undefined || cold === undefined || upstream === undefined || cluster === undefined || steady === undefined || largest === undefined) {
+  if (started === undefined || warm === undefined || engine === undefined || cold === undefined || trueCold === undefined || upstream === undefined || cluster === undefined || steady === undefined || largest === undefined) {
     await writeFile(new URL('./results/partial.json', import.meta.url), `${JSON.stringify({ ...results, targets: targetsOf(results) }, null, 2)}\n`);
     if (started !== undefined || engine !== undefined || cold !== undefined || cluster !== undefined) {
       // Scenarios whose figures stand alone (fresh processes; CPU per operation of each side, read from /proc)
@@ -204,15 +211,16 @@ try {
         ...(started === undefined ? {} : { start: { ...started.start, ...measured }, idle: started.idle }),
         ...(engine === undefined ? {} : { engine: { ...engine, ...measured } }),
         ...(cold === undefined ? {} : { cold: { ...cold, ...measured } }),
+        ...(trueCold === undefined ? {} : { trueCold: { ...trueCold, ...measured } }),
         ...(cluster === undefined ? {} : { cluster: { ...cluster, ...measured } }),
       };
       await writeFile(latestUrl, `${JSON.stringify({ ...updated, targets: targetsOf(updated as Parameters<typeof targetsOf>[0]) }, null, 2)}\n`);
       log(`replaced ${[started && 'start, idle', engine && 'engine', cold && 'cold', cluster && 'cluster'].filter(Boolean).join(', ')} and the targets in bench/results/latest.json`);
     }
-    process.stdout.write(`${JSON.stringify({ upstream, warm, cluster, engine, cold, fanout: results.fanout, steady, targets: targetsOf(results) }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ upstream, warm, cluster, engine, cold, trueCold, fanout: results.fanout, steady, targets: targetsOf(results) }, null, 2)}\n`);
     log('partial run: wrote bench/results/partial.json');
   } else {
-    const complete = { ...results, start: started.start, idle: started.idle, warm, engine, cold, upstream, cluster, steady };
+    const complete = { ...results, start: started.start, idle: started.idle, warm, engine, cold, trueCold, upstream, cluster, steady };
     const withTargets = { ...complete, targets: targetsOf({ ...complete, fanout: complete.fanout }) };
     await writeFile(new URL('./results/latest.json', import.meta.url), `${JSON.stringify(withTargets, null, 2)}\n`);
     printTable(withTargets);

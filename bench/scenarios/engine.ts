@@ -15,7 +15,7 @@
 import { cpuDuring, spreadOf, type Spread } from '../cpu.js';
 import { throughput } from '../load.js';
 import { median, round } from '../stats.js';
-import type { Service } from '../stack.js';
+import { resetSandboxCounts, sandboxLog, type Service } from '../stack.js';
 import { gatewayAndDirect, type Side } from './sides.js';
 
 export interface EngineResult {
@@ -33,19 +33,40 @@ export interface EngineResult {
   rounds: number;
   connections: number;
   durationSeconds: number;
+  /** Upstream requests per operation the sandbox received from each side (with `sandboxUrl`): below the REST client's, the gateway shared them. */
+  upstreamRequestsPerOp?: { gateway: number; direct: number };
 }
 
-export async function runEngine(gateway: Service, direct: Service, options: { rounds: number; durationSeconds: number; connections: number }): Promise<EngineResult> {
-  const { gatewaySide, directSide } = await gatewayAndDirect('engine', gateway, direct);
+export interface UnderLoadOptions {
+  rounds: number;
+  durationSeconds: number;
+  connections: number;
+  /** Counts each side's upstream requests from the sandbox's log. */
+  sandboxUrl?: string;
+}
+
+export function runEngine(gateway: Service, direct: Service, options: UnderLoadOptions): Promise<EngineResult> {
+  return runUnderLoad('engine', gateway, direct, options);
+}
+
+/**
+ * Both sides under the same autocannon load, CPU per operation from /proc:
+ * the engine scenario, and the truly cold gateway (trueCold in run.ts),
+ * whose figure is what a cold operation costs a serving gateway.
+ */
+export async function runUnderLoad(scenario: string, gateway: Service, direct: Service, options: UnderLoadOptions): Promise<EngineResult> {
+  const { gatewaySide, directSide } = await gatewayAndDirect(scenario, gateway, direct);
   const load = { connections: options.connections, durationSeconds: options.durationSeconds };
   // Unmeasured: JIT, keep-alive connections and the upstream cache on both sides.
   await throughput(gatewaySide.target, { ...load, durationSeconds: 1 });
   await throughput(directSide.target, { ...load, durationSeconds: 1 });
 
   const measure = async (side: Side) => {
+    if (options.sandboxUrl !== undefined) await resetSandboxCounts(options.sandboxUrl);
     const { value, cpuMs } = await cpuDuring(side.service.child, () => throughput(side.target, load));
-    if (value.non2xx + value.errors > 0) throw new Error(`engine: ${value.non2xx + value.errors} failed requests to ${side.target.path}`);
-    return { ...value, cpuMsPerOp: cpuMs / value.requests };
+    if (value.non2xx + value.errors > 0) throw new Error(`${scenario}: ${value.non2xx + value.errors} failed requests to ${side.target.path}`);
+    const upstream = options.sandboxUrl === undefined ? undefined : (await sandboxLog(options.sandboxUrl)).length / value.requests;
+    return { ...value, cpuMsPerOp: cpuMs / value.requests, upstream };
   };
   const g: Array<Awaited<ReturnType<typeof measure>>> = [];
   const d: Array<Awaited<ReturnType<typeof measure>>> = [];
@@ -77,5 +98,8 @@ export async function runEngine(gateway: Service, direct: Service, options: { ro
     rounds: options.rounds,
     connections: options.connections,
     durationSeconds: options.durationSeconds,
+    ...(options.sandboxUrl === undefined
+      ? {}
+      : { upstreamRequestsPerOp: { gateway: round(median(g.map((r) => r.upstream ?? 0)), 2), direct: round(median(d.map((r) => r.upstream ?? 0)), 2) } }),
   };
 }
