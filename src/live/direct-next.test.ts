@@ -21,9 +21,9 @@ const { Sender } = createRequire(import.meta.url)('ws') as { Sender: { frame(dat
 const wsFrame = (message: string): Buffer =>
   Buffer.concat(Sender.frame(Buffer.from(message), { fin: true, rsv1: false, opcode: 1, mask: false, readOnly: false }));
 
-/** The message graphql-ws sends for `result`, through the gateway's replacer (the payload restored, as GatewaySocket does). */
+/** The message graphql-ws sends for an error-free `result` (its own stringifyMessage). */
 const graphqlWsMessage = (id: string, result: ExecutionResult): string =>
-  stringifyMessage({ id, type: MessageType.Next, payload: { ...result } }, preSerializedReplacer);
+  stringifyMessage({ id, type: MessageType.Next, payload: { data: result.data ?? null } }, preSerializedReplacer);
 
 describe('direct next frames', () => {
   it('are byte for byte the frames ws sends for graphql-ws messages, whatever the id and the payload size', () => {

@@ -91,17 +91,37 @@ export function nextFrame(head: Buffer, tail: Buffer): Buffer {
   return frame;
 }
 
+/**
+ * The payload bytes of the result being fanned out: every subscriber of a
+ * frame asks for the same result in a row, so one comparison replaces a
+ * WeakMap lookup per socket.
+ */
+let lastResult: ExecutionResult | undefined;
+let lastTail: Buffer = Buffer.alloc(0);
+
+function tailOf(result: ExecutionResult): Buffer {
+  if (result !== lastResult) {
+    lastTail = preSerialize(result).tail;
+    lastResult = result;
+  }
+  return lastTail;
+}
+
 /** One subscriber's socket, as the direct path writes to it. */
 export class DirectNext implements Delivery {
   /** Made on the first direct write: most subscriptions (not shared, or short) never need it. */
   #head: Buffer | undefined;
+  /** Extensions are agreed in the handshake, before any subscription: read once. */
+  readonly #plain: boolean;
 
   constructor(
     private readonly socket: WebSocket,
     /** The TCP socket under `socket` (the upgrade request's). */
     private readonly raw: Duplex,
     private readonly id: string,
-  ) {}
+  ) {
+    this.#plain = socket.extensions === '';
+  }
 
   /**
    * Writes `result` as this subscriber's `next` message and returns true,
@@ -110,9 +130,9 @@ export class DirectNext implements Delivery {
    */
   write(result: ExecutionResult): boolean {
     const socket = this.socket;
-    if (socket.readyState !== socket.OPEN || !this.raw.writable || socket.extensions !== '' || socket.bufferedAmount !== 0 || !senderIdle(socket)) return false;
+    if (!this.#plain || socket.readyState !== socket.OPEN || !this.raw.writable || socket.bufferedAmount !== 0 || !senderIdle(socket)) return false;
     this.#head ??= nextHead(this.id);
-    this.raw.write(nextFrame(this.#head, preSerialize(result).tail));
+    this.raw.write(nextFrame(this.#head, tailOf(result)));
     return true;
   }
 }
