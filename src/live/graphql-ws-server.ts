@@ -58,29 +58,40 @@ type Enveloped = ReturnType<YogaServerInstance<Record<string, unknown>, Operatio
  * yoga's pipeline, and where its shared results may be written directly.
  */
 class WsOperation {
+  /** Dropped once the operation runs (`release`): graphql-ws keeps a subscription's arguments for as long as it lasts. */
+  #enveloped: Enveloped | undefined;
+
   constructor(
-    readonly enveloped: Enveloped,
-    readonly socket: WebSocket,
-    readonly request: IncomingMessage,
-    readonly id: string,
-  ) {}
+    enveloped: Enveloped,
+    /** Writes this subscriber's shared results straight to its socket (src/live/direct-next.ts). */
+    readonly direct: DirectNext,
+  ) {
+    this.#enveloped = enveloped;
+  }
 
   /** The arguments with this operation's context, built now: only an operation that executes pays for one. */
   async withContext(args: ExecutionArgs): Promise<ExecutionArgs> {
-    return { ...args, contextValue: await this.enveloped.contextFactory() };
+    return { ...args, contextValue: await this.#pipeline().contextFactory() };
   }
 
   async execute(args: ExecutionArgs): Promise<SubscribeResult> {
-    return (await this.enveloped.execute(await this.withContext(args))) as SubscribeResult;
+    const pipeline = this.#pipeline();
+    return (await pipeline.execute(await this.withContext(args))) as SubscribeResult;
   }
 
   async subscribe(args: ExecutionArgs): Promise<SubscribeResult> {
-    return (await this.enveloped.subscribe(await this.withContext(args))) as SubscribeResult;
+    const pipeline = this.#pipeline();
+    return (await pipeline.subscribe(await this.withContext(args))) as SubscribeResult;
   }
 
-  /** Writes shared results straight to this subscriber's socket (src/live/direct-next.ts). */
-  direct(): DirectNext {
-    return new DirectNext(this.socket, this.request.socket, this.id);
+  /** The operation started (or joined a shared execution): its pipeline is no longer needed. */
+  release(): void {
+    this.#enveloped = undefined;
+  }
+
+  #pipeline(): Enveloped {
+    if (this.#enveloped === undefined) throw new Error('graphql-ws operation run twice');
+    return this.#enveloped;
   }
 }
 
@@ -121,11 +132,16 @@ export function serveGraphqlWs({ wsServer, yoga, persisted, clientKeys, inputBou
         // false closes the socket with 4403 Forbidden.
         return clientKeys.check(key).ok;
       },
-      execute: (args: ExecutionArgs) => operationOf(args).execute(args),
+      execute: (args: ExecutionArgs) => operationOf(args).execute(args).finally(() => operationOf(args).release()),
       // Subscribers of the same odds document and variables share one
       // execution, whose results are written to them directly when they can be.
-      subscribe: (args: ExecutionArgs) => {
-        return sharedSubscriptions.subscribe(args, (own) => operationOf(own).subscribe(own), operationOf(args).direct());
+      subscribe: async (args: ExecutionArgs) => {
+        const operation = operationOf(args);
+        try {
+          return await sharedSubscriptions.subscribe(args, (own) => operationOf(own).subscribe(own), operation.direct);
+        } finally {
+          operation.release();
+        }
       },
       onSubscribe: async (ctx, id, payload) => {
         // Before anything walks them (the result-cache key, coercion): the same bounds as HTTP.
@@ -173,7 +189,7 @@ export function serveGraphqlWs({ wsServer, yoga, persisted, clientKeys, inputBou
           variableValues: payload.variables ?? null,
           // Built by WsOperation.withContext when the operation executes.
           contextValue: undefined,
-          rootValue: new WsOperation(enveloped, ctx.extra.socket, ctx.extra.request, id),
+          rootValue: new WsOperation(enveloped, new DirectNext(ctx.extra.socket, ctx.extra.request.socket, id)),
         };
         return args;
       },
