@@ -20,6 +20,13 @@
  * `queue` results (older ones are dropped, as the odds resolver's own
  * SlidingBuffer did). The source's execution is stopped when its last
  * subscriber leaves.
+ *
+ * Delivery: a subscriber may bring its own way to deliver (a `Delivery`,
+ * src/live/direct-next.ts writes the frame straight to its socket). It is
+ * offered a result only while the subscriber's reader (graphql-ws's loop)
+ * waits with nothing queued, so everything the reader still has to send
+ * goes first, and the end or an error reaches the reader after every
+ * result delivered before it.
  */
 import { getOperationAST, type DocumentNode, type ExecutionArgs, type ExecutionResult } from 'graphql';
 
