@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { ExecutionResult } from 'graphql';
 import { MessageType, stringifyMessage } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -61,14 +61,14 @@ describe('a subscriber written to directly', () => {
   });
 
   /** A connected pair: the server's socket as DirectNext writes to it, and a client collecting text messages. */
-  async function pair(): Promise<{ direct: DirectNext; serverSide: WebSocket; client: WebSocket; received: string[] }> {
+  async function pair(id = 's1'): Promise<{ direct: DirectNext; serverSide: WebSocket; raw: Socket; client: WebSocket; received: string[] }> {
     const accepted = once(server, 'connection') as Promise<[WebSocket, import('node:http').IncomingMessage]>;
     const client = new WebSocket(url, { perMessageDeflate: false });
     const received: string[] = [];
     client.on('message', (data: Buffer) => received.push(data.toString('utf8')));
     const [serverSide, request] = await accepted;
     await once(client, 'open');
-    return { direct: new DirectNext(serverSide, request.socket, 's1'), serverSide, client, received };
+    return { direct: new DirectNext(serverSide, request.socket, id), serverSide, raw: request.socket, client, received };
   }
 
   it('receives the messages graphql-ws would have sent, in order with what ws sends around them', async () => {
@@ -80,6 +80,44 @@ describe('a subscriber written to directly', () => {
     while (received.length < 5) await once(client, 'message');
     expect(received).toEqual(['before', ...results.map((result) => graphqlWsMessage('s1', result)), 'after']);
     client.terminate();
+  });
+
+  it('gives one result to many sockets, each with its own id, from one shared buffer or, for a long id, its own', async () => {
+    const ids = ['1', '22', 'ü ✓', 'x'.repeat(300), '0f8fad5b-d9cb-469f-a165-70867728950e'];
+    const pairs = [];
+    // One at a time: each waits for the server's next connection.
+    for (const id of ids) pairs.push(await pair(id));
+    const result: ExecutionResult = { data: { oddsSnapshots: { matchId: 'm', price: 1.5 } } };
+    for (const { direct } of pairs) expect(direct.write(result)).toBe(true);
+    for (const [i, { client, received }] of pairs.entries()) {
+      while (received.length < 1) await once(client, 'message');
+      expect(received).toEqual([graphqlWsMessage(ids[i]!, result)]);
+      client.terminate();
+    }
+  });
+
+  it('keeps a pending write intact while the same result goes on to other sockets', async () => {
+    const pending = await pair('aa');
+    const others = [await pair('bb'), await pair('cc')];
+    const result: ExecutionResult = { data: { oddsSnapshots: { matchId: 'm', price: 2.5 } } };
+    // Corked: the write stays pending on its buffer, none of it reaches the kernel yet.
+    pending.raw.cork();
+    expect(pending.direct.write(result)).toBe(true);
+    expect(pending.serverSide.bufferedAmount).toBeGreaterThan(0);
+    for (const { direct } of others) expect(direct.write(result)).toBe(true);
+    pending.raw.uncork();
+    // Larger than loopback's socket buffers: the kernel takes part of it at once, the rest stays pending.
+    const big: ExecutionResult = { data: { oddsSnapshots: { pad: 'y'.repeat(8 << 20) } } };
+    pending.client.pause();
+    expect(pending.direct.write(big)).toBe(true);
+    for (const { direct } of others) expect(direct.write(big)).toBe(true);
+    pending.client.resume();
+    for (const [id, { client, received }] of [['aa', pending], ['bb', others[0]!], ['cc', others[1]!]] as const) {
+      while (received.length < 2) await once(client, 'message');
+      expect(received[0]).toBe(graphqlWsMessage(id, result));
+      expect(received[1] === graphqlWsMessage(id, big)).toBe(true);
+      client.terminate();
+    }
   });
 
   it('leaves a slow reader to graphql-ws: nothing is written raw once anything is buffered', async () => {

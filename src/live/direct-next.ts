@@ -9,10 +9,11 @@
  * that was about twice the cost of writing one pre-built frame to each
  * socket. Here, when a shared result arrives for a subscriber whose
  * graphql-ws loop is idle (waiting for its next result, nothing of its own
- * in flight), the whole WebSocket frame is built in one buffer (frame
- * header, the envelope's head with this subscriber's id, made once per
- * subscriber, and the payload's bytes, encoded once per result by
- * preserialized.ts) and written to the TCP socket with one `write`.
+ * in flight), the whole WebSocket frame (frame header, the envelope's head
+ * with this subscriber's id, made once per subscriber, and the payload's
+ * bytes, encoded once per result by preserialized.ts) is written to the
+ * TCP socket with one `write` of one buffer: a view of a buffer shared by
+ * every subscriber of the result (`FanoutBuffer`).
  *
  * graphql-ws still owns everything else: the subscribe, the first message
  * (the latest result on joining), errors, `complete` (sent by its loop
@@ -60,17 +61,17 @@ function headerLength(length: number): number {
   return length < 126 ? 2 : length < 65_536 ? 4 : 10;
 }
 
-function writeHeader(frame: Buffer, length: number): void {
+function writeHeader(frame: Buffer, at: number, length: number): void {
   // FIN + text opcode.
-  frame[0] = 0x81;
+  frame[at] = 0x81;
   if (length < 126) {
-    frame[1] = length;
+    frame[at + 1] = length;
   } else if (length < 65_536) {
-    frame[1] = 126;
-    frame.writeUInt16BE(length, 2);
+    frame[at + 1] = 126;
+    frame.writeUInt16BE(length, at + 2);
   } else {
-    frame[1] = 127;
-    frame.writeBigUInt64BE(BigInt(length), 2);
+    frame[at + 1] = 127;
+    frame.writeBigUInt64BE(BigInt(length), at + 2);
   }
 }
 
@@ -85,27 +86,52 @@ export function nextFrame(head: Buffer, tail: Buffer): Buffer {
   const length = head.length + tail.length;
   const offset = headerLength(length);
   const frame = Buffer.allocUnsafe(offset + length);
-  writeHeader(frame, length);
+  writeHeader(frame, 0, length);
   head.copy(frame, offset);
   tail.copy(frame, offset + head.length);
   return frame;
 }
 
-/**
- * The payload bytes of the result being fanned out: every subscriber of a
- * frame asks for the same result in a row, so one comparison replaces a
- * WeakMap lookup per socket.
- */
-let lastResult: ExecutionResult | undefined;
-let lastTail: Buffer = Buffer.alloc(0);
+/** Room in front of the shared payload bytes for a frame header (at most 10 bytes) and an envelope head; a longer head gets a buffer of its own. */
+const ROOM = 256;
 
-function tailOf(result: ExecutionResult): Buffer {
-  if (result !== lastResult) {
-    lastTail = preSerialize(result).tail;
-    lastResult = result;
+/**
+ * The result being fanned out, its payload bytes copied once into a buffer
+ * with room in front: a subscriber's frame is a view of that buffer, with
+ * its own header and head written just before the shared bytes, so a socket
+ * costs neither an allocation nor a copy of the payload (both showed in the
+ * profile of a 10,000-subscriber frame, about a fifth of the direct path).
+ *
+ * The room is written again for the next socket, which is safe only once
+ * the kernel has the previous frame: a write that completes at once
+ * (`writableLength` back to 0, as the write system call copied the bytes)
+ * no longer reads the buffer, while one left pending still does, so the
+ * buffer is then given up and the next subscriber starts a new one.
+ */
+class FanoutBuffer {
+  readonly #bytes: Buffer;
+  readonly #tailLength: number;
+
+  constructor(readonly result: ExecutionResult) {
+    const tail = preSerialize(result).tail;
+    this.#tailLength = tail.length;
+    this.#bytes = Buffer.allocUnsafe(ROOM + tail.length);
+    tail.copy(this.#bytes, ROOM);
   }
-  return lastTail;
+
+  /** The frame for `head`, as a view of the shared buffer; undefined when the head does not fit the room. */
+  frame(head: Buffer): Buffer | undefined {
+    const length = head.length + this.#tailLength;
+    const start = ROOM - head.length - headerLength(length);
+    if (start < 0) return undefined;
+    writeHeader(this.#bytes, start, length);
+    head.copy(this.#bytes, ROOM - head.length);
+    return this.#bytes.subarray(start);
+  }
 }
+
+/** Every subscriber of a frame is written in a row (shared-subscriptions.ts's pump), so one buffer at a time is enough. */
+let fanout: FanoutBuffer | undefined;
 
 /** One subscriber's socket, as the direct path writes to it. */
 export class DirectNext implements Delivery {
@@ -131,8 +157,12 @@ export class DirectNext implements Delivery {
   write(result: ExecutionResult): boolean {
     const socket = this.socket;
     if (!this.#plain || socket.readyState !== socket.OPEN || !this.raw.writable || socket.bufferedAmount !== 0 || !senderIdle(socket)) return false;
-    this.#head ??= nextHead(this.id);
-    this.raw.write(nextFrame(this.#head, tailOf(result)));
+    const head = (this.#head ??= nextHead(this.id));
+    if (fanout?.result !== result) fanout = new FanoutBuffer(result);
+    const shared = fanout.frame(head);
+    this.raw.write(shared ?? nextFrame(head, preSerialize(result).tail));
+    // Still pending: the kernel has not taken the view's bytes, so its buffer must not be written again.
+    if (shared !== undefined && this.raw.writableLength !== 0) fanout = undefined;
     return true;
   }
 }
