@@ -70,18 +70,18 @@ class WsOperation {
   }
 
   /** The arguments with this operation's context, built now: only an operation that executes pays for one. */
-  async withContext(args: ExecutionArgs): Promise<ExecutionArgs> {
+  async #withContext(args: ExecutionArgs): Promise<ExecutionArgs> {
     return { ...args, contextValue: await this.#pipeline().contextFactory() };
   }
 
   async execute(args: ExecutionArgs): Promise<SubscribeResult> {
     const pipeline = this.#pipeline();
-    return (await pipeline.execute(await this.withContext(args))) as SubscribeResult;
+    return (await pipeline.execute(await this.#withContext(args))) as SubscribeResult;
   }
 
   async subscribe(args: ExecutionArgs): Promise<SubscribeResult> {
     const pipeline = this.#pipeline();
-    return (await pipeline.subscribe(await this.withContext(args))) as SubscribeResult;
+    return (await pipeline.subscribe(await this.#withContext(args))) as SubscribeResult;
   }
 
   /** The operation started (or joined a shared execution): its pipeline is no longer needed. */
