@@ -187,7 +187,7 @@ export function serveGraphqlWs({ wsServer, yoga, persisted, clientKeys, inputBou
           operationName: payload.operationName ?? null,
           document,
           variableValues: payload.variables ?? null,
-          // Built by WsOperation.withContext when the operation executes.
+          // Built by WsOperation when the operation executes (never for a subscriber joining a shared execution).
           contextValue: undefined,
           rootValue: new WsOperation(enveloped, new DirectNext(ctx.extra.socket, ctx.extra.request.socket, id)),
         };
