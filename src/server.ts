@@ -11,18 +11,16 @@ import { join } from 'node:path';
 import type { AddressInfo, Socket } from 'node:net';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { usePrometheus } from '@graphql-yoga/plugin-prometheus';
-import { getOperationAST, GraphQLError, type DocumentNode, type ExecutionArgs, type FormattedExecutionResult } from 'graphql';
 import { createYoga, type YogaServerInstance, type YogaServerOptions } from 'graphql-yoga';
-import { useServer } from 'graphql-ws/use/ws';
 import type { Logger } from 'pino';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocketServer } from 'ws';
 import { resolvers } from '../resolvers/index.js';
 import type { Config } from './config.js';
 import type { GatewayServices, OperationContext } from './context.js';
 import { UpstreamLoader } from './loaders/upstream-loader.js';
 import { createLogger } from './logger.js';
 import { GatewayMetrics } from './metrics.js';
-import { useErrorCodes, withCodes } from './plugins/use-error-codes.js';
+import { useErrorCodes } from './plugins/use-error-codes.js';
 import { useHealthz } from './plugins/use-healthz.js';
 import { useReadyz } from './plugins/use-readyz.js';
 import { useSubscriptionDrain } from './plugins/use-subscription-drain.js';
@@ -30,13 +28,13 @@ import { InFlightRequests, waitFor } from './http/in-flight.js';
 import type { StateReadiness } from './state/shared.js';
 import { useRouteTable } from './plugins/use-route-table.js';
 import { useClientKeys } from './plugins/use-client-keys.js';
-import { ClientKeys, presentedKey } from './access/client-keys.js';
+import { ClientKeys } from './access/client-keys.js';
 import { useCsrfRefusal } from './plugins/use-csrf-refusal.js';
 import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
 import { createLiveServices } from './live/services.js';
-import { SharedSubscriptions, type SubscribeResult } from './live/shared-subscriptions.js';
 import { attachBenchControl, benchControlEnabled } from './bench-control.js';
-import { GatewaySocket, preSerialize, preSerializedReplacer } from './live/preserialized.js';
+import { GatewaySocket } from './live/preserialized.js';
+import { serveGraphqlWs } from './live/graphql-ws-server.js';
 import { useWidgets } from './widgets/use-widgets.js';
 import { usePossibleTypes } from './plugins/use-possible-types.js';
 import { useImages } from './images/use-images.js';
@@ -47,13 +45,12 @@ import { defaultAllowedHosts, HostPolicy } from './http/allowed-hosts.js';
 import { answerClientErrors } from './http/client-errors.js';
 import { compressResponses } from './http/compress.js';
 import { refuseForeignHosts, upgradeAnswer, upgradeRefusal } from './http/host-check.js';
-import { inputRefusal, type InputBounds } from './http/input-bounds.js';
+import type { InputBounds } from './http/input-bounds.js';
 import { guardRequests, type ReportError } from './http/request-guard.js';
-import { refuseControlPayload } from './http/ws-control-bounds.js';
 import { refuseServerMessageTypes } from './http/ws-message-types.js';
 import { quietPeerProtocolErrors } from './http/ws-peer-errors.js';
 import { routeUpgrades } from './http/upgrades.js';
-import { inputRefusalError, useInputBounds } from './plugins/use-input-bounds.js';
+import { useInputBounds } from './plugins/use-input-bounds.js';
 import { useIntrospectionBounds } from './plugins/use-introspection-bounds.js';
 import { useCodedRefusals } from './plugins/use-coded-refusals.js';
 import { useKnownOperationTypes } from './plugins/use-known-operation-types.js';
@@ -384,109 +381,8 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
   refuseServerMessageTypes(wsServer);
   // The bench's floor and memory probes: only with BENCH_CONTROL=on and an IPC channel to the bench (src/bench-control.ts).
   if (benchControlEnabled(config.bench.control)) attachBenchControl(wsServer);
-  const activeSubscriptions = new WeakMap<object, number>();
-  // A consumer that does not read its socket would make the gateway hold
-  // every frame for it; past the bound it is dropped (1013: try again later).
-  const slowConsumerCheck = setInterval(() => {
-    for (const client of wsServer.clients) {
-      if (client.bufferedAmount > config.limits.maxWsBufferedBytes) client.close(1013, 'Slow consumer');
-    }
-  }, 1_000);
-  slowConsumerCheck.unref();
-  // yoga's recipe: graphql-ws runs every operation through yoga's envelop
-  // pipeline, so plugins (errors, trace, limits) apply on WebSocket alike.
-  // Root fields whose results depend on their arguments alone: one execution serves every subscriber.
-  // Not `liveTicker`: each subscriber passes the spend gate and may pay for polls (src/live/poll-payers.ts).
-  const sharedSubscriptions = new SharedSubscriptions({ shareableFields: new Set(['oddsSnapshots']) });
-  const wsServerHandle = useServer<Record<string, unknown>, { request: IncomingMessage; socket: WebSocket }>(
-    {
-      onConnect: (ctx) => {
-        if (refuseControlPayload(ctx.extra.socket, ctx.connectionParams, inputBounds)) return false;
-        if (!clientKeys.enabled) return true;
-        const params = ctx.connectionParams ?? {};
-        const fromParams = (name: string): string | undefined => {
-          const value = params[name];
-          return typeof value === 'string' ? value : undefined;
-        };
-        const fromUpgrade = (name: string): string | undefined => {
-          const value = ctx.extra.request.headers[name];
-          return Array.isArray(value) ? value[0] : value;
-        };
-        const key = presentedKey(fromParams) ?? presentedKey(fromUpgrade);
-        // false closes the socket with 4403 Forbidden.
-        return clientKeys.check(key).ok;
-      },
-      execute: (args: ExecutionArgs) => (args.rootValue as EnvelopedRoot).execute(args),
-      // Subscribers of the same odds/ticker document and variables share one
-      // execution per frame (src/live/shared-subscriptions.ts).
-      subscribe: (args: ExecutionArgs) =>
-        sharedSubscriptions.subscribe(args, (own) => (own.rootValue as EnvelopedRoot).subscribe(own) as SubscribeResult | Promise<SubscribeResult>),
-      onSubscribe: async (ctx, _id, payload) => {
-        // Before anything walks them (the result-cache key, coercion): the same bounds as HTTP.
-        const outOfBounds = inputRefusal(payload, inputBounds);
-        if (outOfBounds !== undefined) return [inputRefusalError(outOfBounds)];
-        // Counted before any await: subscriptions arriving together must not all see the old count.
-        const active = activeSubscriptions.get(ctx.extra.socket) ?? 0;
-        if (active >= config.limits.maxSubscriptionsPerSocket) {
-          return [new GraphQLError('Too many subscriptions on this connection.', { extensions: { code: 'TOO_MANY_SUBSCRIPTIONS' } })];
-        }
-        activeSubscriptions.set(ctx.extra.socket, active + 1);
-        const refuse = (errors: readonly GraphQLError[]): GraphQLError[] => {
-          activeSubscriptions.set(ctx.extra.socket, Math.max(0, (activeSubscriptions.get(ctx.extra.socket) ?? 1) - 1));
-          return withCodes(errors);
-        };
-        // Persisted operations: an ID becomes its text, trusted mode refuses other texts (src/plugins/use-persisted-operations.ts).
-        const text = await persisted.webSocketDocument(payload);
-        if (text instanceof GraphQLError) return refuse([text]);
-        const params = { ...payload, query: text };
-        const enveloped = yoga.getEnveloped({ ...ctx, req: ctx.extra.request, params });
-        let document: DocumentNode;
-        try {
-          document = enveloped.parse(params.query);
-        } catch (error) {
-          if (error instanceof GraphQLError) return refuse([error]);
-          throw error;
-        }
-        let errors: readonly GraphQLError[];
-        try {
-          errors = enveloped.validate(enveloped.schema, document);
-        } catch (error) {
-          // Some limit rules throw instead of reporting.
-          if (error instanceof GraphQLError) return refuse([error]);
-          throw error;
-        }
-        if (errors.length > 0) return refuse(errors);
-        // graphql-ws would answer this itself, uncoded: the same refusal and code yoga gives over HTTP.
-        if (getOperationAST(document, payload.operationName ?? null) == null) {
-          return refuse([new GraphQLError('Could not determine what operation to execute.', { extensions: { code: 'OPERATION_RESOLUTION_FAILURE' } })]);
-        }
-        const args: ExecutionArgs = {
-          schema: enveloped.schema,
-          operationName: payload.operationName ?? null,
-          document,
-          variableValues: payload.variables ?? null,
-          contextValue: await enveloped.contextFactory(),
-          rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe },
-        };
-        return args;
-      },
-      // A shared result is serialized once for all its subscribers (src/live/preserialized.ts).
-      onNext: (_ctx, _id, _payload, _args, result) =>
-        sharedSubscriptions.isShared(result) ? (preSerialize(result) as unknown as FormattedExecutionResult) : undefined,
-      jsonMessageReplacer: preSerializedReplacer,
-      // A ping payload is echoed back with JSON.stringify: control messages are bounded as variables are (src/http/ws-control-bounds.ts).
-      onPing: (ctx, payload) => {
-        refuseControlPayload(ctx.extra.socket, payload, inputBounds);
-      },
-      onPong: (ctx, payload) => {
-        refuseControlPayload(ctx.extra.socket, payload, inputBounds);
-      },
-      onComplete: (ctx) => {
-        activeSubscriptions.set(ctx.extra.socket, Math.max(0, (activeSubscriptions.get(ctx.extra.socket) ?? 1) - 1));
-      },
-    },
-    wsServer,
-  );
+  // graphql-ws on the ws server, with shared odds executions written straight to their subscribers (src/live/graphql-ws-server.ts).
+  const graphqlWs = serveGraphqlWs({ wsServer, yoga, persisted, clientKeys, inputBounds, limits: config.limits });
   // After useServer: a client's protocol violation is the client's, not an "internal error" trace (src/http/ws-peer-errors.ts).
   quietPeerProtocolErrors(wsServer, logger);
 
@@ -500,7 +396,7 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     });
   } catch (error) {
     // A gateway that never served must not keep DATA_DIR locked or its timers running.
-    clearInterval(slowConsumerCheck);
+    graphqlWs.stop();
     await live.close();
     await fetcher.close();
     await state.close();
@@ -511,12 +407,7 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   logger.info({ url, plan: config.plan }, 'gateway listening');
 
-  /** Operations (queries and subscriptions) running on open WebSockets. */
-  const wsOperations = (): number => {
-    let count = 0;
-    for (const client of wsServer.clients) count += activeSubscriptions.get(client) ?? 0;
-    return count;
-  };
+  const wsOperations = (): number => graphqlWs.operations();
   const serverClosed = new Promise<void>((resolve) => server.once('close', () => resolve()));
   const releaseServices = async (): Promise<void> => {
     await live.close();
@@ -535,7 +426,7 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     readiness,
     close: async () => {
       drain.abort();
-      clearInterval(slowConsumerCheck);
+      graphqlWs.stop();
       for (const client of wsServer.clients) client.terminate();
       await new Promise<void>((resolve) => wsServer.close(() => resolve()));
       for (const socket of sockets) socket.destroy();
@@ -558,9 +449,9 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
         if (cut > 0) logger.warn({ cut, timeoutMs }, 'shutdown bound reached: cutting what is still running');
         // graphql-ws sends each `complete` a few promise turns after the operation ends: let them out before the close frames.
         await new Promise((resolve) => setImmediate(resolve));
-        clearInterval(slowConsumerCheck);
+        graphqlWs.stop();
         // Closes every socket with 1001 Going Away (graphql-ws's own shutdown), then stops the WebSocket server.
-        await Promise.resolve(wsServerHandle.dispose()).catch((error: unknown) => logger.warn({ err: error }, 'closing the WebSocket server failed'));
+        await graphqlWs.dispose().catch((error: unknown) => logger.warn({ err: error }, 'closing the WebSocket server failed'));
         // The close handshake: each client answers the 1001 frame; one that does not within a second is cut.
         await waitFor(() => wsServer.clients.size === 0, Date.now() + 1_000);
         for (const client of wsServer.clients) client.terminate();
@@ -577,7 +468,3 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
   };
 }
 
-interface EnvelopedRoot {
-  execute: (args: ExecutionArgs) => ReturnType<NonNullable<Parameters<typeof useServer>[0]['execute']>>;
-  subscribe: (args: ExecutionArgs) => ReturnType<NonNullable<Parameters<typeof useServer>[0]['subscribe']>>;
-}

@@ -22,6 +22,10 @@
  *    that buffer as a text frame (`binary: false`) without converting a
  *    string per socket; the bytes are the ones graphql-ws would have sent.
  *
+ * This is the path of the messages graphql-ws itself sends (a subscriber's
+ * first result, and any while its loop is busy); the others are written
+ * below graphql-ws from the same payload bytes (`tail`, direct-next.ts).
+ *
  * Placeholders are unique per wrapper and only the most recent ones are
  * remembered (`RECENT`): step 3 follows step 2 at once, so a short memory is
  * enough, and a message that names a forgotten placeholder (which would be

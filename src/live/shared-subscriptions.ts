@@ -20,11 +20,27 @@
  * `queue` results (older ones are dropped, as the odds resolver's own
  * SlidingBuffer did). The source's execution is stopped when its last
  * subscriber leaves.
+ *
+ * Delivery: a subscriber may bring its own way to deliver (a `Delivery`,
+ * src/live/direct-next.ts writes the frame straight to its socket). It is
+ * offered a result only while the subscriber's reader (graphql-ws's loop)
+ * waits with nothing queued, so everything the reader still has to send
+ * goes first, and the end or an error reaches the reader after every
+ * result delivered before it.
  */
 import { getOperationAST, type DocumentNode, type ExecutionArgs, type ExecutionResult } from 'graphql';
 
 export type SubscribeResult = AsyncIterable<ExecutionResult> | ExecutionResult;
 type Start = (args: ExecutionArgs) => SubscribeResult | Promise<SubscribeResult>;
+/** A subscriber's own way to deliver a result, bypassing its iterator (src/live/direct-next.ts). */
+export interface Delivery<T = ExecutionResult> {
+  /**
+   * Delivers `result` and returns true, or returns false when the
+   * subscriber's own loop must send it. Asked only while that loop waits
+   * with nothing queued.
+   */
+  write(result: T): boolean;
+}
 
 export interface SharedSubscriptionsOptions {
   /** Root subscription fields whose results depend only on their arguments. */
@@ -59,8 +75,13 @@ export class SharedSubscriptions {
     this.#queue = options.queue ?? 16;
   }
 
-  /** Subscribes through a shared source when the operation is shareable, else runs `start` as is. */
-  subscribe(args: ExecutionArgs, start: Start): SubscribeResult | Promise<SubscribeResult> {
+  /**
+   * Subscribes through a shared source when the operation is shareable, else
+   * runs `start` as is. `delivery`, when given, is offered each shared result
+   * while the subscriber waits for one (the first one, the source's latest,
+   * is always returned by the iterator).
+   */
+  subscribe(args: ExecutionArgs, start: Start, delivery?: Delivery): SubscribeResult | Promise<SubscribeResult> {
     const key = this.#keyOf(args);
     if (key === undefined) return start(args);
     let byKey = this.#sources.get(args.document);
@@ -87,7 +108,7 @@ export class SharedSubscriptions {
       });
       created.started.catch(() => created.forget());
     }
-    return this.#join(source);
+    return this.#join(source, delivery);
   }
 
   /** True for a result that a shared source delivered. */
@@ -95,19 +116,23 @@ export class SharedSubscriptions {
     return this.#shared.has(result);
   }
 
-  async #join(source: Source): Promise<SubscribeResult> {
+  async #join(source: Source, delivery: Delivery | undefined): Promise<SubscribeResult> {
     const started = await source.started;
     if (started === undefined || !isAsyncIterable(started)) return started ?? { errors: [] };
     // Registered at once (not when first iterated), so that a subscriber
     // that leaves before reading still leaves, and the source can stop.
-    const member = new MemberQueue(this.#queue, () => {
-      source.members.delete(member);
-      if (source.members.size === 0) {
-        // Forgotten before the execution is stopped: a subscriber arriving now starts a new one.
-        source.forget();
-        void source.iterator?.return?.();
-      }
-    });
+    const member = new MemberQueue(
+      this.#queue,
+      () => {
+        source.members.delete(member);
+        if (source.members.size === 0) {
+          // Forgotten before the execution is stopped: a subscriber arriving now starts a new one.
+          source.forget();
+          void source.iterator?.return?.();
+        }
+      },
+      delivery,
+    );
     source.members.add(member);
     if (source.latest !== undefined) member.push(source.latest);
     return member;
@@ -166,12 +191,19 @@ export class MemberQueue<T = ExecutionResult> implements AsyncIterableIterator<T
   constructor(
     private readonly size: number,
     private readonly onLeave: () => void,
+    /**
+     * Offered a result while the reader waits with nothing queued: when it
+     * delivers the result itself, the reader goes on waiting. Anything else
+     * (queued results, the end) still reaches the reader, in order.
+     */
+    private readonly delivery?: Delivery<T>,
   ) {}
 
   push(result: T): void {
     if (this.#done) return;
     const waiting = this.#waiting;
     if (waiting !== undefined) {
+      if (this.delivery?.write(result) === true) return;
       this.#waiting = undefined;
       this.#failWaiting = undefined;
       waiting({ value: result, done: false });
