@@ -77,8 +77,32 @@ interface Walk {
   readonly counted: Set<string>;
   /** Counts given back: resources an earlier field counted that a later one loaded ahead (now spent). */
   credit: number;
-  /** Per selection set and type: whether any field in it, at any depth, has a cost entry. */
-  readonly costly: Map<SelectionSetNode, Map<GraphQLCompositeType, boolean>>;
+  /** What depends only on the schema, the cost table and the document: kept across requests. */
+  readonly facts: StaticFacts;
+}
+
+/** Facts of one schema and cost table that no request changes. */
+interface StaticFacts {
+  /** Per selection set and type: whether any field in it, at any depth, has a cost entry (selection sets are the parsed document's, cached by yoga). */
+  readonly costly: WeakMap<SelectionSetNode, Map<GraphQLCompositeType, boolean>>;
+  /** `Type.field` -> the entries that may resolve it (entriesFor). */
+  readonly entries: Map<string, FieldCost[]>;
+}
+
+const factsByCosts = new WeakMap<Readonly<Record<string, FieldCost>>, WeakMap<GraphQLSchema, StaticFacts>>();
+
+function staticFacts(schema: GraphQLSchema, costs: Readonly<Record<string, FieldCost>>): StaticFacts {
+  let bySchema = factsByCosts.get(costs);
+  if (bySchema === undefined) {
+    bySchema = new WeakMap();
+    factsByCosts.set(costs, bySchema);
+  }
+  let facts = bySchema.get(schema);
+  if (facts === undefined) {
+    facts = { costly: new WeakMap(), entries: new Map() };
+    bySchema.set(schema, facts);
+  }
+  return facts;
 }
 
 /** A parent's resolved value, when the walk knows it; undefined when only its type is known. */
@@ -97,7 +121,8 @@ export async function estimateOperation(input: EstimateInput): Promise<Estimate>
   const { bench } = input.context.services.config;
   const reused = bench.upstreamCache && bench.upstreamLoaders;
   const known = input.operation.operation === 'query' && reused ? { value: {} } : undefined;
-  const walk: Walk = { input, costs: input.costs ?? fieldCosts, counted: new Set(), credit: 0, costly: new Map() };
+  const costs = input.costs ?? fieldCosts;
+  const walk: Walk = { input, costs, counted: new Set(), credit: 0, facts: staticFacts(input.schema, costs) };
   const total = await selectionCost(walk, root, input.operation.selectionSet, [], undefined, known);
   return { requests: Math.max(0, total.requests - walk.credit), unanswerable: Math.max(0, total.unanswerable - walk.credit) };
 }
@@ -150,8 +175,14 @@ function fieldOf(type: GraphQLCompositeType, name: string): GraphQLField<unknown
 
 /** The entries that may resolve `type.field`: the type's own, or every implementation's. */
 function entriesFor(walk: Walk, type: GraphQLCompositeType, name: string): FieldCost[] {
-  const types = isAbstractType(type) ? walk.input.schema.getPossibleTypes(type) : [type];
-  return types.map((t) => walk.costs[`${t.name}.${name}`]).filter((entry): entry is FieldCost => entry !== undefined);
+  const coordinate = `${type.name}.${name}`;
+  let entries = walk.facts.entries.get(coordinate);
+  if (entries === undefined) {
+    const types = isAbstractType(type) ? walk.input.schema.getPossibleTypes(type) : [type];
+    entries = types.map((t) => walk.costs[`${t.name}.${name}`]).filter((entry): entry is FieldCost => entry !== undefined);
+    walk.facts.entries.set(coordinate, entries);
+  }
+  return entries;
 }
 
 async function fieldCost(
@@ -266,10 +297,10 @@ async function valueCost(walk: Walk, field: GraphQLField<unknown, unknown>, node
 /** Whether a selection on `type` names, at any depth, a field with a cost entry (static: no values, no arguments). */
 function mayCost(walk: Walk, type: GraphQLNamedType, set: SelectionSetNode | undefined): boolean {
   if (set === undefined || !isCompositeType(type)) return false;
-  let byType = walk.costly.get(set);
+  let byType = walk.facts.costly.get(set);
   if (byType === undefined) {
     byType = new Map();
-    walk.costly.set(set, byType);
+    walk.facts.costly.set(set, byType);
   }
   const memo = byType.get(type);
   if (memo !== undefined) return memo;
