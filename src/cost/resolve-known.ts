@@ -45,10 +45,21 @@ export interface Missing {
   readonly key: string;
 }
 
-/** Thrown by the dry loader for a counted resource the cache does not hold fresh. */
+/**
+ * Thrown by the dry loader for a counted resource the cache does not hold
+ * fresh. Without a stack: it is thrown for every resource of a cold
+ * operation and caught a few frames up (resolveField), never shown, and
+ * capturing the stack was most of its cost. Still an Error, for the
+ * resolvers in between that tell errors from values with `instanceof`.
+ */
 class NotKnown extends Error {
-  constructor(readonly missing: Missing) {
+  readonly missing: Missing;
+  constructor(missing: Missing) {
+    const { stackTraceLimit } = Error;
+    Error.stackTraceLimit = 0;
     super('not known before execution');
+    Error.stackTraceLimit = stackTraceLimit;
+    this.missing = missing;
   }
 }
 

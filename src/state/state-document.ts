@@ -11,7 +11,12 @@
  * Two ways to the disk, in words, because the timing is the point:
  * - `soon()`: a change that may wait. Within `persistDelayMs` the whole
  *   document is written to `quota.json` atomically (temporary file and
- *   rename): the file an operator reads and edits. One write covers a burst.
+ *   rename): the file an operator reads and edits. One write covers a burst,
+ *   and changes that keep coming (every counted request commits one) are
+ *   written at most once per window: a change made while a write is under
+ *   way waits for the window counted from itself, not for the write's end,
+ *   so back-to-back operations do not become back-to-back writes. Nothing
+ *   that must survive a crash waits on this path: that is `durable()`'s.
  * - `durable()`: a change that must be on disk before the caller goes on (a
  *   counted request about to leave). The document is written in place, in
  *   one `pwrite` of one small buffer from this thread, to the write-ahead
@@ -74,6 +79,8 @@ export class StateDocument {
   #running = false;
   #loop: Promise<void> = Promise.resolve();
   #dirty = false;
+  /** When the oldest change not yet being written was made (epoch ms): the window is counted from it. */
+  #dirtySince = 0;
   #flushWaiters: Waiter[] = [];
   #lastWritten: string | undefined;
   #lastWriteOk = false;
@@ -129,12 +136,10 @@ export class StateDocument {
 
   /** A change that may reach `quota.json` within the persist window. */
   soon(): void {
+    if (!this.#dirty) this.#dirtySince = Date.now();
     this.#dirty = true;
     if (this.#running || this.#timer !== undefined) return;
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      this.#start();
-    }, this.#persistDelayMs);
+    this.#arm(this.#persistDelayMs);
   }
 
   /** Resolves once the state as of this call is on disk (the write-ahead copy, shared by this microtask turn). */
@@ -188,6 +193,13 @@ export class StateDocument {
     for (const resolve of waiters) resolve();
   }
 
+  #arm(delayMs: number): void {
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.#start();
+    }, delayMs);
+  }
+
   #start(): void {
     if (this.#running) return;
     clearTimeout(this.#timer);
@@ -198,7 +210,8 @@ export class StateDocument {
 
   async #writeWhilePending(): Promise<void> {
     try {
-      while (this.#dirty) {
+      // The first write is due (its window passed, or someone flushes); another right after it only for a flush.
+      for (let first = true; this.#dirty && (first || this.#flushWaiters.length > 0); first = false) {
         const waiters = this.#flushWaiters;
         this.#flushWaiters = [];
         this.#dirty = false;
@@ -218,6 +231,8 @@ export class StateDocument {
       }
     } finally {
       this.#running = false;
+      // Changes made during the write: written once their own window has passed.
+      if (this.#dirty && this.#timer === undefined) this.#arm(Math.max(0, this.#dirtySince + this.#persistDelayMs - Date.now()));
     }
   }
 

@@ -9,6 +9,7 @@
  */
 import { Pool } from 'undici';
 import { upstreamAssumptions } from './assumptions.js';
+import { DeadlineSignals } from './deadline-signals.js';
 import { ErrorCode, GatewayError } from './errors.js';
 import type { Ledger, Reservation } from './ledger.js';
 import type { SpendMeter } from './spend-meter.js';
@@ -100,6 +101,7 @@ export interface DispatcherOptions {
 /** The innermost step: undici, one keep-alive Pool per origin. */
 export class Dispatcher {
   private readonly pools = new Map<string, Pool>();
+  private readonly deadlines = new DeadlineSignals();
 
   constructor(private readonly options: DispatcherOptions) {
     options.metrics?.upstreamSocketSources.add(this.openSockets);
@@ -116,10 +118,7 @@ export class Dispatcher {
     const remaining = call.deadline - Date.now();
     const context = { version: call.route.version, route: call.route.template };
     if (remaining <= 0) throw new UpstreamNetworkError('The operation deadline passed before the request was sent.', false, context);
-    // A timer cleared once the answer is in: `AbortSignal.timeout` would fire
-    // later for every request anyway and build an unused DOMException each time.
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(), remaining);
+    const deadline = this.deadlines.hold(call.deadline, remaining);
     const signal = deadline.signal;
     const search = queryString(call.request.query);
     const request = (): ReturnType<Pool['request']> =>
@@ -142,17 +141,8 @@ export class Dispatcher {
         if (signal.aborted || !closedBeforeAnswer(error)) throw error;
         response = await request();
       }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of response.body) {
-        const buffer = chunk as Buffer;
-        size += buffer.length;
-        if (size > this.options.maxBodyBytes) {
-          response.body.destroy();
-          throw new UpstreamBodyTooLargeError(context);
-        }
-        chunks.push(buffer);
-      }
+      // The pool cuts a body past `maxBodyBytes` while it streams (maxResponseSize): it is never buffered whole.
+      const bytes = await response.body.bytes();
       const headers = response.headers;
       return {
         status: response.statusCode,
@@ -160,14 +150,14 @@ export class Dispatcher {
           const value = headers[name.toLowerCase()];
           return Array.isArray(value) ? value[0] : value;
         },
-        body: Buffer.concat(chunks, size),
+        body: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
       };
     } catch (error) {
-      if (error instanceof GatewayError) throw error;
+      if ((error as { code?: unknown }).code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') throw new UpstreamBodyTooLargeError(context);
       const { message, sent } = describeNetworkError(error, signal.aborted);
       throw new UpstreamNetworkError(message, sent, context);
     } finally {
-      clearTimeout(timer);
+      deadline.release();
     }
   };
 
@@ -181,6 +171,7 @@ export class Dispatcher {
         bodyTimeout: this.options.bodyTimeoutMs,
         keepAliveTimeout: 10_000,
         keepAliveMaxTimeout: 60_000,
+        maxResponseSize: this.options.maxBodyBytes,
       });
       this.pools.set(origin, pool);
     }

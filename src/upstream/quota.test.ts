@@ -101,6 +101,23 @@ describe('QuotaLedger', () => {
     expect(ledger.stateDocument.writes).toBe(writes + 1);
   });
 
+  it('a change made while a write is under way waits for its own window, not for that write to end', async () => {
+    const ledger = await open({ plan: 'pro', persistDelayMs: 60_000 });
+    const held = ledger.reserve(route);
+    await held.durable;
+    held.commit();
+    const writes = ledger.stateDocument.writes;
+    const flushed = ledger.flush();
+    // Made after the write above took its snapshot: back-to-back operations must not become back-to-back writes.
+    ledger.markExhausted(undefined);
+    await flushed;
+    expect(ledger.stateDocument.writes).toBe(writes + 1);
+    expect(await onDisk()).toBe(1);
+    await ledger.flush();
+    expect(ledger.stateDocument.writes).toBe(writes + 2);
+    expect(await onDisk()).toBe(7_500);
+  });
+
   it('takes the upstream rate-limit headers as the truth', async () => {
     const ledger = await open({ plan: 'free' });
     const names = upstreamAssumptions.rateLimitHeaders;
