@@ -14,7 +14,7 @@
  * live services, whose subscribe resolvers pass the same gate
  * (src/live/poll-payers.ts).
  */
-import { getOperationAST, getVariableValues } from 'graphql';
+import { getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../context.js';
 import { costExtension } from '../cost/cost-extension.js';
@@ -24,6 +24,7 @@ import { estimateOperation } from '../cost/estimate.js';
 import { fieldCosts } from '../cost/field-costs.js';
 import { operationCosts } from '../cost/operation-costs.js';
 import { refusalError } from '../access/spend-refusal.js';
+import { coercedVariables } from './coerced-variables.js';
 
 export interface CostLimitOptions {
   /** The schema's cost table. @default fieldCosts (src/cost/field-costs.ts) */
@@ -37,7 +38,7 @@ export function useCostLimit({ costs = fieldCosts }: CostLimitOptions = {}): Plu
       if (context.upstream === undefined) return;
       const operation = getOperationAST(args.document, args.operationName ?? undefined);
       if (operation == null || operation.operation === 'subscription') return;
-      const coerced = getVariableValues(args.schema, operation.variableDefinitions ?? [], (args.variableValues ?? {}) as Record<string, unknown>);
+      const coerced = coercedVariables(args.schema, operation, args.variableValues);
       // Bad variables fail at execution, before any request.
       if (coerced.errors !== undefined) return;
       // Once per document: the fields the estimate can find a cost in (fragments inlined); the walk below decides the rest per request.

@@ -13,17 +13,16 @@
  */
 import { useGraphQlJit } from '@envelop/graphql-jit';
 import type { Plugin } from '@envelop/core';
-import { getOperationAST, getVariableValues, type ExecutionArgs } from 'graphql';
+import { getOperationAST, type ExecutionArgs } from 'graphql';
+import { coercedVariables } from './coerced-variables.js';
 import { usesIncrementalDelivery } from './incremental-delivery.js';
 
 function compilable(args: ExecutionArgs): boolean {
   const operation = getOperationAST(args.document, args.operationName);
   if (operation === null || operation === undefined || operation.operation === 'subscription') return false;
   if (usesIncrementalDelivery(args.document)) return false;
-  const definitions = operation.variableDefinitions ?? [];
-  if (definitions.length === 0) return true;
-  const coerced = getVariableValues(args.schema, definitions, args.variableValues ?? {}, { maxErrors: 1 });
-  return coerced.errors === undefined;
+  if ((operation.variableDefinitions ?? []).length === 0) return true;
+  return coercedVariables(args.schema, operation, args.variableValues).errors === undefined;
 }
 
 export function useJit(): Plugin {
