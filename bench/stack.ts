@@ -97,6 +97,11 @@ export async function resetSandboxCounts(sandboxUrl: string): Promise<void> {
   await fetch(`${sandboxUrl}/__sandbox/requests/reset`, { method: 'POST' });
 }
 
+/** Requests the sandbox received since its counts were last reset (the log keeps only the latest 10,000). */
+export async function sandboxRequestTotal(sandboxUrl: string): Promise<number> {
+  return ((await (await fetch(`${sandboxUrl}/__sandbox/requests`)).json()) as { total: number }).total;
+}
+
 export interface LogEntry {
   readonly method: string;
   readonly path: string;

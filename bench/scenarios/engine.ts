@@ -15,7 +15,7 @@
 import { cpuDuring, spreadOf, type Spread } from '../cpu.js';
 import { throughput } from '../load.js';
 import { median, round } from '../stats.js';
-import { resetSandboxCounts, sandboxLog, type Service } from '../stack.js';
+import { resetSandboxCounts, sandboxRequestTotal, type Service } from '../stack.js';
 import { gatewayAndDirect, type Side } from './sides.js';
 
 export interface EngineResult {
@@ -65,7 +65,7 @@ export async function runUnderLoad(scenario: string, gateway: Service, direct: S
     if (options.sandboxUrl !== undefined) await resetSandboxCounts(options.sandboxUrl);
     const { value, cpuMs } = await cpuDuring(side.service.child, () => throughput(side.target, load));
     if (value.non2xx + value.errors > 0) throw new Error(`${scenario}: ${value.non2xx + value.errors} failed requests to ${side.target.path}`);
-    const upstream = options.sandboxUrl === undefined ? undefined : (await sandboxLog(options.sandboxUrl)).length / value.requests;
+    const upstream = options.sandboxUrl === undefined ? undefined : (await sandboxRequestTotal(options.sandboxUrl)) / value.requests;
     return { ...value, cpuMsPerOp: cpuMs / value.requests, upstream };
   };
   const g: Array<Awaited<ReturnType<typeof measure>>> = [];
