@@ -15,7 +15,7 @@ import { cpuDuring, spreadOf, type Spread } from '../cpu.js';
 import { sequentialLatencies } from '../load.js';
 import { median, percentile, round } from '../stats.js';
 import type { Service } from '../stack.js';
-import { gatewayAndDirect, type Side } from './sides.js';
+import { gatewayAndDirect, interleavedRounds, type Side } from './sides.js';
 
 export interface ColdResult {
   ratio: number;
@@ -46,15 +46,7 @@ export async function runCold(gateway: Service, direct: Service, options: { roun
     const { value, cpuMs } = await cpuDuring(side.service.child, () => sequentialLatencies(side.target, options.requests));
     return { p50: percentile(value, 50), p99: percentile(value, 99), cpuMsPerOp: cpuMs / value.length };
   };
-  const g: Array<Awaited<ReturnType<typeof measure>>> = [];
-  const d: Array<Awaited<ReturnType<typeof measure>>> = [];
-  for (let i = 0; i < options.rounds; i += 1) {
-    const gatewayFirst = i % 2 === 0;
-    const first = await measure(gatewayFirst ? gatewaySide : directSide);
-    const second = await measure(gatewayFirst ? directSide : gatewaySide);
-    g.push(gatewayFirst ? first : second);
-    d.push(gatewayFirst ? second : first);
-  }
+  const { gateway: g, direct: d } = await interleavedRounds(options.rounds, { gatewaySide, directSide }, measure);
   const ratio = spreadOf(g.map((r, i) => r.p50 / d[i]!.p50));
   const cpuRatio = spreadOf(g.map((r, i) => r.cpuMsPerOp / d[i]!.cpuMsPerOp));
   const gatewayCpu = spreadOf(g.map((r) => r.cpuMsPerOp));

@@ -16,7 +16,7 @@ import { cpuDuring, spreadOf, type Spread } from '../cpu.js';
 import { throughput } from '../load.js';
 import { median, round } from '../stats.js';
 import { resetSandboxCounts, sandboxRequestTotal, type Service } from '../stack.js';
-import { gatewayAndDirect, type Side } from './sides.js';
+import { gatewayAndDirect, interleavedRounds, type Side } from './sides.js';
 
 export interface EngineResult {
   /** Gateway CPU ms per executed operation (rounds). */
@@ -68,15 +68,7 @@ export async function runUnderLoad(scenario: string, gateway: Service, direct: S
     const upstream = options.sandboxUrl === undefined ? undefined : (await sandboxRequestTotal(options.sandboxUrl)) / value.requests;
     return { ...value, cpuMsPerOp: cpuMs / value.requests, upstream };
   };
-  const g: Array<Awaited<ReturnType<typeof measure>>> = [];
-  const d: Array<Awaited<ReturnType<typeof measure>>> = [];
-  for (let i = 0; i < options.rounds; i += 1) {
-    const gatewayFirst = i % 2 === 0;
-    const first = await measure(gatewayFirst ? gatewaySide : directSide);
-    const second = await measure(gatewayFirst ? directSide : gatewaySide);
-    g.push(gatewayFirst ? first : second);
-    d.push(gatewayFirst ? second : first);
-  }
+  const { gateway: g, direct: d } = await interleavedRounds(options.rounds, { gatewaySide, directSide }, measure);
   const ratios = g.map((round_, i) => d[i]!.cpuMsPerOp / round_.cpuMsPerOp);
   const summary = (runs: typeof g) => ({
     requestsPerSecond: round(median(runs.map((r) => r.requestsPerSecond)), 0),

@@ -24,3 +24,21 @@ export async function gatewayAndDirect(scenario: string, gateway: Service, direc
     directSide: { service: direct, target: { url: direct.url, method: 'GET', path: '/cold' } },
   };
 }
+
+/**
+ * `rounds` measurements of each side, alternating which side goes first
+ * (a warming or cooling machine then favours neither): per-round figures of
+ * the gateway and the REST client, in the same order.
+ */
+export async function interleavedRounds<R>(rounds: number, sides: { gatewaySide: Side; directSide: Side }, measure: (side: Side) => Promise<R>): Promise<{ gateway: R[]; direct: R[] }> {
+  const gateway: R[] = [];
+  const direct: R[] = [];
+  for (let i = 0; i < rounds; i += 1) {
+    const gatewayFirst = i % 2 === 0;
+    const first = await measure(gatewayFirst ? sides.gatewaySide : sides.directSide);
+    const second = await measure(gatewayFirst ? sides.directSide : sides.gatewaySide);
+    gateway.push(gatewayFirst ? first : second);
+    direct.push(gatewayFirst ? second : first);
+  }
+  return { gateway, direct };
+}
