@@ -10,12 +10,13 @@
  *   whose CPU figures are reported as min/median/max.
  * - `BENCH_STEADY_SECONDS` (default 60).
  * - `BENCH_FANOUT` (default `1000,10000`): subscriber counts.
- * - `BENCH_CPU_PROF=dir`: the warm gateway runs with `--cpu-prof` into `dir`.
+ * - `BENCH_CPU_PROF=dir`: the gateways run with `--cpu-prof` into `dir`.
  * - `BENCH_ONLY=warm,fanout`: only those scenarios (start, upstream, warm,
- *   cluster, engine, cold, fanout, steady; for working on one);
+ *   cluster, engine, cold (with trueCold), trueCold, fanout, steady; for
+ *   working on one);
  *   the results then go to bench/results/partial.json, never latest.json,
  *   except the scenarios that stand alone (start and idle, engine, cold,
- *   cluster: each compares sides it measures itself, in fresh processes),
+ *   trueCold, cluster: each compares sides it measures itself, in fresh processes),
  *   which replace their own keys in latest.json, whose targets are then
  *   checked again.
  */
@@ -135,9 +136,11 @@ try {
     const coldGateway = await stack.startGateway('cold', coldEnv, profiled());
     cold = { ...(await runCold(coldGateway, direct, { rounds: cpuRounds, requests: 200, upstreamLatencyMs: latencyMs })), loadAverage: { start: loadAtStart, end: loadAverage() } };
     await coldGateway.child.stop();
+  }
+  if (runs('cold') || runs('trueCold')) {
     const trueColdAtStart = loadAverage();
     log(`trueCold (load average ${trueColdAtStart})`);
-    trueCold = { ...(await runTrueCold(coldEnv, representativeIds, cpuRounds)), loadAverage: { start: trueColdAtStart, end: loadAverage() } };
+    trueCold = { ...(await runTrueCold(coldEnv, representativeIds, cpuRounds, profiled())), loadAverage: { start: trueColdAtStart, end: loadAverage() } };
   }
 
   const fanout = [];
@@ -200,7 +203,7 @@ try {
   };
   if (started === undefined || warm === undefined || engine === undefined || cold === undefined || trueCold === undefined || upstream === undefined || cluster === undefined || steady === undefined || largest === undefined) {
     await writeFile(new URL('./results/partial.json', import.meta.url), `${JSON.stringify({ ...results, targets: targetsOf(results) }, null, 2)}\n`);
-    if (started !== undefined || engine !== undefined || cold !== undefined || cluster !== undefined) {
+    if (started !== undefined || engine !== undefined || cold !== undefined || trueCold !== undefined || cluster !== undefined) {
       // Scenarios whose figures stand alone (fresh processes; CPU per operation of each side, read from /proc)
       // replace only their own keys, and the targets are checked again on the result.
       const latestUrl = new URL('./results/latest.json', import.meta.url);
@@ -215,7 +218,7 @@ try {
         ...(cluster === undefined ? {} : { cluster: { ...cluster, ...measured } }),
       };
       await writeFile(latestUrl, `${JSON.stringify({ ...updated, targets: targetsOf(updated as Parameters<typeof targetsOf>[0]) }, null, 2)}\n`);
-      log(`replaced ${[started && 'start, idle', engine && 'engine', cold && 'cold', cluster && 'cluster'].filter(Boolean).join(', ')} and the targets in bench/results/latest.json`);
+      log(`replaced ${[started && 'start, idle', engine && 'engine', cold && 'cold', trueCold && 'trueCold', cluster && 'cluster'].filter(Boolean).join(', ')} and the targets in bench/results/latest.json`);
     }
     process.stdout.write(`${JSON.stringify({ upstream, warm, cluster, engine, cold, trueCold, fanout: results.fanout, steady, targets: targetsOf(results) }, null, 2)}\n`);
     log('partial run: wrote bench/results/partial.json');

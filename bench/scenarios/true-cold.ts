@@ -24,10 +24,10 @@ export interface TrueColdResult extends EngineResult {
   cpuRatioRounds: Spread;
 }
 
-export async function runTrueCold(coldEnv: Record<string, string>, ids: Record<string, string>, rounds: number): Promise<TrueColdResult> {
+export async function runTrueCold(coldEnv: Record<string, string>, ids: Record<string, string>, rounds: number, nodeFlags: readonly string[] = []): Promise<TrueColdResult> {
   const instant = await startBenchStack(0);
   try {
-    const gateway = await instant.startGateway('true-cold', coldEnv);
+    const gateway = await instant.startGateway('true-cold', coldEnv, nodeFlags);
     const direct = await instant.startDirect(ids);
     const measured = await runUnderLoad('trueCold', gateway, direct, { rounds, durationSeconds: 3, connections: 1, sandboxUrl: instant.sandbox.url });
     // `ratio` is the REST client's CPU over the gateway's, per round; its inverse per round is the CPU ratio.
