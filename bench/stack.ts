@@ -20,7 +20,8 @@ export interface Service {
 export interface BenchStack {
   readonly pinning: Pinning;
   readonly sandbox: Service;
-  startGateway(name: string, env?: Record<string, string>, nodeFlags?: readonly string[]): Promise<Service>;
+  /** `script`: another build of the gateway (an A/B of two builds); `dist/main.js` by default. */
+  startGateway(name: string, env?: Record<string, string>, nodeFlags?: readonly string[], script?: string): Promise<Service>;
   startDirect(ids: Record<string, string>): Promise<Service>;
   close(): Promise<void>;
 }
@@ -42,13 +43,13 @@ export async function startBenchStack(latencyMs: number): Promise<BenchStack> {
   return {
     pinning,
     sandbox: { url: sandboxUrl, child: sandboxChild },
-    startGateway: async (name, env = {}, nodeFlags = []) => {
+    startGateway: async (name, env = {}, nodeFlags = [], script = 'dist/main.js') => {
       const port = await freePort();
       const dataDir = await mkdtemp(join(tmpdir(), `sports-graph-bench-${name}-`));
       dirs.push(dataDir);
       // The build `npm start` runs (npm run bench builds it first): under tsx every closure pays esbuild's keepNames wrapper, which the bundle does not.
       const child = spawnTs(pinning, {
-        script: 'dist/main.js',
+        script,
         compiled: true,
         env: {
           SPORTS_API_BASE_URL: sandboxUrl,
