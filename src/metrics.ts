@@ -39,6 +39,12 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
+  readonly estimateReuses = new Counter({
+    name: 'sports_graph_estimate_reuses_total',
+    help: 'Operations whose cost estimate was reused: same document and variables, nothing cached changed since, at most 500 ms old (src/cost/estimate-memo.ts).',
+    registers: [this.registry],
+  });
+
   readonly resultCacheSharedHits = new Counter({
     name: 'sports_graph_result_cache_shared_hits_total',
     help: 'Operation results this replica did not hold and found in the cluster\'s Redis (stored by a replica, this one included); 0 alone.',

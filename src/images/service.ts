@@ -15,6 +15,7 @@
 import type { Logger } from 'pino';
 import { nothing, resourceEstimate, type AnyRoute, type Estimate } from '../cost/field-cost.js';
 import { errorOfResponse, type FetchOptions, type UpstreamFetcher } from '../upstream/fetcher.js';
+import { knownStateChanged } from '../upstream/known-state.js';
 import { ErrorCode, GatewayError, isGatewayError } from '../upstream/errors.js';
 import { imageRoutes, type V2ImageParams } from '../upstream/routes/images.js';
 import { knownGaps } from '../upstream/known-gaps.js';
@@ -209,6 +210,7 @@ export class ImageService {
       }
       case 'placeholder':
         this.placeholderBytes = found.bytes;
+        knownStateChanged();
         await this.options.store.putMarker(key, 'placeholder', left ?? MARKER_TTL_MS);
         return { kind: 'placeholder', bytes: found.bytes };
       case 'missing':
@@ -236,6 +238,7 @@ export class ImageService {
       // Spec 4.2.6: the placeholder is told by its size or checksum, never by its status.
       if (request.version === 'v1' && isPlaceholder(response.body)) {
         this.placeholderBytes = response.body;
+        knownStateChanged();
         await this.options.store.putMarker(key, 'placeholder', MARKER_TTL_MS);
         this.share(key, { kind: 'placeholder', bytes: response.body, expiresAt: Date.now() + MARKER_TTL_MS });
         return { kind: 'placeholder', bytes: response.body };

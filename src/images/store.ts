@@ -23,6 +23,7 @@ import { mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { ErrorCode, GatewayError } from '../upstream/errors.js';
+import { knownStateChanged } from '../upstream/known-state.js';
 import { removeLeftoverTemporaries, StateFileError, writeAtomic } from '../state/state-file.js';
 import { imageExtensions, isKnownImageType, type ImageEntry, type StoreEntry } from './store-entry.js';
 import { appendJournal, INDEX_REMEDY, JOURNAL_FILE, readJournal, rewriteJournal, type DamagedLine } from './store-journal.js';
@@ -169,6 +170,7 @@ export class ImageStore {
   }
 
   #record(key: string, entry: StoreEntry): Promise<void> {
+    knownStateChanged();
     this.#entries.set(key, entry);
     // One chain: lines never interleave, and a compaction never races an append.
     this.#writing = this.#writing.then(async () => {

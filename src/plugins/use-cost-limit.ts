@@ -10,7 +10,9 @@
  *
  * It hooks `onExecute`, which graphql-ws runs too (server.ts sends every
  * WebSocket operation through yoga's envelop), so both transports are
- * covered. Subscriptions are not estimated here: they spend through shared
+ * covered. An estimate is reused for the same document and variables
+ * while nothing cached has changed (src/cost/estimate-memo.ts).
+ * Subscriptions are not estimated here: they spend through shared
  * live services, whose subscribe resolvers pass the same gate
  * (src/live/poll-payers.ts).
  */
@@ -21,6 +23,7 @@ import { costExtension } from '../cost/cost-extension.js';
 import type { FieldCost } from '../cost/field-cost.js';
 import { costedOperation } from '../cost/costed-selections.js';
 import { estimateOperation } from '../cost/estimate.js';
+import { EstimateMemo } from '../cost/estimate-memo.js';
 import { fieldCosts } from '../cost/field-costs.js';
 import { operationCosts } from '../cost/operation-costs.js';
 import { refusalError } from '../access/spend-refusal.js';
@@ -29,9 +32,11 @@ import { coercedVariables } from './coerced-variables.js';
 export interface CostLimitOptions {
   /** The schema's cost table. @default fieldCosts (src/cost/field-costs.ts) */
   costs?: Readonly<Record<string, FieldCost>>;
+  /** Where estimates are kept for reuse (src/cost/estimate-memo.ts). @default a memo of this plugin's own */
+  memo?: EstimateMemo;
 }
 
-export function useCostLimit({ costs = fieldCosts }: CostLimitOptions = {}): Plugin<GatewayContext> {
+export function useCostLimit({ costs = fieldCosts, memo = new EstimateMemo() }: CostLimitOptions = {}): Plugin<GatewayContext> {
   return {
     async onExecute({ args, setResultAndStopExecution }) {
       const context = args.contextValue;
@@ -50,7 +55,18 @@ export function useCostLimit({ costs = fieldCosts }: CostLimitOptions = {}): Plu
       const { trace } = context.upstream;
       const unpaid = (): number => trace.joinedCounted + trace.unsentCounted;
       const unpaidBefore = unpaid();
-      const estimate = await estimateOperation({ schema: args.schema, operation: costed, fragments: {}, variables: coerced.coerced, context, costs });
+      // The same document and variables over an unchanged cache estimate the same (src/cost/estimate-memo.ts).
+      const memoKey = { schema: args.schema, costs, operation: costed, variables: coerced.coerced };
+      let estimate = memo.get(memoKey);
+      if (estimate === undefined) {
+        const start = memo.start();
+        const countedBefore = context.upstream.meter.counted;
+        estimate = await estimateOperation({ schema: args.schema, operation: costed, fragments: {}, variables: coerced.coerced, context, costs });
+        // A walk that loaded anything made part of the state it read: not one to reuse.
+        if (context.upstream.meter.counted === countedBefore && unpaid() === unpaidBefore) memo.keep(memoKey, estimate, start);
+      } else {
+        context.services.metrics.estimateReuses.inc();
+      }
       const spent = context.upstream.meter.counted;
       // What estimating loaded is part of the estimate, paid or not: requests it joined in flight, and those refused before they left.
       const estimated = estimate.requests + spent + (unpaid() - unpaidBefore);

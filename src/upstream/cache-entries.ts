@@ -7,6 +7,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import type { GatewayError } from './errors.js';
+import { knownStateChanged } from './known-state.js';
 
 export type StoredValue = { kind: 'value'; value: unknown; storedAt: number; ttlMs: number; size: number };
 export type StoredError = { kind: 'error'; error: GatewayError; storedAt: number; ttlMs: number; size: number };
@@ -43,14 +44,18 @@ export class MemoryEntries implements CacheEntries {
   }
 
   set(key: string, entry: Stored): void {
+    // Evictions happen only here (the byte bound): this covers them too.
+    knownStateChanged();
     this.entries.set(key, entry);
   }
 
   clear(): void {
+    knownStateChanged();
     this.entries.clear();
   }
 
   deleteWhere(matches: (key: string) => boolean): number {
+    knownStateChanged();
     const keys = [...this.entries.keys()].filter(matches);
     for (const key of keys) this.entries.delete(key);
     return keys.length;

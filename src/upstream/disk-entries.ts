@@ -26,6 +26,7 @@ import type { Logger } from 'pino';
 import type { CacheStoreFile } from '../state/cache-store-file.js';
 import type { CacheEntries, Stored } from './cache-entries.js';
 import { decodeEntry, encodeEntry } from './cache-entry-codec.js';
+import { knownStateChanged } from './known-state.js';
 
 /** How long a written answer or a use waits to be batched with others. Short: a `kill -9` loses at most this much. */
 const WRITE_DELAY_MS = 50;
@@ -105,12 +106,14 @@ export class DiskEntries implements CacheEntries {
   }
 
   set(key: string, entry: Stored): void {
+    knownStateChanged();
     this.memory.set(key, entry);
     this.queued.set(key, entry);
     this.schedule();
   }
 
   clear(): void {
+    knownStateChanged();
     this.memory.clear();
     if (this.closed) return;
     this.queued.clear();
@@ -217,7 +220,9 @@ export class DiskEntries implements CacheEntries {
     }
   }
 
+  /** Every removal from the file (eviction to the byte bound, a deletion, an unreadable entry). */
   private remove(key: string): void {
+    knownStateChanged();
     this.dropFromIndex(key);
     if (this.closed) return;
     this.track(this.options.store.entries.remove(key));
