@@ -14,7 +14,10 @@
  * stubbed. A last case keeps the shipped relation and shows the net leaves
  * the upstream deadline's own, partial answer alone.
  */
+import type { FormattedExecutionResult } from 'graphql-ws';
+import { createClient } from 'graphql-ws';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import type { Config } from '../src/config.js';
 import { hockeyV1Ids } from '../src/sandbox/fixtures/hockey-v1.js';
 import { clearFaults, gql, gqlAt, injectFault, requestCounts } from './support/client.js';
@@ -120,6 +123,22 @@ describe('the settle deadline: an execution that never settles is answered OPERA
     const stuck = await gqlAt(`${gateway.url}/subgraph`, STUCK, { game: freshGame() });
     expect(stuck.status).toBe(504);
     expect(stuck.errors?.[0]?.extensions?.['code']).toBe('OPERATION_TIMEOUT');
+  });
+
+  it('bounds a query over graphql-ws the same way, without HTTP details in the error', async () => {
+    const { gateway, sandbox, logs } = await start({ OPERATION_TIMEOUT_MS: String(OPERATION_MS) }, SETTLE_MS);
+    await injectFault(sandbox.url, { route: LINES, kind: 'hang' });
+    const client = createClient({ url: `${gateway.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0 });
+    try {
+      const result = await new Promise<FormattedExecutionResult>((resolve, reject) => {
+        client.subscribe({ query: STUCK, operationName: 'Stuck', variables: { game: freshGame() } }, { next: resolve, error: reject, complete: () => undefined });
+      });
+      expect(result.data).toBeUndefined();
+      expect(result.errors?.[0]?.extensions).toEqual({ code: 'OPERATION_TIMEOUT' });
+    } finally {
+      await client.dispose();
+    }
+    expect(timeoutLines(logs)).toEqual([expect.objectContaining({ operationName: 'Stuck' })]);
   });
 
   it('leaves normal operations alone: a quick one answers as before, a faulted one gets the upstream deadline\'s partial answer', async () => {
