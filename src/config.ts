@@ -23,6 +23,14 @@ export interface UpstreamTimeouts {
   bodyMs: number;
   /** Whole operation, retries and waits included. */
   operationMs: number;
+  /**
+   * A query or mutation whose execution has not settled this long after it
+   * started is answered OPERATION_TIMEOUT (src/plugins/use-operation-timeout.ts):
+   * the safety net behind `operationMs`, which bounds only what waits on the
+   * upstream. `operationMs` + 1 s, so that every upstream request has been
+   * cut, and counted, before it acts.
+   */
+  settleMs: number;
 }
 
 /** Live odds feeds and the live ticker (src/live). */
@@ -310,6 +318,7 @@ export function loadConfig(env: Env = process.env): Config {
       headersMs: int('UPSTREAM_HEADERS_TIMEOUT_MS', 5_000, 1),
       bodyMs: int('UPSTREAM_BODY_TIMEOUT_MS', 5_000, 1),
       operationMs,
+      settleMs: operationMs + 1_000,
     },
     upstreamConnections: int('UPSTREAM_CONNECTIONS', 16, 1),
     maxUpstreamBodyBytes: int('UPSTREAM_MAX_BODY_BYTES', 10 * 1024 * 1024, 1024),

@@ -58,6 +58,8 @@ import { useUpstreamTrace } from './plugins/use-upstream-trace.js';
 import { useEnumSuggestions } from './plugins/use-enum-suggestions.js';
 import { useQuotaAfterSpend } from './plugins/use-quota-after-spend.js';
 import { useJit } from './plugins/use-jit.js';
+import { useOperationTimeout } from './plugins/use-operation-timeout.js';
+import { SettleSweep } from './plugins/settle-sweep.js';
 import { useResultCache } from './plugins/use-result-cache.js';
 import { LocalResultCache, type ResultCache } from './results/result-cache.js';
 import { serveResultCacheHits } from './results/fast-path.js';
@@ -204,6 +206,8 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     const deadline = Date.now() + config.timeouts.operationMs;
     return { services, upstream: new UpstreamLoader(fetcher, deadline, config.bench.upstreamLoaders), deadline };
   };
+  // One timer for every operation's settle deadline, /graphql, /subgraph and graphql-ws alike (src/plugins/settle-sweep.ts).
+  const settleSweep = new SettleSweep();
   // Every GraphQL endpoint (/graphql, /subgraph) runs operations through the same plugins, in this order.
   const inputPlugins = (): GatewayPlugin[] => [
     // Its onParams runs before any other plugin or graphql-js walks variables or extensions.
@@ -244,6 +248,8 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     // Compiled execution for queries (the warm path's resolver walk);
     // subscriptions keep graphql-js's executor and are shared instead.
     ...(config.graphqlJit ? [useJit()] : []),
+    // Last: it wraps the execute function that really runs, graphql-jit's included.
+    useOperationTimeout({ sweep: settleSweep, operationMs: config.timeouts.operationMs, settleMs: config.timeouts.settleMs, logger }),
   ];
 
   const yoga: YogaServerInstance<Record<string, unknown>, OperationContext> = createYoga<Record<string, unknown>, OperationContext>({

@@ -20,7 +20,8 @@ import type { Plugin } from 'graphql-yoga';
 export const LIMIT_REFUSAL = 'Operation refused:';
 
 /**
- * The HTTP status of a request refused before execution, by code (the
+ * The HTTP status of an answer without `data` (a request refused before
+ * execution, or abandoned: OPERATION_TIMEOUT), by code (the
  * README's error table). Codes not listed keep yoga's status (QUOTA_EXHAUSTED
  * is 200, as the same code is when a field meets it).
  */
@@ -37,6 +38,8 @@ export const refusalStatus: Readonly<Record<string, number>> = {
   EXTENSIONS_TOO_DEEP: 400,
   EXTENSIONS_TOO_LARGE: 400,
   CSRF_REFUSED: 403,
+  // An execution that never settled, answered by the safety net (use-operation-timeout.ts): no `data` to give.
+  OPERATION_TIMEOUT: 504,
 };
 
 function codeFor(error: GraphQLError): string {

@@ -28,6 +28,8 @@ export interface TestStack {
 export interface StackOptions {
   env?: Record<string, string>;
   sandbox?: SandboxOptions;
+  /** Changes the loaded config before each gateway start: a setting the environment cannot express (a bound loadConfig derives). */
+  adjust?: (config: Config) => Config;
 }
 
 export async function startStack(options: StackOptions = {}): Promise<TestStack> {
@@ -41,8 +43,9 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
       callback();
     },
   });
+  const adjust = options.adjust ?? ((config: Config): Config => config);
   const makeConfig = (env: Record<string, string> = {}): Config =>
-    loadConfig({
+    adjust(loadConfig({
       SPORTS_API_KEY: apiKey,
       SPORTS_API_BASE_URL: sandbox.url,
       SPORTS_API_PLAN: 'pro',
@@ -51,7 +54,7 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
       LOG_LEVEL: 'debug',
       ...options.env,
       ...env,
-    });
+    }));
   const start = (env?: Record<string, string>) =>
     createGateway(makeConfig(env), { baseUrl: sandbox.url, logger: createLogger('debug', logStream) });
 
