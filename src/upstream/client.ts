@@ -30,6 +30,7 @@ export interface UpstreamCall {
   readonly request: RouteRequest;
   /** Epoch ms by which the whole operation must be answered. */
   readonly deadline: number;
+  /** Never changed once handed down (the Dispatcher merges each object once): a step that adds one makes a new object. */
   readonly headers: Readonly<Record<string, string>>;
   /** Told of every request that reached the upstream for this call (spend-meter.ts). */
   readonly meter?: SpendMeter | undefined;
