@@ -125,6 +125,13 @@ export class UpstreamLoader {
       // put the V2 requests that need its slug one round trip later). Each
       // key resolves on its own; per-operation de-duplication is the cache.
       batch: false,
+      // With nothing to batch, waiting for dataloader's default turn (a
+      // resolved promise, then process.nextTick) only delays the load: a
+      // field that loads after awaiting another load (V2 after its sport's
+      // slug) then reserved its allowance after the write-ahead of the
+      // operation's first requests, and paid a second one. A microtask keeps
+      // every load of the operation inside one run of the promise jobs.
+      batchScheduleFn: (dispatch) => queueMicrotask(dispatch),
       cache: this.shared,
     });
   }
