@@ -48,7 +48,8 @@ export const hockeyV1Resolvers: Resolvers = {
       const params = { competition: competition == null ? undefined : integerId(competition, 'competition'), seasonNum: season ?? undefined };
       const payload = await ctx.upstream.load(v1Routes.standings, params);
       // A competitor has no route of its own: its ID names the table it was listed in (src/model/node-sources.ts).
-      for (const entry of payload.standings) listedAt(entry.competitor, { competition: params.competition, season: params.seasonNum });
+      const via = { competition: params.competition, season: params.seasonNum };
+      for (const entry of payload.standings) listedAt(entry.competitor, via);
       return payload;
     },
     lines: (_, { gameId }, ctx) => ctx.upstream.load(v1Routes.lines, { gameId: integerId(gameId, 'gameId') }),

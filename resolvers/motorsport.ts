@@ -32,7 +32,8 @@ export const motorsportResolvers: Resolvers = {
     seasonStages: async (_, { seasonId }, ctx) => {
       const season = integerId(seasonId, 'season id');
       // A listed stage's ID names its listing, so node(id:) reads it there while fresh (src/model/node-sources.ts).
-      return (await ctx.upstream.load(v2MotorsportRoutes.seasonStages, { seasonId: season })).stages.map((s) => listedAt(s, { season }));
+      const via = { season };
+      return (await ctx.upstream.load(v2MotorsportRoutes.seasonStages, { seasonId: season })).stages.map((s) => listedAt(s, via));
     },
     stage: async (_, { id }, ctx) => (await ctx.upstream.load(v2MotorsportRoutes.stage, { id: integerId(id, 'stage id') })).stage,
     constructorStandings: async (_, { seasonId }, ctx) =>
@@ -46,7 +47,10 @@ export const motorsportResolvers: Resolvers = {
     circuit: (s) => s.circuit ?? null,
     country: (s) => s.country?.name ?? null,
     winner: (s) => s.winner ?? null,
-    substages: async (s, _, ctx) => (await ctx.upstream.load(v2MotorsportRoutes.substages, { id: s.id })).stages.map((sub) => listedAt(sub, { parent: s.id })),
+    substages: async (s, _, ctx) => {
+      const via = { parent: s.id };
+      return (await ctx.upstream.load(v2MotorsportRoutes.substages, { id: s.id })).stages.map((sub) => listedAt(sub, via));
+    },
     results: stageGap('results'),
     classification: stageGap('classification'),
     standings: stageGap('standings'),

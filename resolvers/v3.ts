@@ -46,7 +46,8 @@ export const v3Resolvers: Resolvers = {
       const slug = slugOf(entry, 'v3');
       const payload = await ctx.upstream.load(v3Routes.window, { sport: slug, window: windowName(window) });
       // An event's ID names its window, so node(id:) reads it there while fresh (src/model/node-sources.ts).
-      for (const league of payload.leagues) for (const event of league.events) listedAt(event, { window: windowName(window) });
+      const via = { window: windowName(window) };
+      for (const league of payload.leagues) for (const event of league.events) listedAt(event, via);
       return { sport, sportKey: entry.sport, slug, window, payload };
     },
     cycling: async (_, { window }, ctx) => {

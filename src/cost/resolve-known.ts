@@ -85,10 +85,10 @@ function dryContext(context: GatewayContext): GatewayContext {
   const { fetcher } = context.services;
   const load = async <P, T>(route: Route<P, T>, params: P): Promise<T> => {
     if (!route.counted) return real.load(route, params);
-    const peeked = await fetcher.peek(route, params);
-    if (peeked === undefined) {
-      throw new NotKnown({ route: route as Route<unknown, unknown>, params, key: fetcher.keyOf(route, params) });
-    }
+    // The key once, for the look-up and for what the walk records as missing.
+    const key = fetcher.keyOf(route, params);
+    const peeked = await fetcher.peekKey(route as Route<never, T>, key);
+    if (peeked === undefined) throw new NotKnown({ route: route as Route<unknown, unknown>, params, key });
     if (peeked.kind === 'error') throw peeked.error;
     return peeked.value as T;
   };

@@ -15,7 +15,7 @@
 import DataLoader from 'dataloader';
 import type { CacheSource, StaleInfo } from '../upstream/cache.js';
 import { ErrorCode, GatewayError } from '../upstream/errors.js';
-import type { UpstreamFetcher } from '../upstream/fetcher.js';
+import type { PreparedCall, UpstreamFetcher } from '../upstream/fetcher.js';
 import type { Route } from '../upstream/routes/route.js';
 import { SpendMeter } from '../upstream/spend-meter.js';
 
@@ -71,7 +71,7 @@ export interface LoadObserver {
 
 interface Call {
   route: Route<unknown, unknown>;
-  params: unknown;
+  prepared: PreparedCall;
   key: string;
 }
 
@@ -125,13 +125,22 @@ export class UpstreamLoader {
       // put the V2 requests that need its slug one round trip later). Each
       // key resolves on its own; per-operation de-duplication is the cache.
       batch: false,
+      // With nothing to batch, waiting for dataloader's default turn (a
+      // resolved promise, then process.nextTick) only delays the load: a
+      // field that loads after awaiting another load (V2 after its sport's
+      // slug) then reserved its allowance after the write-ahead of the
+      // operation's first requests, and paid a second one. A microtask keeps
+      // every load of the operation inside one run of the promise jobs.
+      batchScheduleFn: (dispatch) => queueMicrotask(dispatch),
       cache: this.shared,
     });
   }
 
   /** Loads one upstream resource; a failure rejects with a coded GatewayError. */
   load<P, T>(route: Route<P, T>, params: P): Promise<T> {
-    const call: Call = { route: route as Route<unknown, unknown>, params, key: this.fetcher.keyOf(route, params) };
+    // The request and key are built once: the key for de-duplication here, both for the fetch.
+    const prepared = this.fetcher.prepare(route, params);
+    const call: Call = { route: route as Route<unknown, unknown>, prepared, key: prepared.key };
     this.loader ??= this.createLoader();
     return this.loader.load(call) as Promise<T>;
   }
@@ -143,7 +152,7 @@ export class UpstreamLoader {
         const meter = this.meter.child();
         const observed = this.observer?.loadStarted(call.route);
         try {
-          const result = await this.fetcher.fetch(call.route, call.params, { deadline: this.deadline, meter });
+          const result = await this.fetcher.fetchPrepared(call.route, call.prepared, { deadline: this.deadline, meter });
           observed?.({ source: result.source, stale: result.stale, error: undefined, requests: meter.requests, counted: meter.counted });
           // What was sent is on the meter; every other answer came from the
           // cache or from another operation's request in flight.

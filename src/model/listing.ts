@@ -14,14 +14,39 @@
  */
 import type { GlobalIdVia } from './global-id.js';
 
-const listings = new WeakMap<object, GlobalIdVia>();
+type ListingParams = Readonly<Record<string, string | number | undefined | null>>;
 
-/** Records where `value` was listed; parameters that were not given are left out. */
-export function listedAt<T extends object>(value: T, via: Readonly<Record<string, string | number | undefined | null>>): T {
+const listings = new WeakMap<object, GlobalIdVia>();
+/**
+ * The recorded form of each `via` argument: every item of one list is
+ * recorded with the same object (a resolver passes one per list), so the
+ * list costs one conversion, and every ID minted from its items one
+ * `encodeVia` (global-id.ts memoizes per recorded object). A payload fresh
+ * from the upstream (nothing cached) pays this per item otherwise.
+ */
+const normalized = new WeakMap<ListingParams, GlobalIdVia>();
+
+function recordedVia(via: ListingParams): GlobalIdVia {
+  let recorded = normalized.get(via);
+  if (recorded === undefined) {
+    const defined = Object.entries(via).filter((entry): entry is [string, string | number] => entry[1] !== undefined && entry[1] !== null);
+    recorded = Object.fromEntries(defined.map(([key, v]) => [key, String(v)]));
+    normalized.set(via, recorded);
+    // A recorded `via` passed on (listingOf of a parent) is its own recorded form.
+    normalized.set(recorded, recorded);
+  }
+  return recorded;
+}
+
+/**
+ * Records where `value` was listed; parameters that were not given are left
+ * out. Pass one `via` object for every item of a list (not a literal per
+ * item): its recorded form is then shared (see `normalized`).
+ */
+export function listedAt<T extends object>(value: T, via: ListingParams): T {
   // Recorded by an earlier operation over the same cached object: the same values (see above), and the same `via` object keeps encodeVia's memo.
   if (listings.has(value)) return value;
-  const defined = Object.entries(via).filter((entry): entry is [string, string | number] => entry[1] !== undefined && entry[1] !== null);
-  listings.set(value, Object.fromEntries(defined.map(([key, v]) => [key, String(v)])));
+  listings.set(value, recordedVia(via));
   return value;
 }
 

@@ -20,8 +20,8 @@
  * - `durable()`: a change that must be on disk before the caller goes on (a
  *   counted request about to leave). The document is written in place, in
  *   one `pwrite` of one small buffer from this thread, to the write-ahead
- *   copy `quota.json.wal`, once per microtask turn: every caller of the same
- *   turn shares it (group commit), and it costs microseconds where the
+ *   copy `quota.json.wal`, once the promise jobs queued meanwhile have run:
+ *   every caller until then shares it (group commit), and it costs microseconds where the
  *   rename path costs half a millisecond of thread-pool round trips. A
  *   process killed at any moment leaves the write whole: the kernel has the
  *   bytes once the call returns. (Neither path calls fsync: this guards
@@ -142,12 +142,20 @@ export class StateDocument {
     this.#arm(this.#persistDelayMs);
   }
 
-  /** Resolves once the state as of this call is on disk (the write-ahead copy, shared by this microtask turn). */
+  /**
+   * Resolves once the state as of this call is on disk (the write-ahead
+   * copy, shared by every caller until the promise jobs queued now have
+   * run). The write is a `process.nextTick`, which Node runs once the
+   * microtask queue is empty, not a microtask of its own: one operation's
+   * resolvers reserve over several promise turns (a V2 field awaits its
+   * sport's slug first), and a microtask write taken after the first of
+   * them left the others a write of their own.
+   */
   durable(): Promise<void> {
     this.soon();
     return new Promise<void>((resolve) => {
       this.#walWaiters.push(resolve);
-      if (this.#walWaiters.length === 1) queueMicrotask(() => this.#writeAhead());
+      if (this.#walWaiters.length === 1) process.nextTick(() => this.#writeAhead());
     });
   }
 

@@ -188,7 +188,9 @@ export class ResponseCache {
   async peek(key: string): Promise<Peeked | undefined> {
     const here = this.entries.peek(key);
     if (here !== undefined && this.now() - here.storedAt < here.ttlMs) return peekedOf(here);
-    const entry = await this.shared?.tier.peek?.(key);
+    // Alone (no tier), nothing else to ask: no await for it.
+    if (this.shared?.tier.peek === undefined) return undefined;
+    const entry = await this.shared.tier.peek(key);
     if (entry === undefined || this.now() - entry.storedAt >= entry.ttlMs) return undefined;
     const stored = storedOf(entry);
     const latest = this.entries.peek(key);

@@ -30,6 +30,7 @@ export interface UpstreamCall {
   readonly request: RouteRequest;
   /** Epoch ms by which the whole operation must be answered. */
   readonly deadline: number;
+  /** Never changed once handed down (the Dispatcher merges each object once): a step that adds one makes a new object. */
   readonly headers: Readonly<Record<string, string>>;
   /** Told of every request that reached the upstream for this call (spend-meter.ts). */
   readonly meter?: SpendMeter | undefined;
@@ -114,22 +115,28 @@ export class Dispatcher {
     return open;
   };
 
+  /** The request headers sent for each header set the steps hand down (withAuth's is one object per process): merged once, not per request. */
+  private readonly headerSets = new WeakMap<Readonly<Record<string, string>>, Readonly<Record<string, string>>>();
+
+  private headersOf(headers: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+    let merged = this.headerSets.get(headers);
+    if (merged === undefined) {
+      merged = { accept: 'application/json, image/*', ...headers };
+      this.headerSets.set(headers, merged);
+    }
+    return merged;
+  }
+
   readonly send: Send = async (call) => {
     const remaining = call.deadline - Date.now();
-    const context = { version: call.route.version, route: call.route.template };
-    if (remaining <= 0) throw new UpstreamNetworkError('The operation deadline passed before the request was sent.', false, context);
+    const context = (): { version: string; route: string } => ({ version: call.route.version, route: call.route.template });
+    if (remaining <= 0) throw new UpstreamNetworkError('The operation deadline passed before the request was sent.', false, context());
     const deadline = this.deadlines.hold(call.deadline, remaining);
     const signal = deadline.signal;
     const search = queryString(call.request.query);
+    // The headers and body timeouts are the pool's own (same options): not repeated per request.
     const request = (): ReturnType<Pool['request']> =>
-      this.pool(call.origin).request({
-        method: 'GET',
-        path: call.request.path + search,
-        headers: { accept: 'application/json, image/*', ...call.headers },
-        signal,
-        headersTimeout: this.options.headersTimeoutMs,
-        bodyTimeout: this.options.bodyTimeoutMs,
-      });
+      this.pool(call.origin).request({ method: 'GET', path: call.request.path + search, headers: this.headersOf(call.headers), signal });
     try {
       let response: Awaited<ReturnType<Pool['request']>>;
       try {
@@ -153,9 +160,9 @@ export class Dispatcher {
         body: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
       };
     } catch (error) {
-      if ((error as { code?: unknown }).code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') throw new UpstreamBodyTooLargeError(context);
+      if ((error as { code?: unknown }).code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') throw new UpstreamBodyTooLargeError(context());
       const { message, sent } = describeNetworkError(error, signal.aborted);
-      throw new UpstreamNetworkError(message, sent, context);
+      throw new UpstreamNetworkError(message, sent, context());
     } finally {
       deadline.release();
     }
@@ -194,11 +201,17 @@ function queryString(query: RouteRequest['query']): string {
   return text === '' ? '' : `?${text}`;
 }
 
+/** The headers of a call no step has added to yet: one object, so that what the steps add can be built once for it. */
+export const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+
 /** Spec section 5: the key goes only to routes that need it, and only from config. */
 export function withAuth(apiKey: string | undefined): Step {
+  const keyOnly: Readonly<Record<string, string>> | undefined = apiKey === undefined ? undefined : Object.freeze({ [upstreamAssumptions.apiKeyHeader]: apiKey });
   return (next) => (call) => {
-    if (!call.route.auth || apiKey === undefined) return next(call);
-    return next({ ...call, headers: { ...call.headers, [upstreamAssumptions.apiKeyHeader]: apiKey } });
+    if (!call.route.auth || keyOnly === undefined) return next(call);
+    // One headers object for every keyed call without headers of its own (the Dispatcher merges each set once).
+    const headers = call.headers === NO_HEADERS ? keyOnly : { ...call.headers, ...keyOnly };
+    return next({ ...call, headers });
   };
 }
 
@@ -248,16 +261,39 @@ export function withQuota(ledger: Ledger): Step {
   };
 }
 
+/** A route's metric labels, made once per route and status instead of per request. */
+interface RouteLabels {
+  readonly route: { readonly version: string; readonly route: string };
+  readonly byStatus: Map<string, { readonly version: string; readonly route: string; readonly status: string }>;
+}
+
 export function withMetrics(metrics: GatewayMetrics): Step {
+  const byRoute = new WeakMap<RouteInfo, RouteLabels>();
+  const labelsOf = (route: RouteInfo): RouteLabels => {
+    let labels = byRoute.get(route);
+    if (labels === undefined) {
+      labels = { route: { version: route.version, route: route.template }, byStatus: new Map() };
+      byRoute.set(route, labels);
+    }
+    return labels;
+  };
+  const withStatus = (labels: RouteLabels, status: string): { version: string; route: string; status: string } => {
+    let found = labels.byStatus.get(status);
+    if (found === undefined) {
+      found = { ...labels.route, status };
+      labels.byStatus.set(status, found);
+    }
+    return found;
+  };
   return (next) => async (call) => {
-    const labels = { version: call.route.version, route: call.route.template };
-    const stop = metrics.upstreamDuration.startTimer(labels);
+    const labels = labelsOf(call.route);
+    const stop = metrics.upstreamDuration.startTimer(labels.route);
     try {
       const response = await next(call);
-      metrics.upstreamRequests.inc({ ...labels, status: String(response.status) });
+      metrics.upstreamRequests.inc(withStatus(labels, String(response.status)));
       return response;
     } catch (error) {
-      metrics.upstreamRequests.inc({ ...labels, status: 'error' });
+      metrics.upstreamRequests.inc(withStatus(labels, 'error'));
       throw error;
     } finally {
       stop();

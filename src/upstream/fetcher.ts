@@ -17,6 +17,7 @@ import {
   withMetrics,
   withQuota,
   withRetryOnce,
+  NO_HEADERS,
   type Send,
   type UpstreamResponse,
 } from './client.js';
@@ -34,6 +35,12 @@ export interface FetchOptions {
   deadline: number;
   /** Records the upstream requests this call starts (joined in-flight requests are its starter's). */
   meter?: SpendMeter | undefined;
+}
+
+/** A route call's request and cache key (`UpstreamFetcher.prepare`). */
+export interface PreparedCall {
+  readonly request: RouteRequest;
+  readonly key: string;
 }
 
 interface Base {
@@ -110,14 +117,25 @@ export class UpstreamFetcher {
     return keyOfRequest(route, params, route.build(params));
   }
 
+  /** The call's request and cache key, built once: a caller that needs the key first hands both to `fetchPrepared`. */
+  prepare<P>(route: Route<P, unknown>, params: P): PreparedCall {
+    const request = route.build(params);
+    return { request, key: keyOfRequest(route, params, request) };
+  }
+
   /** True when the call would be answered without an upstream request. */
   isCached<P>(route: Route<P, unknown>, params: P): boolean {
     return this.cache.isFresh(this.keyOf(route, params));
   }
 
   /** The call's fresh cached answer, read without side effects (ResponseCache.peek); undefined when none. */
-  async peek<P, T>(route: Route<P, T>, params: P): Promise<Peeked | undefined> {
-    const peeked = await this.cache.peek(this.keyOf(route, params));
+  peek<P, T>(route: Route<P, T>, params: P): Promise<Peeked | undefined> {
+    return this.peekKey(route, this.keyOf(route, params));
+  }
+
+  /** `peek` for a caller that has the call's cache key already (`keyOf`). */
+  async peekKey<T>(route: Route<never, T>, key: string): Promise<Peeked | undefined> {
+    const peeked = await this.cache.peek(key);
     if (peeked?.kind !== 'value') return peeked;
     // The cache keeps the checked payload; a reader gets the payload, its dropped parts marked, as fetch() gives it.
     return { kind: 'value', value: unwrap(route, { value: peeked.value as CheckedPayload<T>, source: 'cache' }).value };
@@ -128,9 +146,13 @@ export class UpstreamFetcher {
     return this.cache.canAnswer(this.keyOf(route, params));
   }
 
-  async fetch<P, T>(route: Route<P, T>, params: P, options: FetchOptions): Promise<CacheResult<T>> {
-    const request = route.build(params);
-    const key = keyOfRequest(route, params, request);
+  fetch<P, T>(route: Route<P, T>, params: P, options: FetchOptions): Promise<CacheResult<T>> {
+    return this.fetchPrepared(route, this.prepare(route, params), options);
+  }
+
+  /** `fetch` with the request and key `prepare` built for these parameters. */
+  async fetchPrepared<P, T>(route: Route<P, T>, prepared: PreparedCall, options: FetchOptions): Promise<CacheResult<T>> {
+    const { request, key } = prepared;
     const ttlMs = this.config.cacheTtls[route.cacheClass] * 1000;
     if (!this.config.bench.upstreamCache) {
       // Bench-only (UPSTREAM_CACHE=off): every call goes upstream, unshared.
@@ -172,7 +194,7 @@ export class UpstreamFetcher {
       origin: base.origin,
       request: { path: base.prefix + request.path, query: request.query },
       deadline,
-      headers: {},
+      headers: NO_HEADERS,
       meter,
     });
     if (response.status < 200 || response.status >= 300) throw errorOfResponse(route, response);
@@ -202,7 +224,7 @@ export class UpstreamFetcher {
       origin: base.origin,
       request: { path: base.prefix + request.path, query: request.query },
       deadline: options.deadline,
-      headers: {},
+      headers: NO_HEADERS,
       meter: options.meter,
     });
   }

@@ -88,6 +88,21 @@ describe('QuotaLedger', () => {
     expect(await onDisk()).toBe(50);
   });
 
+  it('reservations made over several promise turns of one task share one write', async () => {
+    const ledger = await open({ plan: 'pro', persistDelayMs: 60_000 });
+    const before = ledger.stateDocument.writes;
+    const first = ledger.reserve(route);
+    // As an operation's resolvers do: a later field reserves after awaiting something already known.
+    const later = (async () => {
+      for (let turn = 0; turn < 5; turn += 1) await Promise.resolve();
+      return ledger.reserve(route);
+    })();
+    const second = await later;
+    await Promise.all([first.durable, second.durable]);
+    expect(ledger.stateDocument.writes - before).toBe(1);
+    expect(await onDisk()).toBe(2);
+  });
+
   it('writes other changes once the persist window passes, and at once on flush', async () => {
     const ledger = await open({ plan: 'pro', persistDelayMs: 150 });
     const held = ledger.reserve(route);
