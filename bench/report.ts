@@ -26,6 +26,11 @@ interface Figures {
       cpuUsPerSubscriber: number;
       floorCpuUsPerSubscriber: number;
       floorLastMs: number;
+      cpuRatio: number;
+      cpuRatioRange: [number, number];
+      p99Ratio: number;
+      p99RatioRange: [number, number];
+      clientCpuUsPerMessage: number;
     }>;
   };
   cluster: ClusterResult;
@@ -132,7 +137,7 @@ export function printTable(r: Figures & { targets: Target[] }): void {
     ]),
     ...r.fanout.levels.map((level): [string, string] => [
       `fanout ${level.subscribers} CPU/sub | floor; p99 | floor last`,
-      `${level.cpuUsPerSubscriber} µs | ${level.floorCpuUsPerSubscriber} µs; ${level.p99Ms} ms | ${level.floorLastMs} ms`,
+      `${level.cpuUsPerSubscriber} µs | ${level.floorCpuUsPerSubscriber} µs (x${level.cpuRatio}, ${level.cpuRatioRange.join('-')}); ${level.p99Ms} ms | ${level.floorLastMs} ms (x${level.p99Ratio}, ${level.p99RatioRange.join('-')}); clients ${level.clientCpuUsPerMessage} µs/message`,
     ]),
     [`steady ${r.steady.durationSeconds}s req/s | RSS median/max | CPU`, `${r.steady.requestsPerSecond} | ${r.steady.rssMbMedian}/${r.steady.rssMbMax} MB | ${r.steady.cpuPercent}%`],
   ];

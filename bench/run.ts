@@ -149,7 +149,8 @@ try {
     fanout.push(
       await runFanoutLevel(stack.pinning, (env) => stack.startGateway(`fanout-${subscribers}`, env, cpuProfDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', cpuProfDir]), stack.sandbox.url, {
         subscribers,
-        frames: 5,
+        // Rounds of one floor and one odds frame each: an odd count, for a median of the pairs.
+        frames: 7,
         clientProcesses: subscribers >= 5_000 ? 2 : 1,
         matchId: String(940_001 + i),
       }),
@@ -194,9 +195,12 @@ try {
       // The issue's name for the same figure.
       floorUsPerSubscriber: largest?.floorCpuUsPerSubscriber ?? null,
       cpuRatio: largest?.cpuRatio ?? null,
+      cpuRatioRange: largest?.cpuRatioRange ?? null,
       floorLastMs: largest?.floorLastMs ?? null,
       floorP99Ms: largest?.floorP99Ms ?? null,
       p99Ratio: largest?.p99Ratio ?? null,
+      p99RatioRange: largest?.p99RatioRange ?? null,
+      p99VsFloorP99: largest?.p99VsFloorP99 ?? null,
       levels: fanout,
     },
     steady,

@@ -83,7 +83,18 @@ describe('a subscriber written to directly', () => {
   });
 
   it('gives one result to many sockets, each with its own id, from one shared buffer or, for a long id, its own', async () => {
-    const ids = ['1', '22', 'ü ✓', 'x'.repeat(300), '0f8fad5b-d9cb-469f-a165-70867728950e'];
+    // Ids of one length share a frame header and a view: one in a row, and again after ids of other lengths.
+    const ids = [
+      '1',
+      '0f8fad5b-d9cb-469f-a165-70867728950e',
+      '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+      '22',
+      'ü ✓',
+      '9a2b3c4d-0000-4000-8000-000000000001',
+      'x'.repeat(300),
+      'e3b0c442-98fc-4c14-9afb-f4c8996fb924',
+      '1',
+    ];
     const pairs = [];
     // One at a time: each waits for the server's next connection.
     for (const id of ids) pairs.push(await pair(id));

@@ -42,7 +42,7 @@ import type { WebSocket } from 'ws';
 import { preSerialize } from './preserialized.js';
 import type { Delivery } from './shared-subscriptions.js';
 
-/** The parts of ws's private sender read here (ws 8: lib/sender.js). */
+/** The parts of ws's private sender read here (ws 8: lib/sender.js); with its queue empty, nothing of ws's is buffered (`_bufferedBytes` counts the queue). */
 interface SenderInternals {
   readonly _state: number;
   readonly _queue: readonly unknown[];
@@ -101,16 +101,23 @@ const ROOM = 256;
  * its own header and head written just before the shared bytes, so a socket
  * costs neither an allocation nor a copy of the payload (both showed in the
  * profile of a 10,000-subscriber frame, about a fifth of the direct path).
+ * Heads of one length (graphql-ws's client names subscriptions with UUIDs)
+ * start at the same place: they share one frame header and one view, so
+ * such a subscriber costs its head's bytes and the write, no object.
  *
  * The room is written again for the next socket, which is safe only once
  * the kernel has the previous frame: a write that completes at once
  * (`writableLength` back to 0, as the write system call copied the bytes)
- * no longer reads the buffer, while one left pending still does, so the
- * buffer is then given up and the next subscriber starts a new one.
+ * no longer reads the buffer, or the view (Node keeps a chunk only for a
+ * write left pending), while one left pending still does, so the buffer is
+ * then given up and the next subscriber starts a new one.
  */
 class FanoutBuffer {
   readonly #bytes: Buffer;
   readonly #tailLength: number;
+  /** The last frame handed out, from `#start` on: reused, header included, for a head of the same length. */
+  #view: Buffer | undefined;
+  #start = -1;
 
   constructor(readonly result: ExecutionResult) {
     const tail = preSerialize(result).tail;
@@ -121,12 +128,18 @@ class FanoutBuffer {
 
   /** The frame for `head`, as a view of the shared buffer; undefined when the head does not fit the room. */
   frame(head: Buffer): Buffer | undefined {
+    const at = ROOM - head.length;
     const length = head.length + this.#tailLength;
-    const start = ROOM - head.length - headerLength(length);
+    const start = at - headerLength(length);
     if (start < 0) return undefined;
-    writeHeader(this.#bytes, start, length);
-    head.copy(this.#bytes, ROOM - head.length);
-    return this.#bytes.subarray(start);
+    // TypedArray's own copy: Buffer#copy's argument checks cost more than 50 bytes do.
+    this.#bytes.set(head, at);
+    if (start !== this.#start) {
+      writeHeader(this.#bytes, start, length);
+      this.#view = this.#bytes.subarray(start);
+      this.#start = start;
+    }
+    return this.#view;
   }
 }
 
@@ -156,7 +169,8 @@ export class DirectNext implements Delivery {
    */
   write(result: ExecutionResult): boolean {
     const socket = this.socket;
-    if (!this.#plain || socket.readyState !== socket.OPEN || !this.raw.writable || socket.bufferedAmount !== 0 || !senderIdle(socket)) return false;
+    // `bufferedAmount` is the TCP socket's pending bytes plus ws's queued ones, none when its sender is idle.
+    if (!this.#plain || socket.readyState !== socket.OPEN || !this.raw.writable || this.raw.writableLength !== 0 || !senderIdle(socket)) return false;
     const head = (this.#head ??= nextHead(this.id));
     if (fanout?.result !== result) fanout = new FanoutBuffer(result);
     const shared = fanout.frame(head);
