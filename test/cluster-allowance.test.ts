@@ -80,7 +80,15 @@ describe('cluster: one allowance, one budget per client', { timeout: 120_000 }, 
     // 40 spent with Redis up: 60 left, 20 for each of three replicas while it is away.
     expect((await hammer(cluster, 0, 40)).every((response) => response.errors === undefined)).toBe(true);
     for (const replica of cluster.replicas) await eventually(() => quotaOf(replica.url), (quota) => quota.used === 40);
-    // Every replica has seen all three members beat (they beat every second).
+    // Every replica has seen all three members beat (they beat every second): its share is a third. A replica
+    // whose last beat came before another's first would take half or all of what is left (seen once on a busy machine).
+    for (const replica of cluster.replicas) {
+      const members = await eventually(
+        async () => ((await (await fetch(`${replica.url}/healthz`)).json()) as { members?: string[] }).members ?? [],
+        (seen) => seen.length === 3,
+      );
+      expect(members).toHaveLength(3);
+    }
     await cluster.redis.kill();
     for (const replica of cluster.replicas) {
       const health = await eventually(
