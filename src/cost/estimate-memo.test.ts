@@ -16,7 +16,7 @@ const costs: Readonly<Record<string, FieldCost>> = {};
 const twoRequests = { requests: 2, unanswerable: 1 };
 
 function kept(memo: EstimateMemo, key: MemoKey, estimate = twoRequests): void {
-  memo.keep(key, estimate, memo.start());
+  memo.keep(key, estimate, memo.start(key));
 }
 
 describe('EstimateMemo', () => {
@@ -42,7 +42,7 @@ describe('EstimateMemo', () => {
     knownStateChanged();
     expect(memo.get(key)).toBeUndefined();
 
-    const start = memo.start();
+    const start = memo.start(key);
     knownStateChanged();
     memo.keep(key, twoRequests, start);
     expect(memo.get(key)).toBeUndefined();
@@ -52,7 +52,7 @@ describe('EstimateMemo', () => {
     let now = 1_000;
     const memo = new EstimateMemo({ maxAgeMs: 500, now: () => now });
     const key: MemoKey = { schema, costs, operation: operationOf('{ team(id: "2") }'), variables: {} };
-    const start = memo.start();
+    const start = memo.start(key);
     now += 100;
     memo.keep(key, twoRequests, start);
     now += 399;

@@ -53,6 +53,8 @@ interface Kept {
 export interface WalkStart {
   readonly version: number;
   readonly madeAt: number;
+  /** The variables as a key, made once for the walk (undefined: never kept). */
+  readonly variables: string | undefined;
 }
 
 type ByVariables = Map<string, Kept>;
@@ -79,15 +81,15 @@ export class EstimateMemo {
     return kept.estimate;
   }
 
-  /** Taken before a walk: `keep` compares the state with it afterwards. */
-  start(): WalkStart {
-    return { version: knownStateVersion(), madeAt: this.#now() };
+  /** Taken before a walk of `key`: `keep` compares the state with it afterwards. */
+  start(key: MemoKey): WalkStart {
+    return { version: knownStateVersion(), madeAt: this.#now(), variables: variablesKey(key.variables) };
   }
 
   /** Keeps a walk's estimate when nothing known changed while it ran. */
   keep(key: MemoKey, estimate: Estimate, start: WalkStart): void {
     if (knownStateVersion() !== start.version) return;
-    const variables = variablesKey(key.variables);
+    const { variables } = start;
     const byVariables = variables === undefined ? undefined : this.#byVariables(key, true);
     if (variables === undefined || byVariables === undefined) return;
     byVariables.delete(variables);

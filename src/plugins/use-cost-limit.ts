@@ -59,7 +59,7 @@ export function useCostLimit({ costs = fieldCosts, memo = new EstimateMemo() }: 
       const memoKey = { schema: args.schema, costs, operation: costed, variables: coerced.coerced };
       let estimate = memo.get(memoKey);
       if (estimate === undefined) {
-        const start = memo.start();
+        const start = memo.start(memoKey);
         const countedBefore = context.upstream.meter.counted;
         estimate = await estimateOperation({ schema: args.schema, operation: costed, fragments: {}, variables: coerced.coerced, context, costs });
         // A walk that loaded anything made part of the state it read: not one to reuse.

@@ -114,7 +114,7 @@ export class UpstreamFetcher {
 
   /** The cache key of a route call: what "the same upstream resource" means. */
   keyOf<P>(route: Route<P, unknown>, params: P): string {
-    return keyOfRequest(route, params, route.build(params));
+    return this.prepare(route, params).key;
   }
 
   /** The call's request and cache key, built once: a caller that needs the key first hands both to `fetchPrepared`. */
