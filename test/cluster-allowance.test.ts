@@ -33,6 +33,12 @@ async function quotaOf(url: string): Promise<{ used: number; remaining: number }
   return response.data!.quota;
 }
 
+/** /healthz's members (alive now) and recentMembers (what a share divides by). */
+async function membersOf(url: string): Promise<{ members: string[]; recentMembers: string[] }> {
+  const body = (await (await fetch(`${url}/healthz`)).json()) as { members?: string[]; recentMembers?: string[] };
+  return { members: body.members ?? [], recentMembers: body.recentMembers ?? [] };
+}
+
 /** Polls `read` until `accept` holds, for at most `ms`; returns the last value. */
 async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boolean, ms = 10_000): Promise<T> {
   const deadline = Date.now() + ms;
@@ -73,6 +79,37 @@ describe('cluster: one allowance, one budget per client', { timeout: 120_000 }, 
     expect(refused).toHaveLength(6);
     for (const response of refused) expect(response.errors?.[0]?.extensions?.['scope']).toBe('client');
     expect(await athleteRequests(cluster)).toBe(10);
+  });
+
+  it('a replica that stalled past the member TTL when Redis went away still counts in every share: together they spend no more than was left', async () => {
+    cluster = await startCluster({ replicas: 3, env: { SPORTS_API_PLAN: 'free' } });
+    expect((await hammer(cluster, 0, 40)).every((response) => response.errors === undefined)).toBe(true);
+    for (const replica of cluster.replicas) {
+      await eventually(() => quotaOf(replica.url), (quota) => quota.used === 40);
+      expect(await eventually(() => membersOf(replica.url), (seen) => seen.members.length === 3)).toMatchObject({ members: ['r1', 'r2', 'r3'] });
+    }
+    // r2 stops (as in a long pause) until the others' member set has dropped it, and Redis dies meanwhile.
+    const stalled = cluster.replicas[1]!;
+    const pid = stalled.pid!;
+    process.kill(pid, 'SIGSTOP');
+    try {
+      for (const url of [cluster.replicas[0]!.url, cluster.replicas[2]!.url]) {
+        const seen = await eventually(() => membersOf(url), (body) => body.members.length === 2, 20_000);
+        // Dropped from the member set, still counted for the shares.
+        expect(seen).toMatchObject({ members: expect.not.arrayContaining(['r2']) as unknown, recentMembers: ['r1', 'r2', 'r3'] });
+      }
+      await cluster.redis.kill();
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+    for (const replica of cluster.replicas) {
+      expect(await eventually(async () => (await (await fetch(`${replica.url}/healthz`)).json()) as { status: string }, (body) => body.status === 'degraded')).toMatchObject({ status: 'degraded' });
+    }
+    // 60 left, a third each: the two that saw r2 lapse must not take half each.
+    const during = await hammer(cluster, 1_000, 90);
+    expect(during.filter((response) => codeOf(response) === 'NOT_FOUND')).toHaveLength(60);
+    expect(during.filter((response) => codeOf(response) === 'QUOTA_EXHAUSTED')).toHaveLength(30);
+    expect(await athleteRequests(cluster)).toBe(100);
   });
 
   it('with Redis gone each replica spends at most its share of what was left; when Redis returns empty the shared count holds all of it, once', async () => {

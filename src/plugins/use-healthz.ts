@@ -22,7 +22,16 @@ export function useHealthz({ endpoint = '/healthz', health }: HealthzOptions): P
         return undefined;
       }
       return health().then((state) => endResponse(
-        new fetchAPI.Response(JSON.stringify({ status: state.status, mode: state.mode, replica: state.replica, reasons: state.reasons, ...(state.members === undefined ? {} : { members: state.members }), ...(state.leases === undefined ? {} : { leases: state.leases }) }), {
+        new fetchAPI.Response(JSON.stringify({
+          status: state.status,
+          mode: state.mode,
+          replica: state.replica,
+          reasons: state.reasons,
+          // Absent outside a cluster: JSON.stringify leaves out what is undefined.
+          members: state.members,
+          recentMembers: state.recentMembers,
+          leases: state.leases,
+        }), {
           status: 200,
           headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
         }),

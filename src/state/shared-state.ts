@@ -163,6 +163,7 @@ async function openClusterNode({ config, logger, purpose, redisRoundTrips }: Sha
         replica: replicaId,
         reasons: reason === undefined ? [] : [reason],
         members: [...link.members].sort(),
+        recentMembers: link.recentMembers,
         leases: await leases.all(),
       };
     },

@@ -52,6 +52,8 @@ export interface StateHealth {
   readonly reasons: readonly string[];
   /** Replicas seen alive (cluster mode). */
   readonly members?: readonly string[];
+  /** Replicas seen alive lately, what a share of the allowance divides by while Redis is away (cluster mode). */
+  readonly recentMembers?: readonly string[];
   /** Lease name -> holding replica (cluster mode). */
   readonly leases?: Readonly<Record<string, string>>;
 }

@@ -11,7 +11,7 @@
  * - **A view for synchronous readers** (`remaining`, the cost report): the
  *   counts the scripts returned or published.
  * - **Redis away**: each client may spend its share of what it had left,
- *   split among the replicas last seen (src/state/redis/degraded-share.ts);
+ *   split among the replicas seen lately (src/state/redis/degraded-share.ts, recent-members.ts);
  *   the spending is added to its count when Redis returns.
  */
 import type { Logger } from 'pino';
@@ -175,7 +175,7 @@ export class RedisBudgets implements Budgets {
   #shareOf(client: string): DegradedShare {
     let share = this.#shares.get(client);
     if (share === undefined) {
-      share = new DegradedShare(this.remaining(client) ?? 0, this.#link.members.length);
+      share = new DegradedShare(this.remaining(client) ?? 0, this.#link.recentMembers.length);
       this.#shares.set(client, share);
     }
     return share;

@@ -21,9 +21,10 @@
  *   the new state on the bus): good enough to refuse early and to report;
  *   the script alone decides whether a unit is granted.
  * - **Redis away** (src/state/redis/degraded-share.ts): the replica spends
- *   from its share of what was left, split among the replicas it last saw;
- *   what it spent is added to the shared count once Redis is back. A replica
- *   that never saw the count (Redis away at start) has a share of 0.
+ *   from its share of what was left, split among the replicas it saw lately
+ *   (recent-members.ts); what it spent is added to the shared count once
+ *   Redis is back. A replica that never saw the count (Redis away at start)
+ *   has a share of 0.
  * - **Redis back empty** (restarted without persistence): each replica
  *   seeds the count with the last one it saw, the highest wins.
  */
@@ -339,7 +340,7 @@ export class RedisLedger implements Ledger {
     if (this.#share !== undefined) return this.#share;
     const view = this.#view;
     const left = view === undefined ? 0 : Math.max(0, view.limit - view.spent - view.inFlight - this.#owed);
-    const members = Math.max(1, this.#link.members.length);
+    const members = Math.max(1, this.#link.recentMembers.length);
     this.#share = new DegradedShare(left, members);
     this.#logger.warn({ share: this.#share.size, left, members }, 'allowance: Redis is away, spending from this replica\'s share only');
     this.#changed();

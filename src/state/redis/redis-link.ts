@@ -10,12 +10,16 @@
  *
  * Membership is a sorted set of replica IDs scored by when their heartbeat
  * expires, on Redis's own clock (replicas' clocks may disagree): a replica
- * that stops beating drops out within `memberTtlMs`. The ledger uses the
- * count for its degraded share; `/healthz` shows the list.
+ * that stops beating drops out within `memberTtlMs`. `/healthz` shows the
+ * list. Every change of the set is published (a join or a lapse by the beat
+ * that saw it, a clean leave by the leaver), so that a peer learns of a
+ * joiner at once rather than at its next beat; the degraded shares divide by
+ * every replica seen within `memberMemoryMs` (recent-members.ts).
  */
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { luaScript, REDIS_NOW_MS, type LuaScript } from './lua-script.js';
+import { RecentMembers } from './recent-members.js';
 import { countRoundTrips, type RoundTripCounter } from './round-trips.js';
 
 export interface RedisLinkOptions {
@@ -28,6 +32,8 @@ export interface RedisLinkOptions {
   readonly heartbeatMs?: number;
   /** A replica silent this long is no longer a member. @default 5_000 */
   readonly memberTtlMs?: number;
+  /** A replica seen alive within this long still counts for the degraded shares. @default 60_000 */
+  readonly memberMemoryMs?: number;
   /** A command not answered within this fails. @default 2_000 */
   readonly commandTimeoutMs?: number;
   /** Counts the command connection's round trips by sender (round-trips.ts); the subscriber's only listen. */
@@ -36,10 +42,20 @@ export interface RedisLinkOptions {
 
 type Listener = () => void;
 
+/** KEYS[1] the member set, KEYS[2] the notice channel; ARGV[1] this replica, ARGV[2] the member TTL. */
 const HEARTBEAT = `${REDIS_NOW_MS}
-redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
-return redis.call('ZRANGE', KEYS[1], 0, -1)
+local joined = redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
+local lapsed = redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+local members = redis.call('ZRANGE', KEYS[1], 0, -1)
+if joined + lapsed > 0 then redis.call('PUBLISH', KEYS[2], 'seen ' .. table.concat(members, ' ')) end
+return members
+`;
+
+/** Same keys; ARGV[1] the replica leaving. */
+const LEAVE = `
+redis.call('ZREM', KEYS[1], ARGV[1])
+redis.call('PUBLISH', KEYS[2], 'left ' .. ARGV[1])
+return 1
 `;
 
 export class RedisLink {
@@ -54,15 +70,20 @@ export class RedisLink {
   #up = false;
   #downReason: string | undefined = 'not connected yet';
   #members: readonly string[] = [];
+  readonly #recent: RecentMembers;
+  readonly #noticeChannel: string;
   #heartbeat: NodeJS.Timeout | undefined;
   #closed = false;
   readonly #heartbeatScript: LuaScript;
+  readonly #leaveScript: LuaScript;
 
   private constructor(options: RedisLinkOptions) {
     this.replicaId = options.replicaId;
     this.#prefix = options.keyPrefix;
     this.#logger = options.logger;
     this.#memberTtlMs = options.memberTtlMs ?? 5_000;
+    this.#recent = new RecentMembers({ self: options.replicaId, ...(options.memberMemoryMs === undefined ? {} : { rememberMs: options.memberMemoryMs }) });
+    this.#noticeChannel = this.key('members:notices');
     const common = {
       lazyConnect: true,
       connectTimeout: 2_000,
@@ -86,7 +107,8 @@ export class RedisLink {
     if (options.roundTrips !== undefined) countRoundTrips(this.command, options.roundTrips);
     // Subscriptions made while Redis is away are sent when it returns (ioredis resubscribes on reconnect).
     this.subscriber = new Redis(options.url, { ...common, maxRetriesPerRequest: null });
-    this.#heartbeatScript = luaScript(this.command, 'sgHeartbeat', 1, HEARTBEAT);
+    this.#heartbeatScript = luaScript(this.command, 'sgHeartbeat', 2, HEARTBEAT);
+    this.#leaveScript = luaScript(this.command, 'sgLeave', 2, LEAVE);
     this.command.on('ready', () => this.#setUp());
     this.command.on('close', () => this.#setDown('the connection to Redis closed'));
     this.command.on('error', (error: Error) => {
@@ -94,6 +116,9 @@ export class RedisLink {
     });
     // Errors on the subscriber show as the command connection's too; an unheard 'error' event would end the process.
     this.subscriber.on('error', () => undefined);
+    this.subscriber.on('message', (channel: string, message: string) => {
+      if (channel === this.#noticeChannel) this.#onNotice(message);
+    });
     const beat = (): void => void this.#beat();
     this.#heartbeat = setInterval(beat, options.heartbeatMs ?? 1_000);
     this.#heartbeat.unref();
@@ -107,7 +132,12 @@ export class RedisLink {
     const link = new RedisLink(options);
     const connect = (client: Redis): Promise<void> => client.connect().catch(() => undefined);
     await Promise.race([Promise.all([connect(link.command), connect(link.subscriber)]), delay(waitMs)]);
-    if (link.up) await link.#beat();
+    // Listening before the first beat: a peer that joins after it is heard of at once. ioredis listens again after a reconnect.
+    const listening = link.subscriber.subscribe(link.#noticeChannel).catch(() => undefined);
+    if (link.up) {
+      await Promise.race([listening, delay(waitMs)]);
+      await link.#beat();
+    }
     else options.logger.warn({ reason: link.#downReason }, 'Redis is not reachable: starting degraded, on local state');
     return link;
   }
@@ -121,9 +151,14 @@ export class RedisLink {
     return this.#up ? undefined : this.#downReason;
   }
 
-  /** Replicas whose heartbeat was seen (this one included), as of the last beat. */
+  /** Replicas whose heartbeat was seen (this one included), as of the last beat or notice. */
   get members(): readonly string[] {
     return this.#members;
+  }
+
+  /** Replicas seen alive within the memory window, this one included: what a degraded share divides by. */
+  get recentMembers(): readonly string[] {
+    return this.#recent.list();
   }
 
   key(name: string): string {
@@ -143,7 +178,7 @@ export class RedisLink {
   async close(): Promise<void> {
     this.#closed = true;
     clearInterval(this.#heartbeat);
-    if (this.#up) await this.command.zrem(this.key('members'), this.replicaId).catch(() => undefined);
+    if (this.#up) await this.#leaveScript(this.#memberKeys(), [this.replicaId]).catch(() => undefined);
     this.command.disconnect();
     this.subscriber.disconnect();
   }
@@ -151,10 +186,30 @@ export class RedisLink {
   async #beat(): Promise<void> {
     if (!this.#up) return;
     try {
-      const members = await this.#heartbeatScript([this.key('members')], [this.replicaId, this.#memberTtlMs]);
-      if (Array.isArray(members)) this.#members = members.map(String);
+      const members = await this.#heartbeatScript(this.#memberKeys(), [this.replicaId, this.#memberTtlMs]);
+      if (Array.isArray(members)) this.#see(members.map(String));
     } catch {
       // The 'close' event says Redis is away; one slow beat is not news.
+    }
+  }
+
+  #memberKeys(): string[] {
+    return [this.key('members'), this.#noticeChannel];
+  }
+
+  #see(members: readonly string[]): void {
+    this.#members = members;
+    this.#recent.saw(members);
+  }
+
+  /** `seen <id> ...` (the set after a join or a lapse) or `left <id>`; anything else is not ours to read. */
+  #onNotice(message: string): void {
+    const [kind, ...ids] = message.split(' ');
+    if (kind === 'seen' && ids.length > 0) this.#see(ids);
+    else if (kind === 'left' && ids.length === 1 && ids[0] !== this.replicaId) {
+      const gone = ids[0]!;
+      this.#members = this.#members.filter((member) => member !== gone);
+      this.#recent.left(gone);
     }
   }
 
