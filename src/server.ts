@@ -133,14 +133,7 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
   const state = await openSharedState({ config, logger, purpose: 'gateway', redisRoundTrips: metrics.redisRoundTrips });
   metrics.observeCluster(state);
   const { ledger, budgets } = state;
-  const showQuota = (): void => {
-    const quota = ledger.snapshot();
-    metrics.allowanceLimit.set(quota.limit);
-    metrics.allowanceUsed.set(quota.used);
-    metrics.allowanceRemaining.set(quota.remaining);
-  };
-  showQuota();
-  ledger.onChange(showQuota);
+  metrics.observeAllowance(ledger);
 
   let cacheEntries: CacheEntries;
   try {

@@ -36,7 +36,12 @@ describe('gateway HTTP surface', () => {
     expect(text).toMatch(/sports_graph_upstream_requests_total\{version="v1",route="\/v1\/hockey\/standings",status="200",replica="[\w.:-]+"\} 1/);
     expect(text).toMatch(/sports_graph_cache_misses_total\{route="\/v1\/hockey\/standings",replica="[\w.:-]+"\} 1/);
     expect(text).toMatch(/sports_graph_cache_hits_total\{route="\/v1\/hockey\/standings",replica="[\w.:-]+"\} 1/);
-    expect(text).toMatch(/sports_graph_allowance_remaining\{replica="[\w.:-]+"\} \d+/);
+    // The allowance gauges say what the ledger says at the scrape, not at its last change.
+    const quota = (await gql<{ quota: { used: number; remaining: number; limit: number } }>(stack.gateway.url, '{ quota { used remaining limit } }')).data!.quota;
+    const scraped = await (await fetch(`${stack.gateway.url}/metrics`)).text();
+    const gauge = (name: string): number => Number(new RegExp(`^sports_graph_allowance_${name}\\{replica="[\\w.:-]+"\\} (\\d+)$`, 'm').exec(scraped)?.[1]);
+    expect({ used: gauge('used'), remaining: gauge('remaining'), limit: gauge('limit') }).toEqual(quota);
+    expect(quota.used).toBeGreaterThanOrEqual(1);
     expect(text).toMatch(/sports_graph_degraded\{replica="[\w.:-]+"\} 0/);
     expect(text).toMatch(/sports_graph_upstream_request_duration_seconds_bucket/);
   });
