@@ -137,7 +137,7 @@ export class GatewayMetrics {
 
   readonly clusterMembers: Gauge = new Gauge({
     name: 'sports_graph_cluster_members',
-    help: 'Replicas this one saw alive at its last heartbeat (1 when it runs alone).',
+    help: 'Replicas this one saw alive at its last heartbeat or membership notice (1 when it runs alone).',
     registers: [this.registry],
     collect: (): void => this.clusterMembers.set(this.#cluster?.memberCount ?? 1),
   });
