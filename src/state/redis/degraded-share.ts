@@ -11,9 +11,13 @@ export class DegradedShare {
   #held = 0;
   #spent = 0;
 
-  /** `left`: units left as last seen; `members`: replicas last seen alive, this one included. */
+  /**
+   * `left`: units left as last seen; `members`: replicas seen alive lately,
+   * this one included, or 0 when the replica never learnt who they are
+   * (then nothing may be spent: an unknown cluster could be any size).
+   */
   constructor(left: number, members: number) {
-    this.size = Math.max(0, Math.floor(left / Math.max(1, members)));
+    this.size = members < 1 ? 0 : Math.max(0, Math.floor(left / members));
   }
 
   /** Units of the share neither spent nor held. */

@@ -15,9 +15,11 @@
  * order (beat replies and notices come on two connections) give the same
  * answer. Counting a replica that crashed for a while longer only makes the
  * shares smaller: the safe side. One that said it left is forgotten at once.
+ * A replica that has seen no member list at all (its first beat never got an
+ * answer) does not know the cluster: it counts nobody, and its share is 0.
  */
 export interface RecentMembersOptions {
-  /** This replica's ID: always counted. */
+  /** This replica's ID: counted once any member list was seen. */
   readonly self: string;
   /** A replica seen alive within this long is counted. @default 60_000 */
   readonly rememberMs?: number;
@@ -30,6 +32,7 @@ export class RecentMembers {
   readonly #rememberMs: number;
   readonly #now: () => number;
   readonly #lastSeen = new Map<string, number>();
+  #sawAny = false;
 
   constructor({ self, rememberMs = 60_000, now = () => performance.now() }: RecentMembersOptions) {
     this.#self = self;
@@ -40,6 +43,7 @@ export class RecentMembers {
   /** Every replica in `members` (a beat's reply or a notice) was alive just now. */
   saw(members: readonly string[]): void {
     const at = this.#now();
+    this.#sawAny = true;
     for (const member of members) this.#lastSeen.set(member, at);
   }
 
@@ -48,8 +52,9 @@ export class RecentMembers {
     this.#lastSeen.delete(member);
   }
 
-  /** Replicas seen alive within the window, this one included, sorted. */
+  /** Replicas seen alive within the window, this one included, sorted; empty before any member list was seen. */
   list(): string[] {
+    if (!this.#sawAny) return [];
     const since = this.#now() - this.#rememberMs;
     const recent = new Set([this.#self]);
     for (const [member, at] of this.#lastSeen) {
@@ -59,7 +64,7 @@ export class RecentMembers {
     return [...recent].sort();
   }
 
-  /** How many replicas a share of what is left must be split among. */
+  /** How many replicas a share of what is left must be split among (0: unknown, no share). */
   get count(): number {
     return this.list().length;
   }

@@ -340,7 +340,7 @@ export class RedisLedger implements Ledger {
     if (this.#share !== undefined) return this.#share;
     const view = this.#view;
     const left = view === undefined ? 0 : Math.max(0, view.limit - view.spent - view.inFlight - this.#owed);
-    const members = Math.max(1, this.#link.recentMembers.length);
+    const members = this.#link.recentMembers.length;
     this.#share = new DegradedShare(left, members);
     this.#logger.warn({ share: this.#share.size, left, members }, 'allowance: Redis is away, spending from this replica\'s share only');
     this.#changed();

@@ -8,6 +8,7 @@
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis, type RedisServer } from '../../../test/support/redis-server.js';
+import { DegradedShare } from './degraded-share.js';
 import { RecentMembers } from './recent-members.js';
 import { RedisLink, type RedisLinkOptions } from './redis-link.js';
 
@@ -79,20 +80,24 @@ describe('cluster membership on Redis', () => {
 });
 
 describe('recent members', () => {
-  it('counts itself, every replica seen within the window, in any order of sightings, and forgets one that left', () => {
+  it('counts nobody before any list was seen, then itself, every replica seen within the window, in any order of sightings, and forgets one that left', () => {
     let now = 0;
     const recent = new RecentMembers({ self: 'a', rememberMs: 1_000, now: () => now });
-    expect(recent.list()).toEqual(['a']);
+    // No member list seen yet: the cluster is unknown, and a share of it is 0.
+    expect(recent.list()).toEqual([]);
+    expect(new DegradedShare(60, recent.count).size).toBe(0);
     recent.saw(['c', 'a']);
     now = 400;
     recent.saw(['b']);
     expect(recent.count).toBe(3);
+    expect(new DegradedShare(60, recent.count).size).toBe(20);
     now = 1_000;
     expect(recent.list()).toEqual(['a', 'b', 'c']);
     now = 1_001;
     expect(recent.list()).toEqual(['a', 'b']);
     recent.left('b');
     expect(recent.list()).toEqual(['a']);
+    expect(new DegradedShare(60, recent.count).size).toBe(60);
     recent.saw(['b']);
     recent.left('a');
     expect(recent.list()).toEqual(['a', 'b']);
