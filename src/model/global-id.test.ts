@@ -54,4 +54,29 @@ describe('global IDs', () => {
   ])('refuses %s with BAD_USER_INPUT', (_, value) => {
     expect(() => fromGlobalId(value)).toThrow(expect.objectContaining({ code: 'BAD_USER_INPUT' }));
   });
+  it('mints each ID from its own parts when it was minted before (the encoded IDs kept are keyed by the whole text)', () => {
+    const competitor: GlobalId = { version: 'v1', sport: 'hockey', typeName: 'V1HockeyCompetitor', nativeId: '17', via: { competition: '11' } };
+    const first = toGlobalId(competitor);
+    expect(toGlobalId({ ...competitor })).toBe(first);
+    // One part changed at a time: never the kept encoding of the first.
+    const changed: GlobalId[] = [
+      { ...competitor, nativeId: '18' },
+      { ...competitor, via: { competition: '12' } },
+      { ...competitor, via: undefined },
+      { ...competitor, typeName: 'V1HockeyAthlete' },
+      { ...competitor, sport: 'football' },
+      { ...competitor, version: 'v2' },
+    ];
+    for (const id of changed) {
+      expect(toGlobalId(id)).not.toBe(first);
+      expect(fromGlobalId(toGlobalId(id))).toEqual({ ...id, via: id.via });
+    }
+  });
+
+  it('still mints every ID right past the number of encoded IDs it keeps', () => {
+    const ids = Array.from({ length: 10_000 }, (_, i): GlobalId => ({ version: 'v6', sport: 'baseball', typeName: 'V6BaseballMatch', nativeId: `m${i}` }));
+    for (const id of ids) expect(toGlobalId(id)).toBe(legacy(`V6:baseball:V6BaseballMatch:m${id.nativeId.slice(1)}`));
+    // Again, oldest first: the first ones were let go and are encoded anew.
+    for (const id of ids) expect(fromGlobalId(toGlobalId(id)).nativeId).toBe(id.nativeId);
+  });
 });

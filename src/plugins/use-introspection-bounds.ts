@@ -21,6 +21,7 @@ import { getOperationAST, GraphQLError, Kind, type ASTVisitor, type DocumentNode
 import type { Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
 import { LIMIT_REFUSAL } from './use-error-codes.js';
+import { perOperation } from './per-operation.js';
 
 const introspectionRoots = new Set(['__schema', '__type']);
 
@@ -91,6 +92,9 @@ export function isIntrospectionOnly(document: DocumentNode, operationName: strin
   return introspects;
 }
 
+/** Once per document (src/plugins/per-operation.ts): every executed operation asks. */
+const introspectionOnly = perOperation(isIntrospectionOnly);
+
 export interface IntrospectionBoundsOptions {
   /** Distinct introspection operations whose results are kept. @default 16 */
   maxStoredResults?: number;
@@ -109,7 +113,7 @@ export function useIntrospectionBounds({ maxStoredResults = 16 }: IntrospectionB
     },
     onExecute({ args, setResultAndStopExecution }) {
       const query = args.contextValue.params?.query;
-      if (query === undefined || !isIntrospectionOnly(args.document, args.operationName)) return undefined;
+      if (query === undefined || !introspectionOnly(args.document, args.operationName)) return undefined;
       // Variables passed the input bounds before execution (src/http/input-bounds.ts): stringifying them is safe.
       const key = JSON.stringify([query, args.operationName ?? null, args.variableValues ?? null]);
       const stored = results.get(key);

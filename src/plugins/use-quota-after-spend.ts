@@ -19,6 +19,7 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { perOperation } from './per-operation.js';
 
 const QUOTA_FIELD = 'quota';
 
@@ -63,10 +64,13 @@ export function quotaOnlyDocument(document: DocumentNode, operationName: string 
   };
 }
 
+/** Once per document (src/plugins/per-operation.ts): every executed operation asks, and most have no `quota`. */
+const quotaOnly = perOperation(quotaOnlyDocument);
+
 export function useQuotaAfterSpend(): Plugin {
   return {
     onExecute({ args }) {
-      const document = quotaOnlyDocument(args.document, args.operationName);
+      const document = quotaOnly(args.document, args.operationName);
       if (document === undefined) return undefined;
       return {
         onExecuteDone({ result, setResult }) {
