@@ -12,7 +12,11 @@
  * `HEAP_GATEWAY_SCRIPT` names another build (default dist/main.js);
  * `HEAP_DIR` keeps the snapshots (default: a temporary directory, removed).
  * Separate from the fanout scenario: writing a snapshot grows the process,
- * so its RSS figure would no longer be the subscribers'.
+ * so its RSS figure would no longer be the subscribers'. A snapshot is
+ * written synchronously by the gateway on its pinned core: on a shared,
+ * busy machine the second one took more than five minutes at 2,000
+ * subscribers (2026-11-24), so the `process.memoryUsage()` figures are
+ * printed first.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -77,13 +81,13 @@ try {
   const subscribed = ready.reduce((sum, reply) => sum + (reply.type === 'ready' ? reply.subscribed : 0), 0);
   await sleep(1_000);
   const after = await memory();
+  const per1 = (bytes: number): number => Math.round(bytes / Math.max(1, subscribed));
+  // Printed before the second snapshot, which takes minutes on a busy core.
+  process.stdout.write(`subscribers ${subscribed}\n`);
+  for (const key of ['rss', 'heapUsed', 'external', 'arrayBuffers'] as const) process.stdout.write(`${key}: ${per1(after[key] - before[key])} bytes per subscriber\n`);
   const full = await snapshot('N.heapsnapshot');
   await Promise.all(clients.map((client) => client.request({ type: 'close' })));
   await Promise.all(clients.map((client) => client.stop()));
-
-  const per1 = (bytes: number): number => Math.round(bytes / Math.max(1, subscribed));
-  process.stdout.write(`subscribers ${subscribed}\n`);
-  for (const key of ['rss', 'heapUsed', 'external', 'arrayBuffers'] as const) process.stdout.write(`${key}: ${per1(after[key] - before[key])} bytes per subscriber\n`);
   const [a, b] = [await readGroups(empty), await readGroups(full)];
   const rows = [...b].map(([name, group]) => ({ name, bytes: group.bytes - (a.get(name)?.bytes ?? 0), count: group.count - (a.get(name)?.count ?? 0) }));
   const total = rows.reduce((sum, row) => sum + row.bytes, 0);
