@@ -4,13 +4,15 @@
  * fresh gateway), their difference grouped by constructor (V8's node name:
  * the class of an object, `(closure)` for functions, `system / ...` for
  * V8's own), over N; beside it the gateway's `process.memoryUsage()`
- * difference over N, which also counts what lives outside the JS heap
+ * difference over N (after a full collection: the gateway runs with
+ * `--expose-gc`), which also counts what lives outside the JS heap
  * (socket buffers, libuv handles, the allocator's slack).
  *
  *   npm run build && HEAP_SUBSCRIBERS=10000 node --max-old-space-size=8192 --import tsx bench/heap-per-subscriber.ts
  *
  * `HEAP_GATEWAY_SCRIPT` names another build (default dist/main.js);
- * `HEAP_DIR` keeps the snapshots (default: a temporary directory, removed).
+ * `HEAP_DIR` keeps the snapshots (default: a temporary directory, removed);
+ * `HEAP_SNAPSHOTS=0` takes none and prints only the `memoryUsage` figures.
  * Separate from the fanout scenario: writing a snapshot grows the process,
  * so its RSS figure would no longer be the subscribers'. A snapshot is
  * written synchronously by the gateway on its pinned core: on a shared,
@@ -61,18 +63,19 @@ const readGroups = async (path: string): Promise<Groups> => groups(JSON.parse(aw
 
 const subscribers = Number(process.env['HEAP_SUBSCRIBERS'] ?? '10000');
 const keepDir = process.env['HEAP_DIR'];
+const snapshots = process.env['HEAP_SNAPSHOTS'] !== '0';
 const dir = keepDir ?? (await mkdtemp(join(tmpdir(), 'sports-graph-heap-')));
 const stack = await startBenchStack(20);
 try {
-  const gateway = await stack.startGateway('heap', { BENCH_CONTROL: 'on' }, [], process.env['HEAP_GATEWAY_SCRIPT']);
+  const gateway = await stack.startGateway('heap', { BENCH_CONTROL: 'on' }, ['--expose-gc'], process.env['HEAP_GATEWAY_SCRIPT']);
   const clients = [new ClientProcess(stack.pinning), new ClientProcess(stack.pinning)];
   await Promise.all(clients.map((client) => client.request(undefined)));
   await sleep(500);
-  const memory = async (): Promise<NodeJS.MemoryUsage> => (await askGateway<MemoryReply>(gateway.child, { type: 'bench_memory' }, 'bench_memory')).usage;
+  const memory = async (): Promise<NodeJS.MemoryUsage> => (await askGateway<MemoryReply>(gateway.child, { type: 'bench_memory', gc: true }, 'bench_memory')).usage;
   const snapshot = async (name: string): Promise<string> =>
     (await askGateway<HeapSnapshotReply>(gateway.child, { type: 'bench_heap_snapshot', path: join(dir, name) }, 'bench_heap_snapshot_done')).path;
+  const empty = snapshots ? await snapshot('0.heapsnapshot') : undefined;
   const before = await memory();
-  const empty = await snapshot('0.heapsnapshot');
   const wsUrl = `${gateway.url.replace(/^http/, 'ws')}/graphql`;
   const per = Math.ceil(subscribers / clients.length);
   const ready = await Promise.all(
@@ -85,15 +88,17 @@ try {
   // Printed before the second snapshot, which takes minutes on a busy core.
   process.stdout.write(`subscribers ${subscribed}\n`);
   for (const key of ['rss', 'heapUsed', 'external', 'arrayBuffers'] as const) process.stdout.write(`${key}: ${per1(after[key] - before[key])} bytes per subscriber\n`);
-  const full = await snapshot('N.heapsnapshot');
+  const full = snapshots ? await snapshot('N.heapsnapshot') : undefined;
   await Promise.all(clients.map((client) => client.request({ type: 'close' })));
   await Promise.all(clients.map((client) => client.stop()));
-  const [a, b] = [await readGroups(empty), await readGroups(full)];
-  const rows = [...b].map(([name, group]) => ({ name, bytes: group.bytes - (a.get(name)?.bytes ?? 0), count: group.count - (a.get(name)?.count ?? 0) }));
-  const total = rows.reduce((sum, row) => sum + row.bytes, 0);
-  process.stdout.write(`heap snapshot difference: ${per1(total)} bytes per subscriber\n\n| bytes/subscriber | objects/subscriber | constructor |\n|---:|---:|---|\n`);
-  for (const row of rows.sort((x, y) => y.bytes - x.bytes).filter((row) => Math.abs(row.bytes) >= subscribed * 8)) {
-    process.stdout.write(`| ${per1(row.bytes)} | ${(row.count / Math.max(1, subscribed)).toFixed(2)} | ${row.name} |\n`);
+  if (empty !== undefined && full !== undefined) {
+    const [a, b] = [await readGroups(empty), await readGroups(full)];
+    const rows = [...b].map(([name, group]) => ({ name, bytes: group.bytes - (a.get(name)?.bytes ?? 0), count: group.count - (a.get(name)?.count ?? 0) }));
+    const total = rows.reduce((sum, row) => sum + row.bytes, 0);
+    process.stdout.write(`heap snapshot difference: ${per1(total)} bytes per subscriber\n\n| bytes/subscriber | objects/subscriber | constructor |\n|---:|---:|---|\n`);
+    for (const row of rows.sort((x, y) => y.bytes - x.bytes).filter((row) => Math.abs(row.bytes) >= subscribed * 8)) {
+      process.stdout.write(`| ${per1(row.bytes)} | ${(row.count / Math.max(1, subscribed)).toFixed(2)} | ${row.name} |\n`);
+    }
   }
 } finally {
   await stack.close();

@@ -89,6 +89,8 @@ export function attachBenchControl(wsServer: WebSocketServer): void {
   process.on('message', (command: unknown) => {
     if (typeof command !== 'object' || command === null) return;
     if ((command as { type?: unknown }).type === 'bench_memory') {
+      // Live objects only, when the bench started the gateway with --expose-gc and asks for it.
+      if ((command as { gc?: unknown }).gc === true) (globalThis as { gc?: () => void }).gc?.();
       const heapSpaces = Object.fromEntries(getHeapSpaceStatistics().map((space) => [space.space_name, space.space_used_size]));
       const reply: MemoryReply = { type: 'bench_memory', usage: process.memoryUsage(), heapSpaces };
       process.send?.(reply);
