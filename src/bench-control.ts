@@ -3,6 +3,8 @@
  *
  * - `bench_memory`: the process's own memory breakdown (`process.memoryUsage()`
  *   and V8's heap spaces), which /proc cannot tell the bench;
+ * - `bench_heap_snapshot`: a V8 heap snapshot written to the path the bench
+ *   names (bench/heap-per-subscriber.ts: what each subscriber holds);
  * - `bench_floor`, for the fan-out scenario (bench/scenarios/fanout.ts):
  *   the floor of delivery, one pre-built WebSocket frame written to every
  * subscriber's socket, measured on the same gateway and the same sockets as
@@ -20,7 +22,7 @@
  * see it, since nothing else enables it.
  */
 import type { IncomingMessage } from 'node:http';
-import { getHeapSpaceStatistics } from 'node:v8';
+import { getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8';
 import type { Duplex } from 'node:stream';
 import type { WebSocket, WebSocketServer } from 'ws';
 
@@ -33,6 +35,16 @@ export interface FloorCommand {
 export interface FloorReply {
   readonly type: 'bench_floor_done';
   readonly sockets: number;
+}
+
+export interface HeapSnapshotCommand {
+  readonly type: 'bench_heap_snapshot';
+  readonly path: string;
+}
+
+export interface HeapSnapshotReply {
+  readonly type: 'bench_heap_snapshot_done';
+  readonly path: string;
 }
 
 export interface MemoryReply {
@@ -77,8 +89,15 @@ export function attachBenchControl(wsServer: WebSocketServer): void {
   process.on('message', (command: unknown) => {
     if (typeof command !== 'object' || command === null) return;
     if ((command as { type?: unknown }).type === 'bench_memory') {
+      // Live objects only, when the bench started the gateway with --expose-gc and asks for it.
+      if ((command as { gc?: unknown }).gc === true) (globalThis as { gc?: () => void }).gc?.();
       const heapSpaces = Object.fromEntries(getHeapSpaceStatistics().map((space) => [space.space_name, space.space_used_size]));
       const reply: MemoryReply = { type: 'bench_memory', usage: process.memoryUsage(), heapSpaces };
+      process.send?.(reply);
+      return;
+    }
+    if ((command as { type?: unknown }).type === 'bench_heap_snapshot') {
+      const reply: HeapSnapshotReply = { type: 'bench_heap_snapshot_done', path: writeHeapSnapshot((command as HeapSnapshotCommand).path) };
       process.send?.(reply);
       return;
     }

@@ -122,7 +122,7 @@ type Reply =
   | { type: 'samples'; odds: Record<string, number[]>; floor: Record<string, number[]>; nextBytes: number }
   | { type: 'closed' };
 
-class ClientProcess {
+export class ClientProcess {
   readonly #child: Child;
 
   get pid(): number {

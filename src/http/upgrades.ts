@@ -24,6 +24,16 @@ function upgradeRefusal(error: Error): { refusal: Refusal; headers: Record<strin
   return { refusal: { status: 400, code: 'BAD_WEBSOCKET_UPGRADE', message: `The WebSocket upgrade request is not valid: ${error.message}.` }, headers };
 }
 
+/**
+ * Shared by every upgraded socket (`this` is the socket). A closure made in
+ * the upgrade listener would share its scope with the one that hands ws the
+ * request, and so keep the whole `IncomingMessage` alive for as long as the
+ * socket lives.
+ */
+function destroyOnError(this: Duplex): void {
+  this.destroy();
+}
+
 export function routeUpgrades(server: Server, wsServer: WebSocketServer, report: ReportError): void {
   wsServer.on('wsClientError', (error: Error, socket: Duplex, req: IncomingMessage) => {
     const { refusal, headers } = upgradeRefusal(error);
@@ -31,7 +41,7 @@ export function routeUpgrades(server: Server, wsServer: WebSocketServer, report:
   });
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     // Node lets go of the socket for an upgrade: a reset with no listener would be an uncaught error.
-    socket.on('error', () => socket.destroy());
+    socket.on('error', destroyOnError);
     try {
       if (!wsServer.shouldHandle(req)) {
         writeRawRefusal(socket, req.url, notFound);

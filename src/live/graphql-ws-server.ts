@@ -15,10 +15,8 @@
  * - a consumer that does not read its socket is dropped past
  *   `maxWsBufferedBytes` (1013: try again later) rather than held.
  */
-import type { IncomingMessage } from 'node:http';
 import { getOperationAST, GraphQLError, type DocumentNode, type ExecutionArgs, type FormattedExecutionResult } from 'graphql';
 import type { YogaServerInstance } from 'graphql-yoga';
-import { useServer } from 'graphql-ws/use/ws';
 import type { WebSocket, WebSocketServer } from 'ws';
 import type { ClientKeys } from '../access/client-keys.js';
 import { presentedKey } from '../access/client-keys.js';
@@ -30,6 +28,7 @@ import { inputRefusalError } from '../plugins/use-input-bounds.js';
 import type { PersistedOperations } from '../plugins/use-persisted-operations.js';
 import { withCodes } from '../plugins/use-error-codes.js';
 import { DirectNext } from './direct-next.js';
+import { serveOnWs } from './graphql-ws-on-ws.js';
 import { preSerialize, preSerializedReplacer } from './preserialized.js';
 import { SharedSubscriptions, type SubscribeResult } from './shared-subscriptions.js';
 
@@ -47,7 +46,7 @@ export interface GraphqlWs {
   operations(): number;
   /** Closes every socket with 1001 Going Away (graphql-ws's own shutdown), then stops the WebSocket server. */
   dispose(): Promise<void>;
-  /** Stops the slow-consumer check (its timer). */
+  /** Stops the slow-consumer check and the keep-alive sweep (their timers). */
   stop(): void;
 }
 
@@ -114,7 +113,8 @@ export function serveGraphqlWs({ wsServer, yoga, persisted, clientKeys, inputBou
   // Not `liveTicker`: each subscriber passes the spend gate and may pay for polls (src/live/poll-payers.ts).
   const sharedSubscriptions = new SharedSubscriptions({ shareableFields: new Set(['oddsSnapshots']) });
 
-  const handle = useServer<Record<string, unknown>, { request: IncomingMessage; socket: WebSocket }>(
+  // graphql-ws's makeServer on our own thin ws glue: it keeps neither the upgrade request nor a timer per socket (src/live/graphql-ws-on-ws.ts).
+  const handle = serveOnWs<Record<string, unknown>>(
     {
       onConnect: (ctx) => {
         if (refuseControlPayload(ctx.extra.socket, ctx.connectionParams, inputBounds)) return false;
@@ -124,11 +124,7 @@ export function serveGraphqlWs({ wsServer, yoga, persisted, clientKeys, inputBou
           const value = params[name];
           return typeof value === 'string' ? value : undefined;
         };
-        const fromUpgrade = (name: string): string | undefined => {
-          const value = ctx.extra.request.headers[name];
-          return Array.isArray(value) ? value[0] : value;
-        };
-        const key = presentedKey(fromParams) ?? presentedKey(fromUpgrade);
+        const key = presentedKey(fromParams) ?? presentedKey((name) => ctx.extra.request.headers[name]);
         // false closes the socket with 4403 Forbidden.
         return clientKeys.check(key).ok;
       },
@@ -216,6 +212,9 @@ export function serveGraphqlWs({ wsServer, yoga, persisted, clientKeys, inputBou
       return count;
     },
     dispose: () => Promise.resolve(handle.dispose()),
-    stop: () => clearInterval(slowConsumerCheck),
+    stop: () => {
+      clearInterval(slowConsumerCheck);
+      handle.stop();
+    },
   };
 }
