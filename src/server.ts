@@ -381,7 +381,7 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
   // The bench's floor and memory probes: only with BENCH_CONTROL=on and an IPC channel to the bench (src/bench-control.ts).
   if (benchControlEnabled(config.bench.control)) attachBenchControl(wsServer);
   // graphql-ws on the ws server, with shared odds executions written straight to their subscribers (src/live/graphql-ws-server.ts).
-  const graphqlWs = serveGraphqlWs({ wsServer, yoga, persisted, clientKeys, inputBounds, limits: config.limits });
+  const graphqlWs = serveGraphqlWs({ wsServer, yoga, persisted, clientKeys, inputBounds, limits: config.limits, logger });
   // After useServer: a client's protocol violation is the client's, not an "internal error" trace (src/http/ws-peer-errors.ts).
   quietPeerProtocolErrors(wsServer, logger);
 

@@ -18,6 +18,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { CloseCode, handleProtocols, makeServer, type ServerOptions, type WebSocket as ProtocolSocket } from 'graphql-ws';
+import type { Logger } from 'pino';
 import type { WebSocket, WebSocketServer } from 'ws';
 import { KeepAliveSweep } from './keep-alive.js';
 import { keptOfUpgrade, type UpgradeRequest } from './upgrade-request.js';
@@ -51,6 +52,7 @@ class SocketAdapter implements ProtocolSocket {
   constructor(
     private readonly socket: WebSocket,
     private readonly isProd: boolean,
+    private readonly logger: Logger,
   ) {
     this.protocol = socket.protocol;
   }
@@ -71,40 +73,47 @@ class SocketAdapter implements ProtocolSocket {
   }
 
   onMessage(handle: (data: string) => Promise<void>): void {
-    const { socket, isProd } = this;
+    const { socket, isProd, logger } = this;
     socket.on('message', async (data: Buffer | ArrayBuffer | Buffer[]) => {
       try {
         await handle(String(data));
       } catch (error) {
-        console.error('Internal error occurred during message handling. Please check your implementation.', error);
+        logger.error({ err: error }, 'graphql-ws: a message handler failed; the socket is closed with 4500');
         socket.close(CloseCode.InternalServerError, internalReason(error, isProd));
       }
     });
   }
 }
 
+export interface OnWsOptions {
+  /** Where `useServer` wrote to the console: an error on the server, a socket or a message handler. */
+  readonly logger: Logger;
+  /** @default 12_000, useServer's */
+  readonly keepAliveMs?: number;
+}
+
 export function serveOnWs<P extends Record<string, unknown>>(
   options: ServerOptions<P, WsExtra>,
   wsServer: WebSocketServer,
-  keepAliveMs: number = KEEP_ALIVE_MS,
+  { logger, keepAliveMs = KEEP_ALIVE_MS }: OnWsOptions,
 ): GraphqlWsOnWs {
   const isProd = process.env['NODE_ENV'] === 'production';
   const server = makeServer(options);
   const keepAlive = new KeepAliveSweep(keepAliveMs);
   wsServer.options.handleProtocols = handleProtocols;
   wsServer.once('error', (error: unknown) => {
-    console.error('Internal error emitted on the WebSocket server. Please check your implementation.', error);
+    logger.error({ err: error }, 'graphql-ws: the WebSocket server failed; every socket is closed with 4500');
     for (const client of wsServer.clients) client.close(CloseCode.InternalServerError, internalReason(error, isProd));
   });
   // Shared by every socket (`this` is the socket).
   function onSocketError(this: WebSocket, error: Error): void {
-    console.error('Internal error emitted on a WebSocket socket. Please check your implementation.', error);
+    logger.error({ err: error }, 'graphql-ws: a socket failed; it is closed with 4500');
     this.close(CloseCode.InternalServerError, internalReason(error, isProd));
   }
   wsServer.on('connection', (socket: WebSocket, request: IncomingMessage) => {
     socket.once('error', onSocketError);
     keepAlive.add(socket);
-    const closed = server.opened(new SocketAdapter(socket, isProd), { socket, request: keptOfUpgrade(request) });
+    const closed = server.opened(new SocketAdapter(socket, isProd, logger), { socket, request: keptOfUpgrade(request) });
     socket.once('close', (code: number, reason: Buffer) => {
       void closed(code, String(reason));
     });

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { createYoga } from 'graphql-yoga';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
 import { ClientKeys } from '../access/client-keys.js';
@@ -86,6 +87,7 @@ describe('graphql-ws on the gateway: shared odds subscribers', () => {
       clientKeys: new ClientKeys([]),
       inputBounds: { maxDepth: 16, maxValues: 10_000 },
       limits: { maxSubscriptionsPerSocket: 25, maxWsBufferedBytes: 4 * 1024 * 1024 },
+      logger: pino({ level: 'silent' }),
     });
     url = `ws://127.0.0.1:${(wsServer.address() as AddressInfo).port}`;
   });

@@ -28,6 +28,7 @@ import { inputRefusalError } from '../plugins/use-input-bounds.js';
 import type { PersistedOperations } from '../plugins/use-persisted-operations.js';
 import { withCodes } from '../plugins/use-error-codes.js';
 import { DirectNext } from './direct-next.js';
+import type { Logger } from 'pino';
 import { serveOnWs } from './graphql-ws-on-ws.js';
 import { preSerialize, preSerializedReplacer } from './preserialized.js';
 import { SharedSubscriptions, type SubscribeResult } from './shared-subscriptions.js';
@@ -39,6 +40,8 @@ export interface GraphqlWsOptions {
   readonly clientKeys: ClientKeys;
   readonly inputBounds: InputBounds;
   readonly limits: Pick<OperationLimits, 'maxSubscriptionsPerSocket' | 'maxWsBufferedBytes'>;
+  /** Where a socket's or a message handler's internal error is reported. */
+  readonly logger: Logger;
 }
 
 export interface GraphqlWs {
@@ -96,7 +99,7 @@ class WsOperation {
 
 const operationOf = (args: ExecutionArgs): WsOperation => args.rootValue as WsOperation;
 
-export function serveGraphqlWs({ wsServer, yoga, persisted, clientKeys, inputBounds, limits }: GraphqlWsOptions): GraphqlWs {
+export function serveGraphqlWs({ wsServer, yoga, persisted, clientKeys, inputBounds, limits, logger }: GraphqlWsOptions): GraphqlWs {
   const activeSubscriptions = new WeakMap<object, number>();
   const leave = (socket: WebSocket): void => {
     activeSubscriptions.set(socket, Math.max(0, (activeSubscriptions.get(socket) ?? 1) - 1));
@@ -203,6 +206,7 @@ export function serveGraphqlWs({ wsServer, yoga, persisted, clientKeys, inputBou
       onComplete: (ctx) => leave(ctx.extra.socket),
     },
     wsServer,
+    { logger },
   );
 
   return {

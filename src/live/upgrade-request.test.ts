@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { createYoga } from 'graphql-yoga';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
 import { clientIdentity } from '../access/client-identity.js';
@@ -66,6 +67,7 @@ describe('graphql-ws with client keys: the key presented on the upgrade request'
       clientKeys: keys,
       inputBounds: { maxDepth: 16, maxValues: 10_000 },
       limits: { maxSubscriptionsPerSocket: 25, maxWsBufferedBytes: 4 * 1024 * 1024 },
+      logger: pino({ level: 'silent' }),
     });
     url = `ws://127.0.0.1:${(wsServer.address() as AddressInfo).port}`;
   });
