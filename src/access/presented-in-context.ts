@@ -19,18 +19,20 @@ export function presentedKeyInContext(context: Readonly<Record<string, unknown>>
     });
     if (fromParams !== undefined) return fromParams;
   }
+  // Over HTTP, yoga's fetch Request; a graphql-ws context has none, only the upgrade request's headers as `req`
+  // (read whether or not connection_init carried a payload: the 4403 check accepted the key from there).
+  const request = context['request'];
+  if (isRecord(request) && isRecord(request['headers']) && typeof (request['headers'] as Partial<Headers>).get === 'function') {
+    const headers = request['headers'] as Headers;
+    return presentedKey((name) => headers.get(name));
+  }
   const req = context['req'];
-  if (isRecord(req) && isRecord(req['headers']) && params !== undefined) {
+  if (isRecord(req) && isRecord(req['headers'])) {
     const headers = req['headers'] as NodeHeaders;
     return presentedKey((name) => {
       const value = headers[name];
       return Array.isArray(value) ? value[0] : value;
     });
-  }
-  const request = context['request'];
-  if (isRecord(request) && isRecord(request['headers']) && typeof (request['headers'] as Partial<Headers>).get === 'function') {
-    const headers = request['headers'] as Headers;
-    return presentedKey((name) => headers.get(name));
   }
   return undefined;
 }

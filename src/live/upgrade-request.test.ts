@@ -38,6 +38,8 @@ describe('what a graphql-ws connection keeps of its upgrade request', () => {
     // What the access rules read of it: the key (connectionParams first, then these headers) and the peer's address.
     expect(presentedKeyInContext({ connectionParams: {}, req: withHeaders })).toBe('k-1');
     expect(presentedKeyInContext({ connectionParams: {}, req: { ...withHeaders, headers: { 'x-client-key': 'k-2' } } })).toBe('k-2');
+    // A connection_init without a payload leaves connectionParams undefined: the upgrade's headers still count.
+    expect(presentedKeyInContext({ connectionParams: undefined, req: withHeaders })).toBe('k-1');
     expect(clientIdentity({ req: without })).toBe('address:127.0.0.1');
     full.terminate();
     bare.terminate();
@@ -76,24 +78,29 @@ describe('graphql-ws with client keys: the key presented on the upgrade request'
     await graphqlWs.dispose();
   });
 
-  /** Opens a socket with `headers` on its upgrade, sends connection_init, and returns the first message or the close code. */
-  async function open(headers: Record<string, string>): Promise<{ socket: WebSocket; first: string | number }> {
+  /** Opens a socket with `headers` on its upgrade, sends connection_init (with `init` as its payload), and returns the first message or the close code. */
+  async function open(headers: Record<string, string>, init: { payload?: Record<string, unknown> } = { payload: {} }): Promise<{ socket: WebSocket; first: string | number }> {
     const socket = new WebSocket(url, 'graphql-transport-ws', { headers });
     const first = new Promise<string | number>((resolve) => {
       socket.once('message', (data: Buffer) => resolve(data.toString('utf8')));
       socket.once('close', (code: number) => resolve(code));
     });
     await once(socket, 'open');
-    // With a payload, as graphql-ws's client sends it: presentedKeyInContext reads the upgrade's headers only beside connectionParams.
-    socket.send(JSON.stringify({ type: 'connection_init', payload: {} }));
+    socket.send(JSON.stringify({ type: 'connection_init', ...init }));
     return { socket, first: await first };
   }
 
   it('is checked at connection_init (4403 for a wrong one) and names the client of each operation on the socket', async () => {
     expect((await open({ 'x-client-key': 'wrong-key' })).first).toBe(4403);
     expect((await open({})).first).toBe(4403);
-    for (const headers of [{ 'x-client-key': 'alice-key-0001' }, { authorization: 'Bearer alice-key-0001' }]) {
-      const { socket, first } = await open(headers);
+    // graphql-ws's own client sends a payload; the protocol lets a client leave it out, and the key on the upgrade still names it.
+    const cases = [
+      { headers: { 'x-client-key': 'alice-key-0001' }, init: { payload: {} } },
+      { headers: { authorization: 'Bearer alice-key-0001' }, init: { payload: {} } },
+      { headers: { authorization: 'Bearer alice-key-0001' }, init: {} },
+    ];
+    for (const { headers, init } of cases) {
+      const { socket, first } = await open(headers, init);
       expect(first).toBe('{"type":"connection_ack"}');
       const answer = new Promise<string>((resolve) => socket.once('message', (data: Buffer) => resolve(data.toString('utf8'))));
       socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: '{ client }' } }));
