@@ -35,7 +35,7 @@ export class RedisBus implements Bus {
     if (listeners === undefined) {
       listeners = new Set();
       this.#listeners.set(name, listeners);
-      this.#link.subscriber.subscribe(name).catch(() => undefined);
+      void this.#link.listen(name);
     }
     listeners.add(listener);
     const own = listeners;
@@ -43,7 +43,7 @@ export class RedisBus implements Bus {
       own.delete(listener);
       if (own.size > 0 || this.#listeners.get(name) !== own) return;
       this.#listeners.delete(name);
-      this.#link.subscriber.unsubscribe(name).catch(() => undefined);
+      this.#link.unlisten(name);
     };
   }
 

@@ -72,6 +72,8 @@ export class RedisLink {
   #members: readonly string[] = [];
   readonly #recent: RecentMembers;
   readonly #noticeChannel: string;
+  /** Channels listened to on the subscriber connection (this link's notices, the bus's channels). */
+  readonly #channels = new Set<string>();
   #heartbeat: NodeJS.Timeout | undefined;
   #closed = false;
   readonly #heartbeatScript: LuaScript;
@@ -105,8 +107,10 @@ export class RedisLink {
       commandTimeout: options.commandTimeoutMs ?? 2_000,
     });
     if (options.roundTrips !== undefined) countRoundTrips(this.command, options.roundTrips);
-    // Subscriptions made while Redis is away are sent when it returns (ioredis resubscribes on reconnect).
-    this.subscriber = new Redis(options.url, { ...common, maxRetriesPerRequest: null });
+    // Subscriptions are sent again by this link when the subscriber is ready after a reconnect, not by
+    // ioredis's autoResubscribe: its SUBSCRIBE has no rejection handler, so a connection closed (the link
+    // closing) before Redis answered it was an unhandled rejection, which ends a Node process.
+    this.subscriber = new Redis(options.url, { ...common, maxRetriesPerRequest: null, autoResubscribe: false });
     this.#heartbeatScript = luaScript(this.command, 'sgHeartbeat', 2, HEARTBEAT);
     this.#leaveScript = luaScript(this.command, 'sgLeave', 2, LEAVE);
     this.command.on('ready', () => this.#setUp());
@@ -118,6 +122,9 @@ export class RedisLink {
     this.subscriber.on('error', () => undefined);
     this.subscriber.on('message', (channel: string, message: string) => {
       if (channel === this.#noticeChannel) this.#onNotice(message);
+    });
+    this.subscriber.on('ready', () => {
+      if (this.#channels.size > 0) this.subscriber.subscribe(...this.#channels).catch(() => undefined);
     });
     const beat = (): void => void this.#beat();
     this.#heartbeat = setInterval(beat, options.heartbeatMs ?? 1_000);
@@ -133,7 +140,7 @@ export class RedisLink {
     const connect = (client: Redis): Promise<void> => client.connect().catch(() => undefined);
     await Promise.race([Promise.all([connect(link.command), connect(link.subscriber)]), delay(waitMs)]);
     // Listening before the first beat: a peer that joins after it is heard of at once. ioredis listens again after a reconnect.
-    const listening = link.subscriber.subscribe(link.#noticeChannel).catch(() => undefined);
+    const listening = link.listen(link.#noticeChannel);
     if (link.up) {
       await Promise.race([listening, delay(waitMs)]);
       await link.#beat();
@@ -163,6 +170,21 @@ export class RedisLink {
 
   key(name: string): string {
     return this.#prefix + name;
+  }
+
+  /** Listens to `channel` on the subscriber connection, now and after every reconnect; resolves once Redis confirmed it (or could not). */
+  listen(channel: string): Promise<void> {
+    this.#channels.add(channel);
+    return this.subscriber.subscribe(channel).then(
+      () => undefined,
+      () => undefined,
+    );
+  }
+
+  /** Stops listening to `channel`. */
+  unlisten(channel: string): void {
+    this.#channels.delete(channel);
+    this.subscriber.unsubscribe(channel).catch(() => undefined);
   }
 
   onUp(listener: Listener): () => void {
