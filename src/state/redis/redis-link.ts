@@ -139,7 +139,7 @@ export class RedisLink {
     const link = new RedisLink(options);
     const connect = (client: Redis): Promise<void> => client.connect().catch(() => undefined);
     await Promise.race([Promise.all([connect(link.command), connect(link.subscriber)]), delay(waitMs)]);
-    // Listening before the first beat: a peer that joins after it is heard of at once. ioredis listens again after a reconnect.
+    // Listening before the first beat: a peer that joins after it is heard of at once. The link listens again after a reconnect.
     const listening = link.listen(link.#noticeChannel);
     if (link.up) {
       await Promise.race([listening, delay(waitMs)]);
