@@ -16,7 +16,12 @@ import type { GlobalIdVia } from './global-id.js';
 
 type ListingParams = Readonly<Record<string, string | number | undefined | null>>;
 
-const listings = new WeakMap<object, GlobalIdVia>();
+/** A symbol-keyed, non-enumerable property, not a WeakMap entry: see typename.ts for why. */
+const LISTING: unique symbol = Symbol('sports-graph.listing');
+
+interface Listed {
+  [LISTING]?: GlobalIdVia;
+}
 /**
  * The recorded form of each `via` argument: every item of one list is
  * recorded with the same object (a resolver passes one per list), so the
@@ -45,11 +50,11 @@ function recordedVia(via: ListingParams): GlobalIdVia {
  */
 export function listedAt<T extends object>(value: T, via: ListingParams): T {
   // Recorded by an earlier operation over the same cached object: the same values (see above), and the same `via` object keeps encodeVia's memo.
-  if (listings.has(value)) return value;
-  listings.set(value, recordedVia(via));
+  if ((value as T & Listed)[LISTING] !== undefined) return value;
+  Object.defineProperty(value, LISTING, { value: recordedVia(via), writable: false, enumerable: false, configurable: true });
   return value;
 }
 
 export function listingOf(value: object): GlobalIdVia | undefined {
-  return listings.get(value);
+  return (value as Listed)[LISTING];
 }
