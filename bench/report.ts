@@ -116,6 +116,7 @@ export function printTable(r: Figures & { targets: Target[] }): void {
     ['cold (one at a time) gateway p50 | p99 | CPU ms/op', `${r.cold.gateway.p50Ms} ms | ${r.cold.gateway.p99Ms} ms | ${spread(r.cold.cpuMsPerOpRounds)}`],
     ['cold direct p50 | p99 | CPU ms/op', `${r.cold.direct.p50Ms} ms | ${r.cold.direct.p99Ms} ms | ${spread(r.cold.directCpuMsPerOpRounds)}`],
     ['trueCold under load CPU ms/op gateway | REST', `${spread(r.trueCold.cpuMsPerOpRounds)} | ${spread(r.trueCold.directCpuMsPerOpRounds)}`],
+    ['trueCold gateway CPU ms/op, upstream answers cached (same load)', spread(r.trueCold.executionCpuMsPerOpRounds)],
     ['trueCold upstream requests/op gateway | REST', `${r.trueCold.upstreamRequestsPerOp?.gateway ?? '-'} | ${r.trueCold.upstreamRequestsPerOp?.direct ?? '-'}`],
     ['upstream gateway / minimum / naive / repeat', `${r.upstream.gateway} / ${r.upstream.minimum} / ${r.upstream.naive} / ${r.upstream.repeat} (${r.upstream.operations} operations, ${r.upstream.operationErrors} with errors)`],
     [

@@ -19,10 +19,15 @@ export async function gatewayAndDirect(scenario: string, gateway: Service, direc
   return {
     gatewaySide: {
       service: gateway,
-      target: { url: gateway.url, method: 'POST', path: '/graphql', headers: { ...graphqlHeaders }, body: operationBody(representative) },
+      target: gatewayTarget(gateway.url),
     },
     directSide: { service: direct, target: { url: direct.url, method: 'GET', path: '/cold' } },
   };
+}
+
+/** The representative operation POSTed to a gateway at `url`. */
+export function gatewayTarget(url: string): Target {
+  return { url, method: 'POST', path: '/graphql', headers: { ...graphqlHeaders }, body: operationBody(representative) };
 }
 
 /**
