@@ -1,14 +1,10 @@
 import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { createYoga } from 'graphql-yoga';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket, { WebSocketServer } from 'ws';
-import { ClientKeys } from '../access/client-keys.js';
+import WebSocket from 'ws';
 import type { OperationContext } from '../context.js';
-import { serveGraphqlWs, type GraphqlWs } from './graphql-ws-server.js';
-import { GatewaySocket } from './preserialized.js';
+import { listenGraphqlWs, type TestGraphqlWs } from '../../test/support/graphql-ws-server.js';
 import { MemberQueue } from './shared-subscriptions.js';
 
 type Frame = { oddsSnapshots: { n: number } };
@@ -74,27 +70,13 @@ const next = (id: string, n: number) => JSON.stringify({ id, type: 'next', paylo
 
 describe('graphql-ws on the gateway: shared odds subscribers', () => {
   const parts = gatewayParts();
-  let wsServer: WebSocketServer;
-  let graphqlWs: GraphqlWs;
+  let server: TestGraphqlWs;
   let url: string;
   beforeAll(async () => {
-    wsServer = new WebSocketServer({ port: 0, host: '127.0.0.1', WebSocket: GatewaySocket });
-    await once(wsServer, 'listening');
-    graphqlWs = serveGraphqlWs({
-      wsServer,
-      yoga: parts.yoga,
-      persisted: { webSocketDocument: ({ query }) => Promise.resolve(query) },
-      clientKeys: new ClientKeys([]),
-      inputBounds: { maxDepth: 16, maxValues: 10_000 },
-      limits: { maxSubscriptionsPerSocket: 25, maxWsBufferedBytes: 4 * 1024 * 1024 },
-      logger: pino({ level: 'silent' }),
-    });
-    url = `ws://127.0.0.1:${(wsServer.address() as AddressInfo).port}`;
+    server = await listenGraphqlWs(parts.yoga);
+    url = server.url;
   });
-  afterAll(async () => {
-    graphqlWs.stop();
-    await graphqlWs.dispose();
-  });
+  afterAll(() => server.close());
 
   it('build one context per execution, deliver every frame byte-identical and in order to each id, and complete after the last', async () => {
     const ids = ['a', 'ü ✓', 'c"d'];

@@ -2,7 +2,6 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { createYoga } from 'graphql-yoga';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
 import { clientIdentity } from '../access/client-identity.js';
@@ -10,8 +9,7 @@ import { ClientKeys } from '../access/client-keys.js';
 import { presentedKeyInContext } from '../access/presented-in-context.js';
 import type { OperationContext } from '../context.js';
 import { useClientKeys } from '../plugins/use-client-keys.js';
-import { serveGraphqlWs, type GraphqlWs } from './graphql-ws-server.js';
-import { GatewaySocket } from './preserialized.js';
+import { listenGraphqlWs, type TestGraphqlWs } from '../../test/support/graphql-ws-server.js';
 import { KEPT_HEADERS, keptOfUpgrade, type UpgradeRequest } from './upgrade-request.js';
 
 describe('what a graphql-ws connection keeps of its upgrade request', () => {
@@ -56,27 +54,13 @@ describe('graphql-ws with client keys: the key presented on the upgrade request'
     resolvers: { Query: { client: (_: unknown, __: unknown, context: { clientName?: string }) => context.clientName ?? null } },
   });
   const yoga = createYoga<Record<string, unknown>, OperationContext>({ schema, logging: false, plugins: [useClientKeys(keys)] });
-  let wsServer: WebSocketServer;
-  let graphqlWs: GraphqlWs;
+  let server: TestGraphqlWs;
   let url: string;
   beforeAll(async () => {
-    wsServer = new WebSocketServer({ port: 0, host: '127.0.0.1', WebSocket: GatewaySocket });
-    await once(wsServer, 'listening');
-    graphqlWs = serveGraphqlWs({
-      wsServer,
-      yoga,
-      persisted: { webSocketDocument: ({ query }) => Promise.resolve(query) },
-      clientKeys: keys,
-      inputBounds: { maxDepth: 16, maxValues: 10_000 },
-      limits: { maxSubscriptionsPerSocket: 25, maxWsBufferedBytes: 4 * 1024 * 1024 },
-      logger: pino({ level: 'silent' }),
-    });
-    url = `ws://127.0.0.1:${(wsServer.address() as AddressInfo).port}`;
+    server = await listenGraphqlWs(yoga, keys);
+    url = server.url;
   });
-  afterAll(async () => {
-    graphqlWs.stop();
-    await graphqlWs.dispose();
-  });
+  afterAll(() => server.close());
 
   /** Opens a socket with `headers` on its upgrade, sends connection_init (with `init` as its payload), and returns the first message or the close code. */
   async function open(headers: Record<string, string>, init: { payload?: Record<string, unknown> } = { payload: {} }): Promise<{ socket: WebSocket; first: string | number }> {
