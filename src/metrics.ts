@@ -1,45 +1,54 @@
 /**
  * The gateway's own Prometheus metrics, on a registry per gateway instance
- * (tests run several gateways in one process). Operation metrics come from
- * @graphql-yoga/plugin-prometheus on the same registry.
+ * (tests run several gateways in one process). Operation metrics are
+ * observed by @graphql-yoga/plugin-prometheus on metric objects made here
+ * (src/operation-metrics.ts). What an operation observes while it runs is
+ * applied once its answer is written (src/metrics-after-answer.ts).
  *
  * Labels are route *templates*, never URLs: no ID, query or key can reach a
  * label, which keeps cardinality bounded and secrets out.
  */
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { AfterAnswer, AfterAnswerCounter, AfterAnswerHistogram } from './metrics-after-answer.js';
+
+/** prom-client's default buckets, which the operation histograms had from @envelop/prometheus. */
+const defaultSecondsBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 export class GatewayMetrics {
   readonly registry = new Registry();
 
-  readonly upstreamRequests = new Counter({
+  /** Observations made while an operation runs wait here until its answer is written (src/metrics-after-answer.ts). */
+  readonly afterAnswer = new AfterAnswer();
+
+  readonly upstreamRequests = new AfterAnswerCounter(this.afterAnswer, {
     name: 'sports_graph_upstream_requests_total',
     help: 'Requests sent to the upstream, by version, route template and HTTP status ("error" when no status came back).',
     labelNames: ['version', 'route', 'status'] as const,
     registers: [this.registry],
   });
 
-  readonly upstreamDuration = new Histogram({
+  readonly upstreamDuration = new AfterAnswerHistogram(this.afterAnswer, {
     name: 'sports_graph_upstream_request_duration_seconds',
     help: 'Upstream request duration, headers and body.',
     labelNames: ['version', 'route'] as const,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    buckets: defaultSecondsBuckets,
     registers: [this.registry],
   });
 
-  readonly cacheHits = new Counter({
+  readonly cacheHits = new AfterAnswerCounter(this.afterAnswer, {
     name: 'sports_graph_cache_hits_total',
     help: 'Upstream resources answered from the shared cache or an in-flight request.',
     labelNames: ['route'] as const,
     registers: [this.registry],
   });
 
-  readonly resultCacheFastHits = new Counter({
+  readonly resultCacheFastHits = new AfterAnswerCounter(this.afterAnswer, {
     name: 'sports_graph_result_cache_fast_hits_total',
     help: 'Operation-result cache hits answered before yoga by the HTTP fast path (src/results/fast-path.ts); yoga\'s own request metrics do not see them.',
     registers: [this.registry],
   });
 
-  readonly estimateReuses = new Counter({
+  readonly estimateReuses = new AfterAnswerCounter(this.afterAnswer, {
     name: 'sports_graph_estimate_reuses_total',
     help: 'Operations whose cost estimate was reused: same document and variables, nothing cached changed since, at most 500 ms old (src/cost/estimate-memo.ts).',
     registers: [this.registry],
@@ -65,17 +74,48 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
-  readonly cacheMisses = new Counter({
+  readonly cacheMisses = new AfterAnswerCounter(this.afterAnswer, {
     name: 'sports_graph_cache_misses_total',
     help: 'Upstream resources that needed an upstream request.',
     labelNames: ['route'] as const,
     registers: [this.registry],
   });
 
-  readonly staleAnswers = new Counter({
+  readonly staleAnswers = new AfterAnswerCounter(this.afterAnswer, {
     name: 'sports_graph_cache_stale_answers_total',
     help: 'Answers served from stale cache entries because the upstream could not give a fresh one.',
     labelNames: ['route', 'reason'] as const,
+    registers: [this.registry],
+  });
+
+  // The operation metrics @graphql-yoga/plugin-prometheus observes (src/operation-metrics.ts): the names, help and labels it gives them itself.
+  readonly operations = new AfterAnswerCounter(this.afterAnswer, {
+    name: 'graphql_envelop_request',
+    help: 'Counts the amount of GraphQL requests executed through Envelop',
+    labelNames: ['operationType', 'operationName'] as const,
+    registers: [this.registry],
+  });
+
+  readonly operationDuration = new AfterAnswerHistogram(this.afterAnswer, {
+    name: 'graphql_envelop_request_duration',
+    help: 'Time spent on running the GraphQL operation from parse to execute',
+    labelNames: ['operationType', 'operationName'] as const,
+    buckets: defaultSecondsBuckets,
+    registers: [this.registry],
+  });
+
+  readonly operationErrors = new AfterAnswerCounter(this.afterAnswer, {
+    name: 'graphql_envelop_error_result',
+    help: 'Counts the amount of errors reported from all phases',
+    labelNames: ['operationType', 'operationName', 'path', 'phase'] as const,
+    registers: [this.registry],
+  });
+
+  readonly httpDuration = new AfterAnswerHistogram(this.afterAnswer, {
+    name: 'graphql_yoga_http_duration',
+    help: 'Time spent on HTTP connection',
+    labelNames: ['operationName', 'operationType', 'method', 'statusCode', 'url'] as const,
+    buckets: defaultSecondsBuckets,
     registers: [this.registry],
   });
 

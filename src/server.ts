@@ -20,6 +20,7 @@ import type { GatewayServices, OperationContext } from './context.js';
 import { UpstreamLoader } from './loaders/upstream-loader.js';
 import { createLogger } from './logger.js';
 import { GatewayMetrics } from './metrics.js';
+import { operationMetrics } from './operation-metrics.js';
 import { useErrorCodes } from './plugins/use-error-codes.js';
 import { useHealthz } from './plugins/use-healthz.js';
 import { useReadyz } from './plugins/use-readyz.js';
@@ -275,20 +276,8 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
       usePrometheus({
         registry: metrics.registry,
         endpoint: '/metrics',
-        metrics: {
-          graphql_envelop_request: true,
-          graphql_envelop_request_duration: true,
-          graphql_envelop_error_result: true,
-          graphql_envelop_phase_parse: false,
-          graphql_envelop_phase_validate: false,
-          graphql_envelop_phase_context: false,
-          graphql_envelop_phase_execute: false,
-          graphql_envelop_phase_subscribe: false,
-          graphql_envelop_request_time_summary: false,
-          graphql_envelop_deprecated_field: false,
-          graphql_envelop_schema_change: false,
-          graphql_yoga_http_duration: true,
-        },
+        // The gateway's own metric objects, observed after the answer is written (src/operation-metrics.ts).
+        metrics: operationMetrics(metrics),
       }),
       ...operationPlugins({}),
     ],

@@ -1,0 +1,57 @@
+import { setImmediate as nextCheckPhase } from 'node:timers/promises';
+import { Registry } from 'prom-client';
+import { describe, expect, it } from 'vitest';
+import { AfterAnswer, AfterAnswerCounter, AfterAnswerHistogram } from './metrics-after-answer.js';
+
+function metricsOn(registry: Registry): { queue: AfterAnswer; counter: AfterAnswerCounter<'route'>; histogram: AfterAnswerHistogram<'route'> } {
+  const queue = new AfterAnswer();
+  const counter = new AfterAnswerCounter(queue, { name: 'test_requests_total', help: 'requests', labelNames: ['route'] as const, registers: [registry] });
+  const histogram = new AfterAnswerHistogram(queue, { name: 'test_duration_seconds', help: 'duration', labelNames: ['route'] as const, buckets: [0.1, 1], registers: [registry] });
+  return { queue, counter, histogram };
+}
+
+describe('metrics observed after the answer', () => {
+  it('are not applied while the caller runs, and are applied in the check phase of the same turn', async () => {
+    const registry = new Registry();
+    const { counter, histogram } = metricsOn(registry);
+    counter.inc({ route: '/a' });
+    counter.labels({ route: '/a' }).inc(2);
+    histogram.observe({ route: '/a' }, 0.5);
+    histogram.startTimer({ route: '/b' })();
+    // Read without collecting (as no scrape does): nothing applied yet.
+    expect(Object.keys((counter as unknown as { hashMap: object }).hashMap)).toHaveLength(0);
+    await nextCheckPhase();
+    expect(Object.keys((counter as unknown as { hashMap: object }).hashMap)).toHaveLength(1);
+    expect((await counter.get()).values).toEqual([expect.objectContaining({ labels: { route: '/a' }, value: 3 })]);
+    const counts = (await histogram.get()).values.filter((value) => value.metricName === 'test_duration_seconds_count');
+    expect(counts.map((value) => [value.labels['route'], value.value])).toEqual([['/a', 1], ['/b', 1]]);
+  });
+
+  it('are all visible to a scrape made before the check phase', async () => {
+    const registry = new Registry();
+    const { counter, histogram } = metricsOn(registry);
+    counter.inc({ route: '/a' });
+    histogram.observe({ route: '/a' }, 0.05);
+    const text = await registry.metrics();
+    expect(text).toContain('test_requests_total{route="/a"} 1');
+    expect(text).toContain('test_duration_seconds_count{route="/a"} 1');
+  });
+
+  it('turn an observation prom-client refuses into a warning, not a thrown error, and keep the others', async () => {
+    const registry = new Registry();
+    const { queue, counter } = metricsOn(registry);
+    const warnings: string[] = [];
+    const onWarning = (warning: Error): void => void warnings.push(warning.message);
+    process.on('warning', onWarning);
+    try {
+      expect(() => counter.inc({ route: '/a' }, -1)).not.toThrow();
+      counter.inc({ route: '/b' });
+      queue.flush();
+      await nextCheckPhase();
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).toEqual(['It is not possible to decrease a counter']);
+    expect((await counter.get()).values).toEqual([expect.objectContaining({ labels: { route: '/b' }, value: 1 })]);
+  });
+});
