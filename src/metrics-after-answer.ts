@@ -14,13 +14,16 @@
  */
 import { Counter, Histogram, type CounterConfiguration, type HistogramConfiguration } from 'prom-client';
 
+type Observe = (...args: unknown[]) => void;
+
 export class AfterAnswer {
-  #pending: Array<() => void> = [];
+  // Pairs of (observe, its arguments), flat: no closure per observation.
+  #pending: unknown[] = [];
   #scheduled: NodeJS.Immediate | undefined;
 
-  /** Applies `observe` after the current turn's answers are written (or at the next read of the metrics). */
-  defer(observe: () => void): void {
-    this.#pending.push(observe);
+  /** Calls `observe(...args)` after the current turn's answers are written (or at the next read of the metrics). */
+  defer(observe: Observe, args: unknown[]): void {
+    this.#pending.push(observe, args);
     this.#scheduled ??= setImmediate(this.flush);
   }
 
@@ -31,9 +34,9 @@ export class AfterAnswer {
     const pending = this.#pending;
     if (pending.length === 0) return;
     this.#pending = [];
-    for (const observe of pending) {
+    for (let i = 0; i < pending.length; i += 2) {
       try {
-        observe();
+        (pending[i] as Observe)(...(pending[i + 1] as unknown[]));
       } catch (error) {
         // A bad label or value threw at the caller before; here it would end the process from the check phase.
         process.emitWarning(error instanceof Error ? error : String(error), 'MetricsWarning');
@@ -47,8 +50,8 @@ export class AfterAnswerCounter<T extends string> extends Counter<T> {
   constructor(queue: AfterAnswer, configuration: Omit<CounterConfiguration<T>, 'collect'>) {
     super({ ...configuration, collect: queue.flush });
     // prom-client sets `inc` per instance (with or without exemplars): wrap what it chose.
-    const inc = this.inc.bind(this) as (...args: unknown[]) => void;
-    this.inc = ((...args: unknown[]) => queue.defer(() => inc(...args))) as Counter<T>['inc'];
+    const inc = this.inc.bind(this) as Observe;
+    this.inc = ((...args: unknown[]) => queue.defer(inc, args)) as Counter<T>['inc'];
   }
 }
 
@@ -56,7 +59,7 @@ export class AfterAnswerCounter<T extends string> extends Counter<T> {
 export class AfterAnswerHistogram<T extends string> extends Histogram<T> {
   constructor(queue: AfterAnswer, configuration: Omit<HistogramConfiguration<T>, 'collect'>) {
     super({ ...configuration, collect: queue.flush });
-    const observe = this.observe.bind(this) as (...args: unknown[]) => void;
-    this.observe = ((...args: unknown[]) => queue.defer(() => observe(...args))) as Histogram<T>['observe'];
+    const observe = this.observe.bind(this) as Observe;
+    this.observe = ((...args: unknown[]) => queue.defer(observe, args)) as Histogram<T>['observe'];
   }
 }
