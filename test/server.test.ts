@@ -46,6 +46,18 @@ describe('gateway HTTP surface', () => {
     expect(text).toMatch(/sports_graph_upstream_request_duration_seconds_bucket/);
   });
 
+  it('GET /metrics counts refused operations by phase, with the labels @envelop/prometheus gave them', async () => {
+    await fetch(`${stack.gateway.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'query NoSuchField { nope }' }),
+    });
+    // Observed after the answer was written (src/metrics-after-answer.ts): the scrape still sees it.
+    const text = await (await fetch(`${stack.gateway.url}/metrics`)).text();
+    expect(text).toMatch(/graphql_envelop_error_result\{operationName="NoSuchField",operationType="query",phase="validate",replica="[\w.:-]+"\} 1/);
+    expect(text).toMatch(/graphql_yoga_http_duration_count\{replica="[\w.:-]+",method="POST",statusCode="400",operationType="query",operationName="NoSuchField",url="[^"]+\/graphql"\} 1/);
+  });
+
   it('serves GraphiQL with every asset inline: no script, style or font from another host', async () => {
     const response = await fetch(`${stack.gateway.url}/graphql`, { headers: { accept: 'text/html' } });
     expect(response.status).toBe(200);
