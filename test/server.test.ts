@@ -58,6 +58,31 @@ describe('gateway HTTP surface', () => {
     expect(text).toMatch(/graphql_yoga_http_duration_count\{replica="[\w.:-]+",method="POST",statusCode="400",operationType="query",operationName="NoSuchField",url="[^"]+\/graphql"\} 1/);
   });
 
+  it('GET /metrics counts queries over graphql-ws, and each field error by phase and path', async () => {
+    const client = createClient({ url: `${stack.gateway.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0 });
+    try {
+      const result = await new Promise<FormattedExecutionResult>((resolve, reject) => {
+        let last: FormattedExecutionResult | undefined;
+        client.subscribe(
+          // An athlete the sandbox does not have: a field error at `v1.hockey.athlete`.
+          { query: `query OverWs { v1 { hockey { athlete(id: 999999999) { name } } } }` },
+          { next: (message) => void (last = message), error: reject, complete: () => (last === undefined ? reject(new Error('no result')) : resolve(last)) },
+        );
+      });
+      const paths = (result.errors ?? []).map((error) => (error.path ?? []).join('.'));
+      expect(paths.length).toBeGreaterThan(0);
+      const text = await (await fetch(`${stack.gateway.url}/metrics`)).text();
+      expect(text).toMatch(/graphql_envelop_request\{operationName="OverWs",operationType="query",replica="[\w.:-]+"\} 1/);
+      for (const path of new Set(paths)) {
+        const count = paths.filter((p) => p === path).length;
+        expect(text).toContain(`graphql_envelop_error_result{operationName="OverWs",operationType="query",phase="execute",path="${path}",`);
+        expect(text).toMatch(new RegExp(`graphql_envelop_error_result\\{operationName="OverWs",operationType="query",phase="execute",path="${path.replace(/\./g, '\\.')}",replica="[\\w.:-]+"\\} ${count}`));
+      }
+    } finally {
+      await client.dispose();
+    }
+  });
+
   it('serves GraphiQL with every asset inline: no script, style or font from another host', async () => {
     const response = await fetch(`${stack.gateway.url}/graphql`, { headers: { accept: 'text/html' } });
     expect(response.status).toBe(200);
