@@ -24,6 +24,14 @@ const operationLabels = ({ operationName, operationType }: OperationParams): Ope
   ...(operationType === undefined ? {} : { operationType }),
 });
 
+/** The path of a request URL ('/graphql'); the whole text when it does not parse. */
+function pathOf(url: string): string {
+  const start = url.indexOf('/', url.indexOf('//') + 2);
+  if (start < 0) return '/';
+  const end = url.search(/[?#]/);
+  return end < 0 ? url.slice(start) : url.slice(start, Math.max(start, end));
+}
+
 export function operationMetrics(metrics: GatewayMetrics): Metrics {
   return {
     graphql_envelop_request: { counter: metrics.operations, fillLabelsFn: operationLabels, phases: ['execute', 'subscribe'] },
@@ -44,7 +52,8 @@ export function operationMetrics(metrics: GatewayMetrics): Metrics {
         statusCode: params.response.status,
         operationType: params.operationType || 'unknown',
         operationName: params.operationName || 'Anonymous',
-        url: params.request.url,
+        // The path only: a GET operation's query string (and the host) would make every distinct request a series of its own.
+        url: pathOf(params.request.url),
       }),
       phases: ['request'],
     },
