@@ -62,8 +62,9 @@ export function resourceKey(request: RouteRequest): string {
     if (query[key] === undefined) continue;
     // Insertion in code-unit order: a handful of keys, no sort's work arrays.
     let at = keys.length;
-    while (at > 0 && keys[at - 1]! > key) at--;
-    keys.splice(at, 0, key);
+    keys.push(key);
+    for (; at > 0 && keys[at - 1]! > key; at--) keys[at] = keys[at - 1]!;
+    keys[at] = key;
   }
   if (keys.length === 0) return request.path;
   let search = '';
