@@ -4,6 +4,7 @@
  */
 import type { GatewayContext } from '../src/context.js';
 import type { Resolvers } from '../src/generated/resolvers-types.js';
+import { byPosition } from '../src/model/by-position.js';
 import { integerId } from '../src/model/native-id.js';
 import { tagType } from '../src/model/typename.js';
 import type { V2TeamModel } from '../src/model/v2-entities.js';
@@ -151,7 +152,7 @@ export const footballResolvers: Resolvers = {
   V2Group: {
     nativeId: ({ value }) => String(value.id),
     name: ({ value }) => value.name,
-    rows: ({ slug, value }) => [...value.rows].sort((a, b) => a.position - b.position).map((row) => ({ slug, value: row })),
+    rows: ({ slug, value }) => byPosition(value.rows).map((row) => ({ slug, value: row })),
   },
   V2StandingsRow: {
     position: ({ value }) => value.position,

@@ -3,6 +3,7 @@
  */
 import type { GatewayContext } from '../src/context.js';
 import type { Resolvers } from '../src/generated/resolvers-types.js';
+import { byPosition } from '../src/model/by-position.js';
 import { toGlobalId } from '../src/model/global-id.js';
 import { v1Image } from '../src/model/images.js';
 import { namespace } from '../src/model/namespace.js';
@@ -81,7 +82,7 @@ export const hockeyV1Resolvers: Resolvers = {
   V1HockeyStandings: {
     competitionId: (payload) => (payload.competitionId === undefined ? null : String(payload.competitionId)),
     season: (payload) => payload.seasonNum ?? null,
-    entries: (payload) => [...payload.standings].sort((a, b) => a.position - b.position),
+    entries: (payload) => byPosition(payload.standings),
     raw: (payload) => payload,
   },
   V1HockeyStandingsEntry: {

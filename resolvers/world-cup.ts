@@ -4,6 +4,7 @@
  */
 import type { GatewayContext } from '../src/context.js';
 import type { Resolvers } from '../src/generated/resolvers-types.js';
+import { byPosition } from '../src/model/by-position.js';
 import { toGlobalId } from '../src/model/global-id.js';
 import { v1Image } from '../src/model/images.js';
 import { listedAt, listingOf } from '../src/model/listing.js';
@@ -173,7 +174,7 @@ export const worldCupV1Resolvers: Resolvers = {
     raw: (row) => row,
   },
   V1WorldCupGroup: {
-    rows: (group) => [...group.rows].sort((a, b) => a.position - b.position),
+    rows: (group) => byPosition(group.rows),
   },
   V1WorldCupGroupMembers: {
     teams: (group) => group.competitors,

@@ -85,8 +85,8 @@ interface Walk {
 interface StaticFacts {
   /** Per selection set and type: whether any field in it, at any depth, has a cost entry (selection sets are the parsed document's, cached by yoga). */
   readonly costly: WeakMap<SelectionSetNode, Map<GraphQLCompositeType, boolean>>;
-  /** `Type.field` -> the entries that may resolve it (entriesFor). */
-  readonly entries: Map<string, FieldCost[]>;
+  /** Type -> field name -> the entries that may resolve it (entriesFor); by type first, so a look-up builds no `Type.field` string. */
+  readonly entries: Map<GraphQLCompositeType, Map<string, FieldCost[]>>;
 }
 
 const factsByCosts = new WeakMap<Readonly<Record<string, FieldCost>>, WeakMap<GraphQLSchema, StaticFacts>>();
@@ -108,6 +108,9 @@ function staticFacts(schema: GraphQLSchema, costs: Readonly<Record<string, Field
 /** A parent's resolved value, when the walk knows it; undefined when only its type is known. */
 type Known = { readonly value: unknown } | undefined;
 
+/** What a free field costs. Frozen: shared by every free field of every walk, never changed. */
+const ZERO: Estimate = Object.freeze({ requests: 0, unanswerable: 0 });
+
 const add = (a: Estimate, b: Estimate, times = 1): Estimate => ({
   requests: a.requests + b.requests * times,
   unanswerable: a.unanswerable + b.unanswerable * times,
@@ -128,6 +131,8 @@ export async function estimateOperation(input: EstimateInput): Promise<Estimate>
 }
 
 function included(walk: Walk, node: SelectionNode): boolean {
+  // Most selections carry no directive: no look-up (each allocates a search callback).
+  if (node.directives === undefined || node.directives.length === 0) return true;
   const variables = walk.input.variables as Record<string, unknown>;
   if (getDirectiveValues(GraphQLSkipDirective, node, variables)?.['if'] === true) return false;
   return getDirectiveValues(GraphQLIncludeDirective, node, variables)?.['if'] !== false;
@@ -152,11 +157,18 @@ async function selectionCost(
   connectionSize: number | undefined,
   parent: Known,
 ): Promise<Estimate> {
-  let total: Estimate = { requests: 0, unanswerable: 0 };
+  // Summed in place: one Estimate per selection set, not one per field.
+  let requests = 0;
+  let unanswerable = 0;
   for (const selection of set.selections) {
     if (!included(walk, selection)) continue;
     if (selection.kind === Kind.FIELD) {
-      total = add(total, await fieldCost(walk, type, selection, ancestors, connectionSize, parent));
+      // A field nothing below costs is skipped without a call (most of a wide selection, once per item of a known list).
+      const field = costlyField(walk, type, selection);
+      if (field === undefined) continue;
+      const cost = await fieldCost(walk, type, field, selection, ancestors, connectionSize, parent);
+      requests += cost.requests;
+      unanswerable += cost.unanswerable;
       continue;
     }
     const fragment = selection.kind === Kind.INLINE_FRAGMENT ? selection : walk.input.fragments[selection.name.value];
@@ -164,9 +176,23 @@ async function selectionCost(
     const on = fragment.typeCondition === undefined ? type : typeFromAST(walk.input.schema, fragment.typeCondition);
     if (on === undefined || !isCompositeType(on) || !applies(walk, on, type, parent)) continue;
     // On a known value the concrete type stays: its fields are the ones that resolve.
-    total = add(total, await selectionCost(walk, parent === undefined ? on : type, fragment.selectionSet, ancestors, connectionSize, parent));
+    const cost = await selectionCost(walk, parent === undefined ? on : type, fragment.selectionSet, ancestors, connectionSize, parent);
+    requests += cost.requests;
+    unanswerable += cost.unanswerable;
   }
-  return total;
+  return { requests, unanswerable };
+}
+
+/**
+ * The selected field, unless it costs nothing whatever its arguments and
+ * values: no cost entry and none below it (static, see mayCost). Invalid
+ * arguments cost nothing too, so this is decided before they are coerced.
+ */
+function costlyField(walk: Walk, type: GraphQLCompositeType, node: FieldNode): GraphQLField<unknown, unknown> | undefined {
+  const field = fieldOf(type, node.name.value);
+  if (field === undefined) return undefined;
+  if (entriesFor(walk, type, node.name.value).length === 0 && !mayCost(walk, getNamedType(field.type), node.selectionSet)) return undefined;
+  return field;
 }
 
 function fieldOf(type: GraphQLCompositeType, name: string): GraphQLField<unknown, unknown> | undefined {
@@ -175,36 +201,38 @@ function fieldOf(type: GraphQLCompositeType, name: string): GraphQLField<unknown
 
 /** The entries that may resolve `type.field`: the type's own, or every implementation's. */
 function entriesFor(walk: Walk, type: GraphQLCompositeType, name: string): FieldCost[] {
-  const coordinate = `${type.name}.${name}`;
-  let entries = walk.facts.entries.get(coordinate);
+  let byName = walk.facts.entries.get(type);
+  if (byName === undefined) {
+    byName = new Map();
+    walk.facts.entries.set(type, byName);
+  }
+  let entries = byName.get(name);
   if (entries === undefined) {
     const types = isAbstractType(type) ? walk.input.schema.getPossibleTypes(type) : [type];
     entries = types.map((t) => walk.costs[`${t.name}.${name}`]).filter((entry): entry is FieldCost => entry !== undefined);
-    walk.facts.entries.set(coordinate, entries);
+    byName.set(name, entries);
   }
   return entries;
 }
 
+/** `field` is one costlyField kept: something at or below it has a cost entry. */
 async function fieldCost(
   walk: Walk,
   type: GraphQLCompositeType,
+  field: GraphQLField<unknown, unknown>,
   node: FieldNode,
   ancestors: readonly Args[],
   connectionSize: number | undefined,
   parent: Known,
 ): Promise<Estimate> {
-  const field = fieldOf(type, node.name.value);
-  if (field === undefined) return { requests: 0, unanswerable: 0 };
   let args: Args;
   try {
     args = getArgumentValues(field, node, walk.input.variables as Record<string, unknown>);
   } catch {
     // Invalid arguments fail at execution, before any request.
-    return { requests: 0, unanswerable: 0 };
+    return ZERO;
   }
   const entries = entriesFor(walk, type, node.name.value);
-  // Nothing below costs: not worth running a resolver for (most of a wide selection).
-  if (entries.length === 0 && !mayCost(walk, getNamedType(field.type), node.selectionSet)) return { requests: 0, unanswerable: 0 };
   // What is known is walked over values: a field whose resolver needs nothing new costs nothing, and its children are walked over what it returned.
   const input: CostInput = {
     args,
@@ -213,7 +241,7 @@ async function fieldCost(
     context: walk.input.context,
     ...(parent === undefined ? {} : { parent: parent.value }),
   };
-  if (await failsBeforeRequests(entries, input)) return { requests: 0, unanswerable: 0 };
+  if (await failsBeforeRequests(entries, input)) return ZERO;
   const resolvable = parent !== undefined && isObjectType(type) && !unresolvable.has(`${type.name}.${field.name}`);
   let missing: Missing | undefined;
   let loaded = 0;
@@ -240,7 +268,7 @@ async function fieldCost(
         known = await loadAndResolve(walk, known.missing, () => resolveField(walk.input, type, field, node, parent.value, args, 'dry'));
       }
     }
-    if (known.kind === 'failed') return { requests: 0, unanswerable: 0 };
+    if (known.kind === 'failed') return ZERO;
     if (known.kind === 'value') return valueCost(walk, field, node, args, ancestors, known.value);
     missing = known.missing;
   }
@@ -259,7 +287,7 @@ async function fieldCost(
     // A cheap list (or object) whose children cost: load it now (execution reuses it) and walk its real items.
     if (missing !== undefined) walk.counted.delete(missing.key);
     const probed = await resolveField(walk.input, type, field, node, parent.value, args, 'probe');
-    if (probed.kind === 'failed') return { requests: 0, unanswerable: 0 };
+    if (probed.kind === 'failed') return ZERO;
     if (probed.kind === 'value') return valueCost(walk, field, node, args, ancestors, probed.value);
   }
   const probe = isList && children.requests > 0 ? entries.find((entry) => entry.probeListSize !== undefined) : undefined;
@@ -280,18 +308,23 @@ async function failsBeforeRequests(entries: readonly FieldCost[], input: CostInp
 
 /** A field whose value is known costs nothing itself; its children are walked over each item. */
 async function valueCost(walk: Walk, field: GraphQLField<unknown, unknown>, node: FieldNode, args: Args, ancestors: readonly Args[], value: unknown): Promise<Estimate> {
-  let total: Estimate = { requests: 0, unanswerable: 0 };
-  if (node.selectionSet === undefined) return total;
+  if (node.selectionSet === undefined) return ZERO;
   const returned = getNamedType(field.type);
-  if (!isCompositeType(returned)) return total;
+  if (!isCompositeType(returned)) return ZERO;
   const ownConnectionSize = returned.name.endsWith('Connection') ? numberArg(args, 'first') ?? DEFAULT_FIRST : undefined;
-  const items = (Array.isArray(value) ? value.flat(Infinity) : [value]).filter((item) => item !== null && item !== undefined && !(item instanceof Error));
-  for (const item of items) {
+  // One ancestors list for every item (it is only read).
+  const itemAncestors = [args, ...ancestors];
+  let requests = 0;
+  let unanswerable = 0;
+  for (const item of Array.isArray(value) ? value.flat(Infinity) : [value]) {
+    if (item === null || item === undefined || item instanceof Error) continue;
     const concrete = await concreteTypeOf(walk.input, returned, item, walk.input);
     const known: Known = concrete === undefined ? undefined : { value: item };
-    total = add(total, await selectionCost(walk, concrete ?? returned, node.selectionSet, [args, ...ancestors], ownConnectionSize, known));
+    const cost = await selectionCost(walk, concrete ?? returned, node.selectionSet, itemAncestors, ownConnectionSize, known);
+    requests += cost.requests;
+    unanswerable += cost.unanswerable;
   }
-  return total;
+  return { requests, unanswerable };
 }
 
 /** Whether a selection on `type` names, at any depth, a field with a cost entry (static: no values, no arguments). */

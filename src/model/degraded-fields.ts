@@ -52,6 +52,25 @@ const FED_BY: Readonly<Record<string, readonly string[]>> = {
   'BaseballTeamLineup.supportStaff': ['supportStaff'],
 };
 
+/**
+ * Fields of a droppable name (some payload check has an optional part of
+ * that name elsewhere) whose parent values all come from payload checks
+ * that hold that part strictly: no drop can land there, so the field keeps
+ * no resolver, which graphql-jit reads as a property instead of calling a
+ * resolver with a resolve info built per list item (32 standings entries,
+ * 32 World Cup rows per operation of the bench's query). Where the values
+ * come from is listed with each; strict-parts.test.ts refuses a payload of
+ * each of those routes with the part malformed, so a check that made one
+ * optional fails there instead of answering a silent null.
+ */
+export const STRICT_PARTS: ReadonlySet<string> = new Set([
+  // V1 hockey standings entries (v1Routes.standings, also behind node(id:) of a competitor).
+  'V1HockeyStandingsEntry.position',
+  'V1HockeyCompetitor.name',
+  // World Cup groups' rows: the standings routes and the hub, one row shape.
+  'V1WorldCupStandingsRow.position',
+]);
+
 /** The dropped part at `path` below `owner`, or one inside the part there. */
 function degradedBelow(owner: unknown, path: readonly string[]): DegradedPart | undefined {
   let parent = owner;
@@ -97,7 +116,8 @@ function degradationAware(
 /**
  * Wraps every object field's resolver (in place, as graphql-tools does).
  * A field with no resolver of its own is wrapped only when a payload check
- * can drop a part of its name (shape.ts's droppableKeyNames): the others
+ * can drop a part of its name (shape.ts's droppableKeyNames) and its parent
+ * type's payloads do not hold that part strictly (STRICT_PARTS): the others
  * stay resolver-less, which graphql-jit compiles to a property read instead
  * of a call with its resolve info (about 15 % of an executed operation's
  * CPU on the bench's query).
@@ -107,8 +127,9 @@ export function withDegradedParts<S extends GraphQLSchema>(schema: S): S {
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type) || type.name.startsWith('__')) continue;
     for (const field of Object.values(type.getFields())) {
-      const fedBy = FED_BY[`${type.name}.${field.name}`]?.map((path) => path.split('.'));
-      if (field.resolve === undefined && fedBy === undefined && !droppable.has(field.name)) continue;
+      const coordinate = `${type.name}.${field.name}`;
+      const fedBy = FED_BY[coordinate]?.map((path) => path.split('.'));
+      if (field.resolve === undefined && fedBy === undefined && (!droppable.has(field.name) || STRICT_PARTS.has(coordinate))) continue;
       field.resolve = degradationAware(field.resolve ?? defaultFieldResolver, fedBy);
     }
   }

@@ -20,8 +20,13 @@ export interface Site {
   readonly key: string | number;
 }
 
-/** `site` is given by the combinators that descend (obj, arrayOf, recordOf); a check may ignore it. */
-export type Check = (value: unknown, site?: Site) => boolean;
+/**
+ * `owner` and `key` (where the value sits) are given by the combinators that
+ * descend (obj, arrayOf, recordOf); a check may ignore them. They travel as
+ * two arguments, not as a Site: a Site is built only for a drop, and a
+ * payload check visits every field of every payload an operation reads.
+ */
+export type Check = (value: unknown, owner?: object, key?: string | number) => boolean;
 
 /** The drops of the inspection under way; undefined outside one (checks are synchronous). */
 let collecting: Site[] | undefined;
@@ -43,21 +48,16 @@ export const bool: Check = (value) => typeof value === 'boolean';
 export const any: Check = () => true;
 
 /**
- * Runs `check` with its own drop list: the drops are kept only when the
- * check passes, so a failed part (or a failed `oneOf` branch) leaves none.
+ * Runs `check` keeping its drops only when it passes, so a failed part (or a
+ * failed `oneOf` branch) leaves none: the drops it recorded are the tail of
+ * the list after `mark`, cut off again on failure (no list per trial).
  */
-function trial(check: Check, value: unknown, site: Site | undefined): boolean {
-  const outer = collecting;
-  if (outer === undefined) return check(value, site);
-  const own: Site[] = [];
-  collecting = own;
-  let passed = false;
-  try {
-    passed = check(value, site);
-  } finally {
-    collecting = outer;
-  }
-  if (passed) outer.push(...own);
+function trial(check: Check, value: unknown, owner: object | undefined, key: string | number | undefined): boolean {
+  const drops = collecting;
+  if (drops === undefined) return check(value, owner, key);
+  const mark = drops.length;
+  const passed = check(value, owner, key);
+  if (!passed) drops.length = mark;
   return passed;
 }
 
@@ -85,10 +85,10 @@ function dropsWhenAny(combined: Check, checks: readonly Check[]): Check {
 
 /** An optional part: absent or null is fine; present and malformed is dropped (during an inspection) or refused. */
 export function opt(check: Check): Check {
-  const optional: Check = (value, site) => {
+  const optional: Check = (value, owner, key) => {
     if (value === undefined || value === null) return true;
-    if (collecting === undefined || site === undefined) return check(value, site);
-    if (!trial(check, value, site)) collecting.push(site);
+    if (collecting === undefined || owner === undefined || key === undefined) return check(value, owner, key);
+    if (!trial(check, value, owner, key)) collecting.push({ owner, key });
     return true;
   };
   dropping.add(optional);
@@ -101,32 +101,55 @@ export function opt(check: Check): Check {
  * which routes exist), never dropped as an optional part.
  */
 export function nullable(check: Check): Check {
-  return dropsWhenAny((value, site) => value === undefined || value === null || check(value, site), [check]);
+  return dropsWhenAny((value, owner, key) => value === undefined || value === null || check(value, owner, key), [check]);
 }
 
 export function arrayOf(check: Check): Check {
-  return (value) => Array.isArray(value) && value.every((item, index) => check(item, { owner: value, key: index }));
+  return (value) => {
+    if (!Array.isArray(value)) return false;
+    for (let index = 0; index < value.length; index++) if (!check(value[index], value, index)) return false;
+    return true;
+  };
 }
 
 /** An object whose listed fields pass their checks (other fields are not looked at). */
 export function obj(fields: Readonly<Record<string, Check>>): Check {
   const entries = Object.entries(fields);
   for (const [key, check] of entries) if (dropping.has(check)) droppableKeys.add(key);
-  return (value) => isObject(value) && entries.every(([key, check]) => check(value[key], { owner: value, key }));
+  const keys = entries.map(([key]) => key);
+  const checks = entries.map(([, check]) => check);
+  return (value) => {
+    if (!isObject(value)) return false;
+    for (let index = 0; index < keys.length; index++) {
+      const key = keys[index]!;
+      if (!checks[index]!(value[key], value, key)) return false;
+    }
+    return true;
+  };
 }
 
 /** An object whose every value passes `check` (maps keyed by ID). */
 export function recordOf(check: Check): Check {
-  return (value) => isObject(value) && Object.entries(value).every(([key, item]) => check(item, { owner: value, key }));
+  return (value) => {
+    if (!isObject(value)) return false;
+    for (const key of Object.keys(value)) if (!check(value[key], value, key)) return false;
+    return true;
+  };
 }
 
 export function oneOf(...checks: Check[]): Check {
-  return dropsWhenAny((value, site) => checks.some((check) => trial(check, value, site)), checks);
+  return dropsWhenAny((value, owner, key) => {
+    for (const check of checks) if (trial(check, value, owner, key)) return true;
+    return false;
+  }, checks);
 }
 
 /** Every check holds: a payload piece that extends another (`V1GameDetail extends V1WorldCupMatch`). */
 export function allOf(...checks: Check[]): Check {
-  return dropsWhenAny((value, site) => checks.every((check) => check(value, site)), checks);
+  return dropsWhenAny((value, owner, key) => {
+    for (const check of checks) if (!check(value, owner, key)) return false;
+    return true;
+  }, checks);
 }
 
 /** Turns a check into the type guard `accepts` needs. */
@@ -153,6 +176,7 @@ export function inspectPayload(accepts: (body: unknown) => boolean, body: unknow
     collecting = outer;
   }
   if (!accepted) return { accepted, drops: [] };
+  if (drops.length === 0) return { accepted, drops };
   // allOf may look at one part twice (`gameDetail` is a match plus its venue).
   const seen = new Map<object, Set<string | number>>();
   const unique = drops.filter((drop) => {

@@ -263,11 +263,10 @@ const match = obj({
   venue: opt(obj({ id: int, name: str })),
 });
 const standingsRow = obj({ position: int, competitor, played: int, wins: int, draws: int, losses: int, goalsFor: int, goalsAgainst: int, points: int });
-const isMatches = (body: unknown): body is V1WorldCupMatchesPayload => obj({ matches: arrayOf(match) })(body);
-const isStandings = (body: unknown): body is V1WorldCupStandingsPayload =>
-  obj({ standings: arrayOf(obj({ groupNum: int, name: str, rows: arrayOf(standingsRow) })) })(body);
-const isGroups = (body: unknown): body is V1WorldCupGroupsPayload =>
-  obj({ groups: arrayOf(obj({ groupNum: int, name: str, competitors: arrayOf(competitor) })) })(body);
+// Built once at import, like every other shape: a check built per call would allocate its field list on every payload.
+const isMatches = shape<V1WorldCupMatchesPayload>(obj({ matches: arrayOf(match) }));
+const isStandings = shape<V1WorldCupStandingsPayload>(obj({ standings: arrayOf(obj({ groupNum: int, name: str, rows: arrayOf(standingsRow) })) }));
+const isGroups = shape<V1WorldCupGroupsPayload>(obj({ groups: arrayOf(obj({ groupNum: int, name: str, competitors: arrayOf(competitor) })) }));
 const bracketSlot = obj({ roundNum: int, roundName: str, slot: int, gameId: int, home: competitor, away: competitor, winnerId: opt(int) });
 /** Each part may be missing (spec 4.6: partial data when a sub-query is briefly unavailable), never malformed. */
 const hub = obj({
@@ -277,9 +276,10 @@ const hub = obj({
   unavailable: opt(arrayOf(str)),
 });
 const isHub = (body: unknown): body is V1WorldCupHubPayload => hub(body);
-const isPolls = (body: unknown): body is V1WorldCupOddsPayload =>
-  obj({ polls: arrayOf(obj({ gameId: int, totalVotes: num, options: arrayOf(obj({ option: str, votes: num, percentage: num })) })) })(body);
-const isCompetitors = (body: unknown): body is V1CompetitorsPayload => obj({ competitors: arrayOf(competitor) })(body);
+const isPolls = shape<V1WorldCupOddsPayload>(
+  obj({ polls: arrayOf(obj({ gameId: int, totalVotes: num, options: arrayOf(obj({ option: str, votes: num, percentage: num })) })) }),
+);
+const isCompetitors = shape<V1CompetitorsPayload>(obj({ competitors: arrayOf(competitor) }));
 const venue = obj({
   id: int,
   name: str,

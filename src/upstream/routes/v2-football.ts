@@ -10,7 +10,7 @@
  */
 import type { Route } from './route.js';
 import type { V2Event, V2Ref, V2Team, V2UniqueTournament } from './v2.js';
-import { arrayOf, bool, epochSeconds, int, num, obj, opt, str } from './shape.js';
+import { arrayOf, bool, epochSeconds, int, num, obj, opt, shape, str } from './shape.js';
 import { v2Events, v2Ref, v2Team, v2UniqueTournament } from './v2-shapes.js';
 
 const BASE = '/v2/football';
@@ -308,7 +308,7 @@ export const v2FootballRoutes = {
     counted: true,
     cacheClass: 'v2Catalogue',
     build: (p: { country: string }) => ({ path: `${BASE}/api/leagues`, query: { country: p.country } }),
-    accepts: (body: unknown): body is V2LeaguesPayload => obj({ leagues: arrayOf(catalogueTournament) })(body),
+    accepts: shape<V2LeaguesPayload>(obj({ leagues: arrayOf(catalogueTournament) })),
   },
   liveTournaments: fixed<V2TournamentListPayload>('/api/live-tournaments', 'v2Live', shapes.tournaments),
   scheduledTournaments: {

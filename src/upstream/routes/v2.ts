@@ -10,7 +10,7 @@
  * modules (v2-football.ts, v2-hockey.ts...) add their own routes beside.
  */
 import type { Route } from './route.js';
-import { obj } from './shape.js';
+import { obj, shape } from './shape.js';
 import { v2Manager, v2Player, v2Team, v2UniqueTournament } from './v2-shapes.js';
 
 export interface V2Ref {
@@ -110,7 +110,7 @@ export const v2Routes = {
     counted: true,
     cacheClass: 'v2Entity',
     build: (p: V2SportParam & { id: number }) => ({ path: `/v2/${p.sport}/api/teams/${p.id}`, query: {} }),
-    accepts: (body: unknown): body is V2TeamPayload => obj({ team: v2Team })(body),
+    accepts: shape<V2TeamPayload>(obj({ team: v2Team })),
   },
   player: {
     version: 'v2',
@@ -119,7 +119,7 @@ export const v2Routes = {
     counted: true,
     cacheClass: 'v2Entity',
     build: (p: V2SportParam & { id: number }) => ({ path: `/v2/${p.sport}/api/players/${p.id}`, query: {} }),
-    accepts: (body: unknown): body is V2PlayerPayload => obj({ player: v2Player })(body),
+    accepts: shape<V2PlayerPayload>(obj({ player: v2Player })),
   },
   tournament: {
     version: 'v2',
@@ -132,7 +132,7 @@ export const v2Routes = {
       path: `/v2/${p.sport}/api/tournaments/${p.uniqueTournamentId}`,
       query: {},
     }),
-    accepts: (body: unknown): body is V2TournamentPayload => obj({ uniqueTournament: v2UniqueTournament })(body),
+    accepts: shape<V2TournamentPayload>(obj({ uniqueTournament: v2UniqueTournament })),
   },
   manager: {
     version: 'v2',
@@ -141,6 +141,6 @@ export const v2Routes = {
     counted: true,
     cacheClass: 'v2Entity',
     build: (p: V2SportParam & { id: number }) => ({ path: `/v2/${p.sport}/api/managers/${p.id}`, query: {} }),
-    accepts: (body: unknown): body is V2ManagerPayload => obj({ manager: v2Manager })(body),
+    accepts: shape<V2ManagerPayload>(obj({ manager: v2Manager })),
   },
 } as const satisfies Record<string, Route<never, unknown>>;
