@@ -24,12 +24,13 @@ const operationLabels = ({ operationName, operationType }: OperationParams): Ope
   ...(operationType === undefined ? {} : { operationType }),
 });
 
-/** The path of a request URL ('/graphql'); the whole text when it does not parse. */
+/** The path of a request URL ('/graphql'): neither the host (the client's Host header) nor the query string reaches the label. */
 function pathOf(url: string): string {
-  const start = url.indexOf('/', url.indexOf('//') + 2);
-  if (start < 0) return '/';
-  const end = url.search(/[?#]/);
-  return end < 0 ? url.slice(start) : url.slice(start, Math.max(start, end));
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return 'unknown';
+  }
 }
 
 export function operationMetrics(metrics: GatewayMetrics): Metrics {
