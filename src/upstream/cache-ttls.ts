@@ -1,6 +1,6 @@
 /**
  * Seconds each route class stays fresh in the shared cache. Each can be
- * overridden with `CACHE_TTL_<CLASS>`; the README's caching table mirrors
+ * overridden with `CACHE_TTL_<CLASS>`; docs/caching-and-allowance.md's table mirrors
  * this file. A domain adds its classes here, one line each.
  */
 export const defaultCacheTtls = {
