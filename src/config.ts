@@ -235,7 +235,7 @@ export interface Config {
   persisted: PersistedOperationsConfig;
   /** OpenTelemetry traces, on when an OTLP endpoint is set (src/tracing/config.ts). */
   tracing: TracingConfig;
-  /** How the process serves and stops (README "Running in production"). */
+  /** How the process serves and stops (docs/operations.md). */
   service: ServiceConfig;
   federation: FederationConfig;
   /** Baseball lineup confirmation polling (spec 4.9: every 5 minutes from about 3 hours before the first pitch). */

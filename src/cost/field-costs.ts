@@ -7,7 +7,7 @@
  * its line here; test/cost-estimate.test.ts checks every key names a real
  * field and that estimates bound what operations really spend.
  *
- * Bounds the spec leaves unshown (assumptions, listed in the README):
+ * Bounds the spec leaves unshown (assumptions, listed in docs/assumptions.md):
  * - V2 event pages hold at least ASSUMED_V2_EVENTS_PAGE_SIZE events (the
  *   sandbox's page size; the spec shows only the World Cup's 30).
  * - A list with no size argument holds at most DEFAULT_LIST_SIZE items unless

@@ -10,7 +10,7 @@ import type { Duplex } from 'node:stream';
 
 export interface Refusal {
   readonly status: number;
-  /** Stable, documented in the README's error table. */
+  /** Stable, documented in docs/errors.md (test/docs-errors.test.ts). */
   readonly code: string;
   readonly message: string;
 }

@@ -22,7 +22,7 @@ export const LIMIT_REFUSAL = 'Operation refused:';
 /**
  * The HTTP status of an answer without `data` (a request refused before
  * execution, or abandoned: OPERATION_TIMEOUT), by code (the
- * README's error table). Codes not listed keep yoga's status (QUOTA_EXHAUSTED
+ * docs/errors.md's table). Codes not listed keep yoga's status (QUOTA_EXHAUSTED
  * is 200, as the same code is when a field meets it).
  */
 export const refusalStatus: Readonly<Record<string, number>> = {

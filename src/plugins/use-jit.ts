@@ -1,7 +1,7 @@
 /**
  * graphql-jit through envelop: queries and mutations run as compiled
  * functions (the bench's warm query: about a third more requests per second,
- * see the README's Performance section).
+ * see docs/performance.md).
  *
  * Left to graphql-js's executor, so that nothing a client sees changes:
  * - subscriptions (shared per document instead, src/live/shared-subscriptions.ts);

@@ -4,7 +4,7 @@
  * Called after the DATA_DIR lock is taken (one process per file).
  *
  * In a cluster the file is this replica's own layer, in front of Redis
- * (README "Cluster mode"): it answers first because a fresh copy here is as
+ * (docs/cluster.md): it answers first because a fresh copy here is as
  * fresh as Redis's by the same TTL, costs no round trip, and still answers
  * while Redis is away.
  */

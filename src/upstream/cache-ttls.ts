@@ -1,7 +1,7 @@
 /**
  * Seconds each route class stays fresh in the shared cache. Each can be
- * overridden with `CACHE_TTL_<CLASS>`; the README's caching table mirrors
- * this file. A domain adds its classes here, one line each.
+ * overridden with `CACHE_TTL_<CLASS>`; docs/caching-and-allowance.md's table mirrors
+ * this file (test/docs-cache-ttls.test.ts). A domain adds its classes here, one line each.
  */
 export const defaultCacheTtls = {
   /** `/reference/sports`: slugs change with releases, not with games. */
