@@ -17,7 +17,7 @@ import { startStack, type TestStack } from './support/servers.js';
 
 function runImporter(env: Record<string, string>, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/images/import-cli.ts', ...args], {
+    const child = spawn(process.execPath, ['dist/images-import.js', ...args], {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
