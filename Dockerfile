@@ -1,14 +1,17 @@
 # sports-graph as a container: the bundle from `npm run build` and its few
 # runtime packages, run by `node` as an unprivileged user. Build with
 # `docker build -t sports-graph .`; see README "Running in production".
-# test/dockerfile.test.ts checks what can be checked without Docker.
+# Node 24 is the current LTS line, the newest that package.json's `engines` promises.
+# test/dockerfile.test.ts builds each stage without Docker (from exactly the files
+# its COPY lines name) and starts the last one's CMD: keep to what it understands.
 
 # 1. Build: every dependency (esbuild, tsx), then the bundle in /app/dist.
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
-COPY tsconfig.json ./
+# The build runs codegen first (possible-types.json ships in dist/): codegen.ts is an input too.
+COPY tsconfig.json codegen.ts ./
 COPY scripts/build.ts scripts/
 COPY schema schema
 COPY resolvers resolvers
@@ -18,13 +21,13 @@ RUN npm run build
 # 2. Runtime packages only: the bundle leaves out native addons
 #    (fs-native-extensions, the DATA_DIR lock; lmdb with its prebuilt
 #    @lmdb/lmdb-linux-* binary, the upstream cache file) and GraphiQL's assets.
-FROM node:20-bookworm-slim AS runtime-deps
+FROM node:24-bookworm-slim AS runtime-deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund
 
 # 3. What runs: the compiled output, no sources, no dev tools.
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=4000 \

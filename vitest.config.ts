@@ -16,6 +16,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Builds dist/ (when stale) before any file runs: gateway processes run the build's output.
+    globalSetup: ['test/support/build-dist.ts'],
     // Checks every operation's cost estimate against what it needed; fails the file past the bound.
     setupFiles: ['test/support/estimate-bound.ts'],
   },

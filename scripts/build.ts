@@ -30,7 +30,7 @@ const stampFile = join(distDir, 'build-stamp.json');
 
 /** What the build is made from; a change to any of these makes `dist/` stale. */
 const inputDirs = ['src', 'resolvers', 'schema'];
-const inputFiles = ['package.json', 'package-lock.json', 'tsconfig.json', 'scripts/build.ts'];
+const inputFiles = ['package.json', 'package-lock.json', 'tsconfig.json', 'codegen.ts', 'scripts/build.ts'];
 /** Generated types (imported as types only) and tests are not part of the output. */
 const notInput = (path: string): boolean => path.startsWith('src/generated/') || /\.test\.ts$/.test(path);
 

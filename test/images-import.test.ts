@@ -1,5 +1,7 @@
 /**
- * `npm run images:import` against the sandbox: 200 entities, every available
+ * The image importer against the sandbox, as the build ships it
+ * (`node dist/images-import.js`, what an operator runs in the container;
+ * `npm run images:import` runs the same sources under tsx): 200 entities, every available
  * logo with the fewest counted requests (V1 first), a second run spends
  * nothing, the gateway then serves them from the store, and a run stops
  * before the allowance runs out.
@@ -17,7 +19,7 @@ import { startStack, type TestStack } from './support/servers.js';
 
 function runImporter(env: Record<string, string>, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/images/import-cli.ts', ...args], {
+    const child = spawn(process.execPath, ['dist/images-import.js', ...args], {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

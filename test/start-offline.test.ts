@@ -1,5 +1,5 @@
 /**
- * `npm start` as a new user runs it: the gateway (src/main.ts, in a child
+ * `npm start` as a new user runs it: the gateway (dist/main.js, in a child
  * process) on its embedded sandbox, with no SPORTS_API_* variable set.
  *
  * - The plan is the largest, and the first log line says so and where the
@@ -36,7 +36,6 @@ describe('npm start with nothing configured', () => {
       { dataDir, onOutput: (chunk) => void (output += chunk) },
     );
     lines = output.split('\n').filter((line) => line.startsWith('{'));
-    // A child process compiling the project with tsx, as the other process tests allow it.
   }, 60_000);
   afterAll(async () => {
     await gateway?.stop();

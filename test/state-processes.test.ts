@@ -1,6 +1,6 @@
 /**
  * The state-file rules of issue 12 as an operator meets them, with the
- * gateway in processes of its own (src/main.ts, what `npm start` runs):
+ * gateway in processes of its own (dist/main.js, what `npm start` runs):
  * one process per DATA_DIR, a lock that `kill -9` does not leave held,
  * a damaged ledger that stops start-up with a message instead of a stack,
  * and spend that a `kill -9` at any moment cannot make the ledger forget.

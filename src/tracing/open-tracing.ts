@@ -4,7 +4,7 @@
  * propagator that reads an incoming `traceparent`.
  *
  * Off unless an endpoint is configured (src/tracing/config.ts), and then
- * nothing of the SDK is even loaded: the modules are imported here, on
+ * nothing of the SDK is even loaded: ./sdk.js is imported here, on
  * demand. The provider is the gateway's own, never registered globally,
  * and no context manager is installed: spans are parented explicitly (the
  * operation's span is handed to the upstream loader), because an active
@@ -45,12 +45,7 @@ const headerGetter: TextMapGetter<HeaderReader> = {
 export async function openTracing(config: TracingConfig, { replicaId, logger }: TracingIdentity): Promise<Tracing | undefined> {
   const url = config.tracesUrl;
   if (url === undefined) return undefined;
-  const [{ BasicTracerProvider, BatchSpanProcessor }, { OTLPTraceExporter }, { resourceFromAttributes }, { W3CTraceContextPropagator }] = await Promise.all([
-    import('@opentelemetry/sdk-trace-base'),
-    import('@opentelemetry/exporter-trace-otlp-http'),
-    import('@opentelemetry/resources'),
-    import('@opentelemetry/core'),
-  ]);
+  const { BasicTracerProvider, BatchSpanProcessor, OTLPTraceExporter, resourceFromAttributes, W3CTraceContextPropagator } = await import('./sdk.js');
   const exporter = new OTLPTraceExporter({ url, headers: { ...config.headers } });
   const provider = new BasicTracerProvider({
     resource: resourceFromAttributes({ 'service.name': config.serviceName, 'service.instance.id': replicaId }),
