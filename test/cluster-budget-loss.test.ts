@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { hockeyV1Ids } from '../src/sandbox/fixtures/hockey-v1.js';
 import { gql, requestCounts, type GraphQLResponse } from './support/client.js';
 import { startRedis, type RedisServer } from './support/redis-server.js';
+import type { SharedState } from '../src/state/shared-state.js';
 import { startStack, type TestStack } from './support/servers.js';
 
 const PREFIX = 'sports-graph:';
@@ -25,7 +26,9 @@ describe('shared budgets and allowance survive memory pressure and data loss', {
   let redis: RedisServer | undefined;
   let stack: TestStack | undefined;
   let client: Redis | undefined;
+  const cleanup: Array<() => Promise<void>> = [];
   afterEach(async () => {
+    for (const step of cleanup.splice(0)) await step();
     client?.disconnect();
     await stack?.close();
     await redis?.stop();
@@ -76,11 +79,37 @@ describe('shared budgets and allowance survive memory pressure and data loss', {
     expect(JSON.parse(warnings[0]!)).toMatchObject({ level: 40, policy: 'allkeys-lru' });
   });
 
+  it('CONFIG disabled (as on managed Redis): the gateway starts and says once, at info level, that the policy is unknown', async () => {
+    const { stack } = await start(['--rename-command', 'CONFIG', '']);
+    const lines = stack.logs.filter((line) => line.includes('maxmemory-policy'));
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ level: 30 });
+    await spendAlice(stack.gateway.url);
+  });
+
   it('the budgets key deleted while the replica runs: the replica restores the counts it last saw, and the spent budget still refuses', async () => {
     const { stack, client } = await start();
     await spendAlice(stack.gateway.url);
     expect(await client.del(`${PREFIX}budgets`)).toBe(1);
     const again = await gql(stack.gateway.url, athlete(10), undefined, ALICE);
+    expect([codeOf(again), scopeOf(again)]).toEqual(['QUOTA_EXHAUSTED', 'client']);
+    expect(await client.hget(`${PREFIX}budgets`, 'c:alice')).toBe('3');
+  });
+
+  it('a replica that only saw the counts another one published restores them as well', async () => {
+    const { stack: first, client } = await start();
+    const second = await startStack({
+      env: { REDIS_URL: redis!.url, REPLICA_ID: 'second', SPORTS_API_PLAN: 'free', GATEWAY_CLIENT_KEYS: 'alice:key-alice:3,bob:key-bob' },
+    });
+    cleanup.push(() => second.close());
+    await spendAlice(first.gateway.url);
+    // The second replica has run no budget script: what it knows of alice came on the bus.
+    // Operations see a narrower view of the shared state; the object is the whole SharedState.
+    const { budgets } = second.gateway.services.state as unknown as SharedState;
+    for (let waited = 0; budgets.remaining('alice') !== 0 && waited < 10_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(budgets.remaining('alice')).toBe(0);
+    expect(await client.del(`${PREFIX}budgets`)).toBe(1);
+    const again = await gql(second.gateway.url, athlete(10), undefined, ALICE);
     expect([codeOf(again), scopeOf(again)]).toEqual(['QUOTA_EXHAUSTED', 'client']);
     expect(await client.hget(`${PREFIX}budgets`, 'c:alice')).toBe('3');
   });

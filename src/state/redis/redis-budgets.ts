@@ -13,6 +13,11 @@
  * - **Redis away**: each client may spend its share of what it had left,
  *   split among the replicas seen lately (src/state/redis/degraded-share.ts, recent-members.ts);
  *   the spending is added to its count when Redis returns.
+ * - **Counts lost in Redis are restored, never restarted at 0.** The hash
+ *   has no expiry (a `volatile-*` maxmemory policy cannot evict it) and an
+ *   epoch: a replica that finds a new epoch while it holds today's view
+ *   writes back the counts it last saw before spending (eviction-policy.ts
+ *   warns at start when the policy could evict it anyway).
  */
 import type { Logger } from 'pino';
 import type { BudgetHold, Budgets } from '../../access/client-budgets.js';
@@ -57,7 +62,7 @@ local function lost()
   return ARGV[4] ~= '' and ARGV[4] ~= epoch and tonumber(ARGV[5]) == resets
 end
 local function finish(granted, count)
-  redis.call('PUBLISH', ARGV[2], resets .. ' ' .. count .. ' ' .. ARGV[3])
+  redis.call('PUBLISH', ARGV[2], resets .. ' ' .. count .. ' ' .. ARGV[3] .. '\\0' .. epoch)
   return {granted, count, resets, epoch}
 end
 local function restore_first()
@@ -97,7 +102,7 @@ if tonumber(ARGV[5]) == resets then
     local count = tonumber(redis.call('HGET', KEYS[1], name)) or 0
     if seen > count then
       redis.call('HSET', KEYS[1], name, seen)
-      redis.call('PUBLISH', ARGV[2], resets .. ' ' .. seen .. ' ' .. ARGV[i])
+      redis.call('PUBLISH', ARGV[2], resets .. ' ' .. seen .. ' ' .. ARGV[i] .. '\\0' .. epoch)
     end
   end
 end
@@ -149,8 +154,12 @@ export class RedisBudgets implements Budgets {
     this.#adjust = luaScript(options.link.command, 'sgBudgetAdjust', 1, ADJUST);
     this.#restore = luaScript(options.link.command, 'sgBudgetRestore', 1, RESTORE);
     this.#degraded = !options.link.up;
+    // `resetsAt count client\0epoch`: an older replica reads `client\0epoch` as an unknown client and ignores it.
     options.bus.subscribe('budgets', (message) => {
-      const [resetsAt, count, ...client] = message.split(' ');
+      const cut = message.lastIndexOf('\0');
+      const [resetsAt, count, ...client] = (cut < 0 ? message : message.slice(0, cut)).split(' ');
+      // A replica whose view comes only from others' scripts knows its epoch too, so it can tell a loss when it next spends.
+      if (cut >= 0 && this.#epoch === '') this.#epoch = message.slice(cut + 1);
       this.#see(client.join(' '), Number(count), Number(resetsAt));
     });
     options.link.onDown(() => {
