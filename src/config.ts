@@ -237,6 +237,7 @@ export interface Config {
   tracing: TracingConfig;
   /** How the process serves and stops (docs/operations.md). */
   service: ServiceConfig;
+  connections: ConnectionConfig;
   federation: FederationConfig;
   /** Baseball lineup confirmation polling (spec 4.9: every 5 minutes from about 3 hours before the first pitch). */
   lineupPoll: {
@@ -247,6 +248,45 @@ export interface Config {
   };
 }
 
+
+/** How many connections the gateway holds, and for how long (src/http/connection-bounds.ts, src/live/idle-sockets.ts). */
+export interface ConnectionConfig {
+  /**
+   * `HTTP_HEADERS_TIMEOUT_MS`: a request's headers must have arrived this
+   * long after its first byte (or the connection's start); else 408
+   * `REQUEST_TIMEOUT` and the connection is closed. At most `HTTP_REQUEST_TIMEOUT_MS`.
+   * @default 10_000
+   */
+  headersTimeoutMs: number;
+  /**
+   * `HTTP_REQUEST_TIMEOUT_MS`: the whole request, body included, must have
+   * arrived within this; a body that trickles is cut with 408 `REQUEST_TIMEOUT`
+   * (Node's own default is 300 s). The answer's time does not count.
+   * @default 15_000
+   */
+  requestTimeoutMs: number;
+  /**
+   * `GATEWAY_MAX_CONNECTIONS`: open TCP connections (HTTP and WebSocket)
+   * served at once. Past it a new connection is answered 503
+   * `TOO_MANY_CONNECTIONS` and closed; past it by a further tenth (at least
+   * 16) it is closed unanswered. Keep it below the process's file limit (`ulimit -n`).
+   * @default 16_384
+   */
+  maxConnections: number;
+  /**
+   * `WS_IDLE_TIMEOUT_MS`: a graphql-ws socket with no operation running for
+   * this long is closed with 1000 and the reason `Idle timeout`; 0 = never.
+   * @default 60_000
+   */
+  wsIdleTimeoutMs: number;
+  /**
+   * `WS_KEEP_ALIVE_MS`: every WebSocket is pinged this often; one that has
+   * not answered the previous ping by the next is cut (a dead peer goes
+   * within two intervals).
+   * @default 12_000
+   */
+  wsKeepAliveMs: number;
+}
 
 export interface ServiceConfig {
   /** `COMPRESSION`: brotli or gzip by `Accept-Encoding` (src/http/compress.ts). @default true */
@@ -382,6 +422,13 @@ export function loadConfig(env: Env = process.env): Config {
       compressionThresholdBytes: int('COMPRESSION_THRESHOLD_BYTES', 1_024),
       shutdownTimeoutMs: int('SHUTDOWN_TIMEOUT_MS', operationMs + 1_000, 1),
     },
+    connections: {
+      headersTimeoutMs: int('HTTP_HEADERS_TIMEOUT_MS', 10_000, 100),
+      requestTimeoutMs: int('HTTP_REQUEST_TIMEOUT_MS', 15_000, 100),
+      maxConnections: int('GATEWAY_MAX_CONNECTIONS', 16_384, 1),
+      wsIdleTimeoutMs: int('WS_IDLE_TIMEOUT_MS', 60_000, 0),
+      wsKeepAliveMs: int('WS_KEEP_ALIVE_MS', 12_000, 100),
+    },
     federation: {
       subgraph: bool('FEDERATION_SUBGRAPH', true),
       hidden: fieldGroups('FEDERATION_HIDDEN', ['operational']),
@@ -395,6 +442,12 @@ export function loadConfig(env: Env = process.env): Config {
     // At or past the deadline the bound would never act: the field would fail before stale could answer.
     problems.push(
       `CACHE_STALE_IF_SLOW_MS (${config.cacheStaleIfSlowMs}) must be below OPERATION_TIMEOUT_MS (${config.timeouts.operationMs})`,
+    );
+  }
+  if (config.connections.headersTimeoutMs > config.connections.requestTimeoutMs) {
+    // Node refuses to start a server so configured: the request's bound includes its headers.
+    problems.push(
+      `HTTP_HEADERS_TIMEOUT_MS (${config.connections.headersTimeoutMs}) must not be above HTTP_REQUEST_TIMEOUT_MS (${config.connections.requestTimeoutMs})`,
     );
   }
   if (config.baseUrl !== undefined && config.apiKey === undefined) {

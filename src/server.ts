@@ -51,6 +51,7 @@ import { guardRequests, type ReportError } from './http/request-guard.js';
 import { refuseServerMessageTypes } from './http/ws-message-types.js';
 import { quietPeerProtocolErrors } from './http/ws-peer-errors.js';
 import { routeUpgrades } from './http/upgrades.js';
+import { ConnectionCap, serverTimeouts } from './http/connection-bounds.js';
 import { useInputBounds } from './plugins/use-input-bounds.js';
 import { useIntrospectionBounds } from './plugins/use-introspection-bounds.js';
 import { useCodedRefusals } from './plugins/use-coded-refusals.js';
@@ -324,16 +325,19 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
   const inFlight = new InFlightRequests();
   const handler = routeSubgraph(subgraph, standAlone);
   // The front door, outermost first: no throw escapes, foreign host names are refused before anything reads the request, bodies are bounded.
+  // Past GATEWAY_MAX_CONNECTIONS a connection is answered 503 TOO_MANY_CONNECTIONS (src/http/connection-bounds.ts).
+  const cap = new ConnectionCap(config.connections);
   const server: Server = createServer(
-    // The Host check answers a missing Host itself, with a code (src/http/host-check.ts).
-    { requireHostHeader: false },
+    // The Host check answers a missing Host itself, with a code (src/http/host-check.ts). Slow requests are cut.
+    { requireHostHeader: false, ...serverTimeouts(config.connections) },
     inFlight.track(
       guardRequests(
-        compressed(refuseForeignHosts(hostPolicy, limitRequestBody(config.limits.maxBodyBytes, handler, reportRequestError), { open: ['/healthz', '/readyz'] })),
+        cap.guard(compressed(refuseForeignHosts(hostPolicy, limitRequestBody(config.limits.maxBodyBytes, handler, reportRequestError), { open: ['/healthz', '/readyz'] }))),
         reportRequestError,
       ),
     ),
   );
+  cap.attach(server);
   answerClientErrors(server);
   const sockets = new Set<Socket>();
   server.on('connection', (socket) => {
@@ -365,12 +369,22 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
       }
     },
   });
-  routeUpgrades(server, wsServer, reportRequestError);
+  routeUpgrades(server, wsServer, reportRequestError, (req, socket) => cap.refusesUpgrade(req, socket));
   refuseServerMessageTypes(wsServer);
   // The bench's floor and memory probes: only with BENCH_CONTROL=on and an IPC channel to the bench (src/bench-control.ts).
   if (benchControlEnabled(config.bench.control)) attachBenchControl(wsServer);
   // graphql-ws on the ws server, with shared odds executions written straight to their subscribers (src/live/graphql-ws-server.ts).
-  const graphqlWs = serveGraphqlWs({ wsServer, yoga, persisted, clientKeys, inputBounds, limits: config.limits, logger });
+  const graphqlWs = serveGraphqlWs({
+    wsServer,
+    yoga,
+    persisted,
+    clientKeys,
+    inputBounds,
+    limits: config.limits,
+    logger,
+    idleTimeoutMs: config.connections.wsIdleTimeoutMs,
+    keepAliveMs: config.connections.wsKeepAliveMs,
+  });
   // After useServer: a client's protocol violation is the client's, not an "internal error" trace (src/http/ws-peer-errors.ts).
   quietPeerProtocolErrors(wsServer, logger);
 

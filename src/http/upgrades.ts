@@ -34,7 +34,10 @@ function destroyOnError(this: Duplex): void {
   this.destroy();
 }
 
-export function routeUpgrades(server: Server, wsServer: WebSocketServer, report: ReportError): void {
+/** Answers an upgrade before routing it (a connection past the cap, src/http/connection-bounds.ts); true when it did. */
+export type UpgradeGate = (req: IncomingMessage, socket: Duplex) => boolean;
+
+export function routeUpgrades(server: Server, wsServer: WebSocketServer, report: ReportError, gate?: UpgradeGate): void {
   wsServer.on('wsClientError', (error: Error, socket: Duplex, req: IncomingMessage) => {
     const { refusal, headers } = upgradeRefusal(error);
     writeRawRefusal(socket, req.url, refusal, headers);
@@ -43,6 +46,7 @@ export function routeUpgrades(server: Server, wsServer: WebSocketServer, report:
     // Node lets go of the socket for an upgrade: a reset with no listener would be an uncaught error.
     socket.on('error', destroyOnError);
     try {
+      if (gate?.(req, socket) === true) return;
       if (!wsServer.shouldHandle(req)) {
         writeRawRefusal(socket, req.url, notFound);
         return;

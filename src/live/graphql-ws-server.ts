@@ -28,6 +28,7 @@ import { inputRefusalError } from '../plugins/use-input-bounds.js';
 import type { PersistedOperations } from '../plugins/use-persisted-operations.js';
 import { withCodes } from '../plugins/use-error-codes.js';
 import { DirectNext } from './direct-next.js';
+import { IdleSockets } from './idle-sockets.js';
 import type { Logger } from 'pino';
 import { serveOnWs } from './graphql-ws-on-ws.js';
 import { preSerialize, preSerializedReplacer } from './preserialized.js';
@@ -42,6 +43,13 @@ export interface GraphqlWsOptions {
   readonly limits: Pick<OperationLimits, 'maxSubscriptionsPerSocket' | 'maxWsBufferedBytes'>;
   /** Where a socket's or a message handler's internal error is reported. */
   readonly logger: Logger;
+  /**
+   * A socket with no operation for this long is closed (src/live/idle-sockets.ts); 0 = never.
+   * @default 60_000 (`WS_IDLE_TIMEOUT_MS`)
+   */
+  readonly idleTimeoutMs?: number;
+  /** Ping interval of the keep-alive sweep (src/live/keep-alive.ts). @default 12_000 (`WS_KEEP_ALIVE_MS`) */
+  readonly keepAliveMs?: number;
 }
 
 export interface GraphqlWs {
@@ -99,10 +107,13 @@ class WsOperation {
 
 const operationOf = (args: ExecutionArgs): WsOperation => args.rootValue as WsOperation;
 
-export function serveGraphqlWs({ wsServer, yoga, persisted, clientKeys, inputBounds, limits, logger }: GraphqlWsOptions): GraphqlWs {
+export function serveGraphqlWs({ wsServer, yoga, persisted, clientKeys, inputBounds, limits, logger, idleTimeoutMs = 60_000, keepAliveMs }: GraphqlWsOptions): GraphqlWs {
   const activeSubscriptions = new WeakMap<object, number>();
+  const idleSockets = new IdleSockets(idleTimeoutMs);
   const leave = (socket: WebSocket): void => {
-    activeSubscriptions.set(socket, Math.max(0, (activeSubscriptions.get(socket) ?? 1) - 1));
+    const active = Math.max(0, (activeSubscriptions.get(socket) ?? 1) - 1);
+    activeSubscriptions.set(socket, active);
+    if (active === 0) idleSockets.idle(socket);
   };
   // A consumer that does not read its socket would make the gateway hold
   // every frame for it; past the bound it is dropped (1013: try again later).
@@ -152,6 +163,7 @@ export function serveGraphqlWs({ wsServer, yoga, persisted, clientKeys, inputBou
           return [new GraphQLError('Too many subscriptions on this connection.', { extensions: { code: 'TOO_MANY_SUBSCRIPTIONS' } })];
         }
         activeSubscriptions.set(ctx.extra.socket, active + 1);
+        idleSockets.busy(ctx.extra.socket);
         const refuse = (errors: readonly GraphQLError[]): GraphQLError[] => {
           leave(ctx.extra.socket);
           return withCodes(errors);
@@ -206,8 +218,9 @@ export function serveGraphqlWs({ wsServer, yoga, persisted, clientKeys, inputBou
       onComplete: (ctx) => leave(ctx.extra.socket),
     },
     wsServer,
-    { logger },
+    { logger, ...(keepAliveMs === undefined ? {} : { keepAliveMs }) },
   );
+  wsServer.on('connection', (socket: WebSocket) => idleSockets.watch(socket));
 
   return {
     operations: () => {
@@ -218,6 +231,7 @@ export function serveGraphqlWs({ wsServer, yoga, persisted, clientKeys, inputBou
     dispose: () => Promise.resolve(handle.dispose()),
     stop: () => {
       clearInterval(slowConsumerCheck);
+      idleSockets.stop();
       handle.stop();
     },
   };

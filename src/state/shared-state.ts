@@ -20,6 +20,7 @@ import { RedisLedger } from './redis/redis-ledger.js';
 import { removeLeftoverTemporaries } from './state-file.js';
 import { RedisBoard, RedisBus, RedisLeases } from './redis/redis-coordination.js';
 import { RedisLink } from './redis/redis-link.js';
+import { checkEvictionPolicy } from './redis/eviction-policy.js';
 import type { RoundTripCounter } from './redis/round-trips.js';
 import type { Board, Bus, Leases, StateHealth, StateReadiness } from './shared.js';
 import type { Counter } from 'prom-client';
@@ -123,6 +124,8 @@ async function openClusterNode({ config, logger, purpose, redisRoundTrips }: Sha
     await removeLeftoverTemporaries(config.dataDir);
     link = await RedisLink.open({ url: redisUrl, keyPrefix, replicaId, logger: clusterLogger, roundTrips: redisRoundTrips });
     bus = new RedisBus(link);
+    // One line when the server's policy could evict the counts, which carry no expiry (src/state/redis/eviction-policy.ts).
+    if (link.up) await checkEvictionPolicy(link.command, clusterLogger);
     // A request may be in flight until its operation's deadline; a reservation older than that (and a margin) belonged to a replica that died.
     ledger = await RedisLedger.open({ plan: config.plan, link, bus, logger: clusterLogger, inFlightExpiryMs: config.timeouts.operationMs + 30_000 });
   } catch (error) {

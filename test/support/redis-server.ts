@@ -77,6 +77,12 @@ export interface RedisServerOptions {
    * @default 20_000
    */
   readyTimeoutMs?: number;
+  /**
+   * More `redis-server` arguments, after the helper's own (e.g.
+   * `['--maxmemory', '2mb', '--maxmemory-policy', 'volatile-lru']`).
+   * @default none
+   */
+  serverArgs?: readonly string[];
 }
 
 /** The redis-server binary: the first on PATH, else Debian's; a coded error naming the package when neither exists. */
@@ -115,7 +121,7 @@ async function ping(port: number): Promise<void> {
 }
 
 export async function startRedis(options: RedisServerOptions = {}): Promise<RedisServer> {
-  const { dir, detached = false, readyTimeoutMs = 20_000 } = options;
+  const { dir, detached = false, readyTimeoutMs = 20_000, serverArgs = [] } = options;
   const binary = await findRedisServer();
   let port = options.port ?? (await choosePort());
   let child: ChildProcess | undefined;
@@ -127,6 +133,7 @@ export async function startRedis(options: RedisServerOptions = {}): Promise<Redi
     '--bind', '127.0.0.1',
     '--daemonize', 'no',
     ...(dir === undefined ? ['--save', '', '--appendonly', 'no', '--dir', tmpdir()] : ['--save', '', '--appendonly', 'yes', '--dir', dir]),
+    ...serverArgs,
   ];
 
   const spawnOne = (): void => {

@@ -13,6 +13,11 @@
  * - **Redis away**: each client may spend its share of what it had left,
  *   split among the replicas seen lately (src/state/redis/degraded-share.ts, recent-members.ts);
  *   the spending is added to its count when Redis returns.
+ * - **Counts lost in Redis are restored, never restarted at 0.** The hash
+ *   has no expiry (a `volatile-*` maxmemory policy cannot evict it) and an
+ *   epoch: a replica that finds a new epoch while it holds today's view
+ *   writes back the counts it last saw before spending (eviction-policy.ts
+ *   warns at start when the policy could evict it anyway).
  */
 import type { Logger } from 'pino';
 import type { BudgetHold, Budgets } from '../../access/client-budgets.js';
@@ -26,43 +31,91 @@ import type { RedisLink } from './redis-link.js';
 const DAY_MS = 86_400_000;
 
 /**
- * KEYS[1] the counts (hash: `resetsAt`, `c:{client}`); ARGV[1] the daily
- * reset's offset from UTC midnight (ms), ARGV[2] the channel, ARGV[3] the
- * client.
+ * KEYS[1] the counts (hash: `resetsAt`, `epoch`, `c:{client}`); ARGV[1] the
+ * daily reset's offset from UTC midnight (ms), ARGV[2] the channel, ARGV[3]
+ * the client, ARGV[4] the epoch this replica last saw ('' none), ARGV[5] the
+ * reset its counts belong to.
+ *
+ * The hash carries no expiry: under a `volatile-*` maxmemory policy Redis
+ * evicts only keys that have one, and a day's counts are replaced at the
+ * reset by the script itself. Each new hash gets a new `epoch` (Redis's
+ * clock in microseconds), so a replica can tell that the counts it saw today
+ * are gone (deleted, flushed, evicted under an `allkeys-*` policy, a Redis
+ * restarted empty) rather than spent at 0: `lost()` says so, and the
+ * replica writes back what it last saw (RESTORE) before spending again.
  */
 const PREAMBLE = `${REDIS_NOW_MS}
 local day = ${DAY_MS}
 local resets = tonumber(redis.call('HGET', KEYS[1], 'resetsAt'))
-if not resets or now >= resets or resets > now + day then
-  resets = math.floor(now / day) * day + tonumber(ARGV[1])
-  if resets <= now then resets = resets + day end
-  redis.call('DEL', KEYS[1])
-  redis.call('HSET', KEYS[1], 'resetsAt', resets)
-  redis.call('PEXPIREAT', KEYS[1], resets + day)
+local epoch = redis.call('HGET', KEYS[1], 'epoch')
+if not resets or now >= resets or resets > now + day or not epoch then
+  if not resets or now >= resets or resets > now + day then
+    resets = math.floor(now / day) * day + tonumber(ARGV[1])
+    if resets <= now then resets = resets + day end
+    redis.call('DEL', KEYS[1])
+  end
+  epoch = t[1] .. string.format('%06d', tonumber(t[2]))
+  redis.call('HSET', KEYS[1], 'resetsAt', resets, 'epoch', epoch)
 end
 local field = 'c:' .. ARGV[3]
+local function lost()
+  return ARGV[4] ~= '' and ARGV[4] ~= epoch and tonumber(ARGV[5]) == resets
+end
 local function finish(granted, count)
-  redis.call('PUBLISH', ARGV[2], resets .. ' ' .. count .. ' ' .. ARGV[3])
-  return {granted, count, resets}
+  redis.call('PUBLISH', ARGV[2], resets .. ' ' .. count .. ' ' .. ARGV[3] .. '\\0' .. epoch)
+  return {granted, count, resets, epoch}
+end
+local function restore_first()
+  return {-1, 0, resets, epoch}
 end
 `;
 
-/** ARGV[4] units, ARGV[5] the client's budget. */
+/** ARGV[6] units, ARGV[7] the client's budget. */
 const HOLD = `${PREAMBLE}
+if lost() then return restore_first() end
 local count = tonumber(redis.call('HGET', KEYS[1], field)) or 0
-if count + tonumber(ARGV[4]) > tonumber(ARGV[5]) then return finish(0, count) end
-return finish(1, redis.call('HINCRBY', KEYS[1], field, ARGV[4]))
+if count + tonumber(ARGV[6]) > tonumber(ARGV[7]) then return finish(0, count) end
+return finish(1, redis.call('HINCRBY', KEYS[1], field, ARGV[6]))
 `;
 
-/** ARGV[4] units to add (negative: give back), ARGV[5] the reset the hold was taken under ('' for any). */
+/** ARGV[6] units to add (negative: give back), ARGV[7] the reset the hold was taken under ('' for any). */
 const ADJUST = `${PREAMBLE}
+if lost() then return restore_first() end
 local count = tonumber(redis.call('HGET', KEYS[1], field)) or 0
-if ARGV[5] == '' or tonumber(ARGV[5]) == resets then
-  count = math.max(0, count + tonumber(ARGV[4]))
+if ARGV[7] == '' or tonumber(ARGV[7]) == resets then
+  count = math.max(0, count + tonumber(ARGV[6]))
   redis.call('HSET', KEYS[1], field, count)
 end
 return finish(1, count)
 `;
+
+/**
+ * ARGV[6..] pairs of client and count, as this replica last saw them under
+ * the reset ARGV[5]: each count is raised to at least that (another replica
+ * may have restored or spent more already). Nothing when the day has turned.
+ */
+const RESTORE = `${PREAMBLE}
+if tonumber(ARGV[5]) == resets then
+  for i = 6, #ARGV - 1, 2 do
+    local name = 'c:' .. ARGV[i]
+    local seen = tonumber(ARGV[i + 1])
+    local count = tonumber(redis.call('HGET', KEYS[1], name)) or 0
+    if seen > count then
+      redis.call('HSET', KEYS[1], name, seen)
+      redis.call('PUBLISH', ARGV[2], resets .. ' ' .. seen .. ' ' .. ARGV[i] .. '\\0' .. epoch)
+    end
+  end
+end
+return {1, 0, resets, epoch}
+`;
+
+/** One budget script's answer; `granted` -1 asks for the counts to be restored first. */
+interface BudgetReply {
+  granted: number;
+  count: number;
+  resetsAt: number;
+  epoch: string;
+}
 
 export interface RedisBudgetsOptions {
   readonly keys: readonly ClientKey[];
@@ -79,6 +132,9 @@ export class RedisBudgets implements Budgets {
   readonly #channel: string;
   readonly #hold: LuaScript;
   readonly #adjust: LuaScript;
+  readonly #restore: LuaScript;
+  /** The shared hash's epoch as the last script saw it ('' before any): a different one today means the counts were lost. */
+  #epoch = '';
   /** Each client's count (spent + held) as last seen, and the reset it belongs to. */
   readonly #counts = new Map<string, number>();
   #resetsAt = nextResetAt(Date.now());
@@ -96,9 +152,14 @@ export class RedisBudgets implements Budgets {
     this.#channel = options.link.key('bus:budgets');
     this.#hold = luaScript(options.link.command, 'sgBudgetHold', 1, HOLD);
     this.#adjust = luaScript(options.link.command, 'sgBudgetAdjust', 1, ADJUST);
+    this.#restore = luaScript(options.link.command, 'sgBudgetRestore', 1, RESTORE);
     this.#degraded = !options.link.up;
+    // `resetsAt count client\0epoch`: an older replica reads `client\0epoch` as an unknown client and ignores it.
     options.bus.subscribe('budgets', (message) => {
-      const [resetsAt, count, ...client] = message.split(' ');
+      const cut = message.lastIndexOf('\0');
+      const [resetsAt, count, ...client] = (cut < 0 ? message : message.slice(0, cut)).split(' ');
+      // A replica whose view comes only from others' scripts knows its epoch too, so it can tell a loss when it next spends.
+      if (cut >= 0 && this.#epoch === '') this.#epoch = message.slice(cut + 1);
       this.#see(client.join(' '), Number(count), Number(resetsAt));
     });
     options.link.onDown(() => {
@@ -208,13 +269,47 @@ export class RedisBudgets implements Budgets {
     this.#degraded = false;
   }
 
-  /** Runs a script for `client`; returns [granted, resetsAt]. */
+  /** Runs a script for `client`; returns [granted, resetsAt]. Counts found lost are restored first, once. */
   async #run(script: LuaScript, client: string, args: ReadonlyArray<string | number>): Promise<[boolean, number]> {
-    const reply = await script(this.#key, [upstreamAssumptions.quotaResetHourUtc * 3_600_000, this.#channel, client, ...args]);
-    if (!Array.isArray(reply) || reply.length < 3) throw new Error('unexpected reply from the budget script');
-    const [granted, count, resetsAt] = reply.map(Number) as [number, number, number];
-    this.#see(client, count, resetsAt);
-    return [granted === 1, resetsAt];
+    let reply = await this.#call(script, client, args);
+    if (reply.granted === -1) {
+      await this.#restoreCounts(reply.epoch);
+      reply = await this.#call(script, client, args);
+      if (reply.granted === -1) throw new Error('the shared budget counts changed epoch again while being restored');
+    }
+    this.#epoch = reply.epoch;
+    this.#see(client, reply.count, reply.resetsAt);
+    return [reply.granted === 1, reply.resetsAt];
+  }
+
+  async #call(script: LuaScript, client: string, args: ReadonlyArray<string | number>): Promise<BudgetReply> {
+    this.#rollOver();
+    const reply = await script(this.#key, [
+      upstreamAssumptions.quotaResetHourUtc * 3_600_000,
+      this.#channel,
+      client,
+      this.#epoch,
+      this.#resetsAt,
+      ...args,
+    ]);
+    if (!Array.isArray(reply) || reply.length < 4) throw new Error('unexpected reply from the budget script');
+    const [granted, count, resetsAt] = reply.slice(0, 3).map(Number) as [number, number, number];
+    return { granted, count, resetsAt, epoch: String(reply[3]) };
+  }
+
+  /**
+   * The shared counts are gone while this replica still holds today's view
+   * (the key deleted, flushed, evicted, or Redis restarted empty): that is
+   * data loss, not a new day, so the counts last seen are written back.
+   */
+  async #restoreCounts(epoch: string): Promise<void> {
+    const pairs = [...this.#counts].flatMap(([client, count]) => [client, count]);
+    this.#logger.warn(
+      { clients: this.#counts.size, previousEpoch: this.#epoch, epoch },
+      'client budgets: the shared counts in Redis were lost (key deleted, evicted or Redis restarted empty); restoring the counts this replica last saw',
+    );
+    await this.#restore(this.#key, [upstreamAssumptions.quotaResetHourUtc * 3_600_000, this.#channel, '', this.#epoch, this.#resetsAt, ...pairs]);
+    this.#epoch = epoch;
   }
 
   #see(client: string, count: number, resetsAt: number): void {

@@ -58,6 +58,12 @@ const DAY_MS = 86_400_000;
  * Every script starts here: KEYS[1] the count (hash), KEYS[2] the in-flight
  * set; ARGV[1] the plan's limit, ARGV[2] the daily reset's offset from UTC
  * midnight (ms), ARGV[3] the channel the new state is published on.
+ *
+ * Neither key carries an expiry (a `volatile-*` maxmemory policy never
+ * evicts them). The hash's `epoch` is set when the hash is created: a
+ * replica that sees it change under a view of today knows the count was lost
+ * (deleted, flushed, a Redis restarted empty), not reset, and raises it back
+ * to what it last saw (REJOIN).
  */
 const PREAMBLE = `${REDIS_NOW_MS}
 local day = ${DAY_MS}
@@ -73,6 +79,8 @@ local function reset_after(seconds)
   if math.abs(at - daily) <= 2000 then return daily end
   return math.floor(at / 1000 + 0.5) * 1000
 end
+local epoch = redis.call('HGET', KEYS[1], 'epoch')
+if not epoch then epoch = t[1] .. string.format('%06d', tonumber(t[2])) end
 local limit = tonumber(redis.call('HGET', KEYS[1], 'limit'))
 local spent = tonumber(redis.call('HGET', KEYS[1], 'spent'))
 local resets = tonumber(redis.call('HGET', KEYS[1], 'resetsAt'))
@@ -88,11 +96,11 @@ if expired > 0 then
   spent = spent + expired
 end
 local function finish(granted)
-  redis.call('HSET', KEYS[1], 'limit', limit, 'spent', spent, 'resetsAt', resets)
+  redis.call('HSET', KEYS[1], 'limit', limit, 'spent', spent, 'resetsAt', resets, 'epoch', epoch)
   local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
   local inflight = redis.call('ZCARD', KEYS[2])
   redis.call('PUBLISH', ARGV[3], limit .. ' ' .. spent .. ' ' .. inflight .. ' ' .. resets .. ' ' .. seq)
-  return {granted, limit, spent, inflight, resets, seq}
+  return {granted, limit, spent, inflight, resets, seq, epoch}
 end
 `;
 
@@ -183,6 +191,8 @@ export class RedisLedger implements Ledger {
   /** Units spent from earlier shares, not yet added to the shared count. */
   #owed = 0;
   #sequence = 0;
+  /** The shared hash's epoch as the last reply gave it ('' before any). */
+  #epoch = '';
   readonly #refresh: NodeJS.Timeout;
 
   private constructor(options: RedisLedgerOptions) {
@@ -369,9 +379,32 @@ export class RedisLedger implements Ledger {
     const script = this.#scripts[name];
     const reply = await script(this.#keys, [planAllowances[this.plan], upstreamAssumptions.quotaResetHourUtc * 3_600_000, this.#channel, ...args]);
     if (!Array.isArray(reply) || reply.length < 6) throw new Error('unexpected reply from the ledger script');
-    const [granted, limit, spent, inFlight, resetsAt, seq] = reply.map(Number) as [number, number, number, number, number, number];
-    this.#setView({ limit, spent, inFlight, resetsAt, seq });
+    const [granted, limit, spent, inFlight, resetsAt, seq] = reply.slice(0, 6).map(Number) as [number, number, number, number, number, number];
+    // The count of a lost hash is not shown: the view stays as last seen until the count is raised back.
+    if (!this.#noticeLoss(String(reply[6] ?? ''))) this.#setView({ limit, spent, inFlight, resetsAt, seq });
     return granted === 1;
+  }
+
+  /**
+   * A new epoch while this replica holds a view of today: the shared count
+   * was lost, not reset. Its states count from 1 again (the view's sequence
+   * starts over), and the count is raised back to the one last seen. True
+   * when that is what happened.
+   */
+  #noticeLoss(epoch: string): boolean {
+    const known = this.#epoch;
+    this.#epoch = epoch;
+    const seen = this.#view;
+    if (known === '' || epoch === known || seen === undefined || seen.resetsAt <= Date.now()) return false;
+    this.#logger.warn(
+      { spent: seen.spent, previousEpoch: known, epoch },
+      'allowance: the shared count in Redis was lost (key deleted, evicted or Redis restarted empty); raising it back to the count this replica last saw',
+    );
+    this.#view = { ...seen, seq: 0 };
+    this.#run('rejoin', [0, seen.spent, seen.resetsAt]).catch((error: unknown) =>
+      this.#logger.warn({ err: error }, 'allowance: could not restore the shared count yet'),
+    );
+    return true;
   }
 
   #onPublished(message: string): void {
