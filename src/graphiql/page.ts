@@ -27,7 +27,8 @@ export function graphiqlPage(options: GraphiQLOptions | undefined, assets: Graph
     <noscript>You need to enable JavaScript to run this app.</noscript>
     <div id="root"></div>
     <script>
-      self.MonacoEnvironment = { globalAPI: false, getWorkerUrl: (moduleId, label) => ${scriptJson(workers)}[label] };
+      const workers = ${scriptJson(workers)};
+      self.MonacoEnvironment = { globalAPI: false, getWorkerUrl: (moduleId, label) => workers[label] };
     </script>
     <script src="${url(assets.app.file)}"></script>
     <script>
