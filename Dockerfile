@@ -11,6 +11,7 @@ RUN npm ci --no-audit --no-fund
 COPY tsconfig.json ./
 COPY scripts/build.ts scripts/
 COPY schema schema
+COPY examples/operations examples/operations
 COPY resolvers resolvers
 COPY src src
 RUN npm run build

@@ -59,7 +59,7 @@ describe('Dockerfile', () => {
       expect(ignored.some((pattern) => source === pattern || source.startsWith(`${pattern}/`)), `${source} is ignored`).toBe(false);
     }
     // Everything the build reads is copied into the build stage (scripts/build.ts lists its inputs).
-    for (const input of ['package.json', 'package-lock.json', 'tsconfig.json', 'scripts/build.ts', 'src', 'resolvers', 'schema']) {
+    for (const input of ['package.json', 'package-lock.json', 'tsconfig.json', 'scripts/build.ts', 'src', 'resolvers', 'schema', 'examples/operations']) {
       expect(copied, input).toContain(input);
     }
   });
