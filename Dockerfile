@@ -14,6 +14,7 @@ RUN npm ci --no-audit --no-fund
 COPY tsconfig.json codegen.ts ./
 COPY scripts/build.ts scripts/
 COPY schema schema
+COPY examples/operations examples/operations
 COPY resolvers resolvers
 COPY src src
 RUN npm run build

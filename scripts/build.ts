@@ -29,7 +29,7 @@ const distDir = join(root, 'dist');
 const stampFile = join(distDir, 'build-stamp.json');
 
 /** What the build is made from; a change to any of these makes `dist/` stale. */
-const inputDirs = ['src', 'resolvers', 'schema'];
+const inputDirs = ['src', 'resolvers', 'schema', 'examples/operations'];
 const inputFiles = ['package.json', 'package-lock.json', 'tsconfig.json', 'codegen.ts', 'scripts/build.ts'];
 /** Generated types (imported as types only) and tests are not part of the output. */
 const notInput = (path: string): boolean => path.startsWith('src/generated/') || /\.test\.ts$/.test(path);
@@ -39,6 +39,7 @@ const runtimeFiles: ReadonlyArray<{ from: string; to: string }> = [
   { from: 'schema', to: 'schema' },
   { from: 'src/widgets/odds', to: 'widgets/odds' },
   { from: 'src/generated/possible-types.json', to: 'generated/possible-types.json' },
+  { from: 'examples/operations', to: 'examples/operations' },
 ];
 
 /** The stamp of a build: which inputs it was made from. */

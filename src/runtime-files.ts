@@ -1,8 +1,8 @@
 /**
- * Files the gateway reads at run time (the SDL, the widget pages). From the
- * source tree (tsx, vitest) they are at their source paths; a build
- * (scripts/build.ts) copies them next to its bundle, where every module of
- * the bundle shares this module's `import.meta.url`.
+ * Files the gateway reads at run time (the SDL, the widget pages, the
+ * example operations). From the source tree (tsx, vitest) they are at their
+ * source paths; a build (scripts/build.ts) copies them next to its bundle,
+ * where every module of the bundle shares this module's `import.meta.url`.
  */
 import { fileURLToPath } from 'node:url';
 
@@ -16,6 +16,8 @@ const locations = {
   oddsWidget: './widgets/odds/',
   /** `src/generated/` (codegen's output) from the source tree, `dist/generated/` in a build. */
   generated: './generated/',
+  /** `examples/operations/*.graphql`: the documented example operations, GraphiQL's first tabs. */
+  exampleOperations: fromSource ? '../examples/operations/' : './examples/operations/',
 } as const;
 
 /** Absolute path of a runtime directory, with a trailing slash. */

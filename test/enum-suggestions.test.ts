@@ -25,6 +25,13 @@ describe('nearestName', () => {
     expect(nearestName('BASKETBAL', SPORTS)).toBe('BASKETBALL');
   });
 
+  it('finds a typo inside a word of the name', () => {
+    expect(nearestName('hokey', SPORTS)).toBe('ICE_HOCKEY');
+    expect(nearestName('ice hokey', SPORTS)).toBe('ICE_HOCKEY');
+    expect(nearestName('watr polo', SPORTS)).toBe('WATER_POLO');
+    expect(nearestName('volleybal', SPORTS)).toBe('VOLLEYBALL');
+  });
+
   it('suggests nothing rather than something far', () => {
     expect(nearestName('SOCCER', SPORTS)).toBeUndefined();
     expect(nearestName('', SPORTS)).toBeUndefined();
@@ -69,6 +76,54 @@ describe('enum mistakes answered with the nearest valid value', () => {
     const far = await gql(stack.gateway.url, query, { s: 'QUIDDITCH' });
     expect(far.errors?.[0]?.message).toBe('Variable "$s" got invalid value "QUIDDITCH"; Value "QUIDDITCH" does not exist in "Sport" enum.');
     expect((await requestCounts(stack.sandbox.url)).total).toBe(0);
+  });
+
+  it('a string literal where an enum goes: the value it meant, with didYouMean (also inside an input object)', async () => {
+    await resetCounts(stack.sandbox.url);
+    const literal = await gql(stack.gateway.url, '{ sport(sport: "hockey") { sport } }');
+    expect(literal.status).toBe(400);
+    expect(literal.errors?.[0]).toMatchObject({
+      message: 'Enum "Sport" cannot represent non-enum value: "hockey". Did you mean the enum value "ICE_HOCKEY"?',
+      extensions: { code: 'GRAPHQL_VALIDATION_FAILED', didYouMean: 'ICE_HOCKEY' },
+    });
+    const nested = await gql(stack.gateway.url, '{ logo(sources: { v2Sport: "water polo", v2TeamId: "1" }) { url } }');
+    expect(nested.errors?.[0]).toMatchObject({ message: expect.stringContaining('Did you mean the enum value "WATER_POLO"?'), extensions: { didYouMean: 'WATER_POLO' } });
+    // Nothing near: graphql-js's message alone.
+    const far = await gql(stack.gateway.url, '{ sport(sport: "quidditch") { sport } }');
+    expect(far.errors?.[0]?.message).toBe('Enum "Sport" cannot represent non-enum value: "quidditch".');
+    expect(far.errors?.[0]?.extensions?.['didYouMean']).toBeUndefined();
+    expect((await requestCounts(stack.sandbox.url)).total).toBe(0);
+  });
+
+  it('a typo inside a word, as a literal and as a variable ($sport: Sport with "hokey")', async () => {
+    await resetCounts(stack.sandbox.url);
+    const literal = await gql(stack.gateway.url, '{ sport(sport: hokey) { sport } }');
+    expect(literal.errors?.[0]).toMatchObject({
+      message: 'Value "hokey" does not exist in "Sport" enum. Did you mean the enum value "ICE_HOCKEY"?',
+      extensions: { code: 'GRAPHQL_VALIDATION_FAILED', didYouMean: 'ICE_HOCKEY' },
+    });
+    const variable = await gql(stack.gateway.url, 'query ($sport: Sport) { sport(sport: $sport) { sport } }', { sport: 'hokey' });
+    expect(variable.status).toBe(400);
+    expect(variable.errors?.[0]).toMatchObject({
+      message: 'Variable "$sport" got invalid value "hokey"; Value "hokey" does not exist in "Sport" enum. Did you mean the enum value "ICE_HOCKEY"?',
+      extensions: { code: 'BAD_USER_INPUT', didYouMean: 'ICE_HOCKEY' },
+    });
+    expect((await requestCounts(stack.sandbox.url)).total).toBe(0);
+  });
+
+  it("where graphql-js suggests on its own, its message stays and didYouMean names its first (nearest) suggestion", async () => {
+    const own = await gql(stack.gateway.url, '{ sport(sport: FOOTBAL) { sport } }');
+    expect(own.errors?.[0]).toMatchObject({
+      message: 'Value "FOOTBAL" does not exist in "Sport" enum. Did you mean the enum value "FOOTBALL", "FLOORBALL", or "FUTSAL"?',
+      extensions: { code: 'GRAPHQL_VALIDATION_FAILED', didYouMean: 'FOOTBALL' },
+    });
+    const quoted = await gql(stack.gateway.url, '{ v6 { football { teamStats(matchId: "x") { teams { period(period: "first half") { provided } } } } } }');
+    expect(quoted.errors?.[0]).toMatchObject({
+      message: 'Enum "V6Period" cannot represent non-enum value: "first half". Did you mean the enum value "FIRST_HALF"?',
+      extensions: { didYouMean: 'FIRST_HALF' },
+    });
+    const variable = await gql(stack.gateway.url, 'query ($s: Sport!) { sport(sport: $s) { sport } }', { s: 'ice-hockey' });
+    expect(variable.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', didYouMean: 'ICE_HOCKEY' });
   });
 
   it('over graphql-ws alike', async () => {

@@ -29,10 +29,11 @@ describe('GraphiQL assets', () => {
     return { status: response.statusCode, headers: response.headers, body: Buffer.from(await response.body.arrayBuffer()) };
   };
 
-  it('the page is a few kilobytes naming the app, stylesheet, favicon and the three Monaco workers; no other host', () => {
+  it('the page is a few kilobytes naming the app, stylesheet, favicon, example tabs and the three Monaco workers; no other host', () => {
     expect(Buffer.byteLength(page)).toBeLessThan(4_096);
     expect(files.map((file) => file.replace(/-[0-9a-f]{16}\./, '-HASH.')).sort()).toEqual([
       '/graphiql/editor.worker-HASH.js',
+      '/graphiql/examples-HASH.js',
       '/graphiql/favicon-HASH.ico',
       '/graphiql/graphiql-HASH.css',
       '/graphiql/graphiql-HASH.js',

@@ -9,6 +9,8 @@
  * first GraphiQL request, not at start.
  */
 import { createHash } from 'node:crypto';
+import { loadExampleOperations } from './example-operations.js';
+import { exampleTabsScript } from './example-tabs.js';
 
 export interface GraphiQLAsset {
   /** File name under the asset prefix, with its content hash: `graphiql-3f9a1c2e4b5d6a7f.js`. */
@@ -24,6 +26,8 @@ export interface GraphiQLAssets {
   readonly app: GraphiQLAsset;
   readonly stylesheet: GraphiQLAsset;
   readonly favicon: GraphiQLAsset;
+  /** The example operations as GraphiQL's first tabs (src/graphiql/example-tabs.ts). */
+  readonly exampleTabs: GraphiQLAsset;
   /** Monaco's workers, by the label Monaco asks for (`getWorkerUrl(moduleId, label)`). */
   readonly workers: Readonly<Record<'editorWorkerService' | 'json' | 'graphql', GraphiQLAsset>>;
   byFile(file: string): GraphiQLAsset | undefined;
@@ -45,9 +49,9 @@ function fromDataUrl(url: string): { type: string; bytes: Buffer } {
 
 let loading: Promise<GraphiQLAssets> | undefined;
 
-/** The assets, imported and hashed once per process, on first use. */
+/** The assets, imported (and the example operations read) and hashed once per process, on first use. */
 export function graphiqlAssets(): Promise<GraphiQLAssets> {
-  loading ??= import('@graphql-yoga/render-graphiql/graphiql').then((source) => {
+  loading ??= Promise.all([import('@graphql-yoga/render-graphiql/graphiql'), loadExampleOperations()]).then(([source, examples]) => {
     const icon = fromDataUrl(source.favicon);
     const workers = {
       editorWorkerService: asset('editor.worker', 'js', JS, Buffer.from(source.editorWorkerService)),
@@ -58,9 +62,10 @@ export function graphiqlAssets(): Promise<GraphiQLAssets> {
       app: asset('graphiql', 'js', JS, Buffer.from(source.js)),
       stylesheet: asset('graphiql', 'css', 'text/css; charset=utf-8', Buffer.from(source.css)),
       favicon: asset('favicon', icon.type === 'image/x-icon' ? 'ico' : 'bin', icon.type, icon.bytes),
+      exampleTabs: asset('examples', 'js', JS, Buffer.from(exampleTabsScript(examples))),
       workers,
     };
-    const files = new Map([assets.app, assets.stylesheet, assets.favicon, ...Object.values(workers)].map((entry) => [entry.file, entry]));
+    const files = new Map([assets.app, assets.stylesheet, assets.favicon, assets.exampleTabs, ...Object.values(workers)].map((entry) => [entry.file, entry]));
     return { ...assets, byFile: (file: string) => files.get(file) };
   });
   return loading;

@@ -1,10 +1,12 @@
 /**
  * The GraphiQL page: a few hundred bytes that name the hashed asset files
  * (src/graphiql/assets.ts) instead of inlining them, with yoga's GraphiQL
- * options (title, endpoint, subscription protocol) as data.
+ * options (title, endpoint, subscription protocol) as data, over the example
+ * tabs' options (src/graphiql/example-tabs.ts).
  */
 import type { GraphiQLOptions } from 'graphql-yoga';
 import type { GraphiQLAssets } from './assets.js';
+import { EXAMPLE_TABS_GLOBAL } from './example-tabs.js';
 
 const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
@@ -27,11 +29,13 @@ export function graphiqlPage(options: GraphiQLOptions | undefined, assets: Graph
     <noscript>You need to enable JavaScript to run this app.</noscript>
     <div id="root"></div>
     <script>
-      self.MonacoEnvironment = { globalAPI: false, getWorkerUrl: (moduleId, label) => ${scriptJson(workers)}[label] };
+      const workers = ${scriptJson(workers)};
+      self.MonacoEnvironment = { globalAPI: false, getWorkerUrl: (moduleId, label) => workers[label] };
     </script>
     <script src="${url(assets.app.file)}"></script>
+    <script src="${url(assets.exampleTabs.file)}"></script>
     <script>
-      YogaGraphiQL.renderYogaGraphiQL(document.querySelector('#root'), ${scriptJson(options ?? {})});
+      YogaGraphiQL.renderYogaGraphiQL(document.querySelector('#root'), { ...self.${EXAMPLE_TABS_GLOBAL}, ...${scriptJson(options ?? {})} });
     </script>
   </body>
 </html>

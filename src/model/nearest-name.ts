@@ -2,7 +2,8 @@
  * The enum value a client most likely meant, for mistakes graphql-js's own
  * suggestions (edit distance against the whole name) do not reach: a word
  * of the name (`HOCKEY` for `ICE_HOCKEY`), another version's slug
- * (`ice-hockey`, `water-polo`, `waterpolo`), lower case.
+ * (`ice-hockey`, `water-polo`, `waterpolo`), lower case, a typo inside a
+ * word (`hokey`).
  */
 
 /** Upper case, words joined by `_`: `ice-hockey` -> `ICE_HOCKEY`. */
@@ -26,6 +27,32 @@ function editDistance(a: string, b: string): number {
   return previous[b.length]!;
 }
 
+/** Edits allowed in a word of `length` letters: one per three, none below three letters (`MA` is no typo of anything). */
+const typoBound = (length: number): number => (length < 3 ? 0 : Math.max(1, Math.floor(length / 3)));
+
+/**
+ * Every word of the input a typo of a word of the name (`HOKEY` of
+ * `ICE_HOCKEY`'s `HOCKEY`): the name with the fewest edits, then the shortest.
+ */
+function nearestByWords(words: readonly string[], names: readonly string[]): string | undefined {
+  let best: { name: string; edits: number } | undefined;
+  for (const name of names) {
+    const theirs = canonical(name).split('_');
+    let edits = 0;
+    for (const word of words) {
+      const nearest = Math.min(...theirs.map((their) => editDistance(word, their)));
+      if (nearest > typoBound(word.length)) {
+        edits = Number.POSITIVE_INFINITY;
+        break;
+      }
+      edits += nearest;
+    }
+    if (edits === Number.POSITIVE_INFINITY) continue;
+    if (best === undefined || edits < best.edits || (edits === best.edits && name.length < best.name.length)) best = { name, edits };
+  }
+  return best?.name;
+}
+
 /** The best of `names` for `input`, or undefined when none is close enough to suggest. */
 export function nearestName(input: string, names: readonly string[]): string | undefined {
   const wanted = canonical(input);
@@ -39,6 +66,8 @@ export function nearestName(input: string, names: readonly string[]): string | u
     return words.every((word) => theirs.includes(word));
   });
   if (containing.length > 0) return containing.reduce((best, name) => (name.length < best.length ? name : best));
+  const misspelt = nearestByWords(words, names);
+  if (misspelt !== undefined) return misspelt;
   // A typo: a few edits on the name without its separators.
   const bound = Math.max(1, Math.floor(compact(wanted).length / 3));
   let best: { name: string; distance: number } | undefined;

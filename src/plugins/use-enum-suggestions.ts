@@ -1,29 +1,62 @@
 /**
- * A wrong enum value is answered with the nearest valid one: `HOCKEY` gets
- * `Did you mean the enum value "ICE_HOCKEY"?` (and
- * `extensions.didYouMean: "ICE_HOCKEY"`), in a literal (validation) or a
- * variable (coercion, at execution), over HTTP and graphql-ws alike.
- * graphql-js suggests only names a few edits away from the whole input;
- * where it already suggests, its suggestion stays (src/model/nearest-name.ts
- * has the rules).
+ * A wrong enum value is answered with the nearest valid one: `HOCKEY`,
+ * `hokey` or the string `"hockey"` get `Did you mean the enum value
+ * "ICE_HOCKEY"?` and `extensions.didYouMean: "ICE_HOCKEY"`, in a literal
+ * (validation) or a variable (coercion, at execution), over HTTP and
+ * graphql-ws alike. graphql-js suggests only names a few edits away from the
+ * whole input; where it already suggests, its message stays and
+ * `didYouMean` names its first (nearest) suggestion, so a client reads one
+ * field whoever suggested (src/model/nearest-name.ts has the rules).
  */
 import { GraphQLEnumType, GraphQLError, type GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { nearestName } from '../model/nearest-name.js';
 
-/** graphql-js's wording, in both the validation and the coercion error. */
-const unknownEnumValue = /Value "((?:[^"\\]|\\.)*)" does not exist in "(\w+)" enum\.(?! Did you mean)/;
+/**
+ * graphql-js's wordings of a value an enum does not have: an unknown name
+ * (validation and variable coercion), and a string literal where the enum
+ * name goes. A literal of another kind (`5`) has nothing to suggest from.
+ */
+const unknownEnumValue = [
+  /Value "(?<value>(?:[^"\\]|\\.)*)" does not exist in "(?<enum>\w+)" enum\./,
+  /Enum "(?<enum>\w+)" cannot represent non-enum value: "(?<value>(?:[^"\\]|\\.)*)"\./,
+];
+/** graphql-js's own suggestion right after its message, first (nearest) name first. */
+const ownSuggestion = /^ Did you mean the enum value "(\w+)"/;
+
+/** The value as the client wrote it: the message quotes it with GraphQL (JSON-compatible) string escapes. */
+function unquoted(escaped: string): string {
+  try {
+    return JSON.parse(`"${escaped}"`) as string;
+  } catch {
+    return escaped;
+  }
+}
+
+function findUnknownEnumValue(message: string): RegExpExecArray | undefined {
+  for (const pattern of unknownEnumValue) {
+    const match = pattern.exec(message);
+    if (match !== null) return match;
+  }
+  return undefined;
+}
 
 export function withEnumSuggestion<E extends Error>(error: E, schema: GraphQLSchema): E | GraphQLError {
-  const match = unknownEnumValue.exec(error.message);
-  if (match === null || !(error instanceof GraphQLError)) return error;
-  const [, value = '', enumName = ''] = match;
-  const type = schema.getType(enumName);
-  if (!(type instanceof GraphQLEnumType)) return error;
-  const suggestion = nearestName(value, type.getValues().map((enumValue) => enumValue.name));
-  if (suggestion === undefined) return error;
+  if (!(error instanceof GraphQLError) || error.extensions['didYouMean'] !== undefined) return error;
+  const match = findUnknownEnumValue(error.message);
+  if (match === undefined) return error;
   const at = match.index + match[0].length;
-  return new GraphQLError(`${error.message.slice(0, at)} Did you mean the enum value "${suggestion}"?${error.message.slice(at)}`, {
+  const own = ownSuggestion.exec(error.message.slice(at))?.[1];
+  let message = error.message;
+  let suggestion = own;
+  if (suggestion === undefined) {
+    const type = schema.getType(match.groups?.['enum'] ?? '');
+    if (!(type instanceof GraphQLEnumType)) return error;
+    suggestion = nearestName(unquoted(match.groups?.['value'] ?? ''), type.getValues().map((enumValue) => enumValue.name));
+    if (suggestion === undefined) return error;
+    message = `${message.slice(0, at)} Did you mean the enum value "${suggestion}"?${message.slice(at)}`;
+  }
+  return new GraphQLError(message, {
     nodes: error.nodes ?? null,
     source: error.source ?? null,
     positions: error.positions ?? null,
@@ -34,7 +67,7 @@ export function withEnumSuggestion<E extends Error>(error: E, schema: GraphQLSch
 }
 
 const suggestAll = <E extends Error>(errors: readonly E[], schema: GraphQLSchema): Array<E | GraphQLError> | undefined =>
-  errors.some((error) => unknownEnumValue.test(error.message)) ? errors.map((error) => withEnumSuggestion(error, schema)) : undefined;
+  errors.some((error) => findUnknownEnumValue(error.message) !== undefined) ? errors.map((error) => withEnumSuggestion(error, schema)) : undefined;
 
 export function useEnumSuggestions(): Plugin {
   return {
