@@ -102,6 +102,11 @@ describe('live games on the sandbox clock', () => {
         expect(last.score).toBe(`${goals(game.homeCompetitor.id)}-${goals(game.awayCompetitor.id)}`);
         expect(game.commentary.at(-1)?.text).toBe('Full time.');
       }
+      // The tournament goes on: each game over, the next scheduled one kicks off.
+      const { matches } = await upstream<V1WorldCupMatchesPayload>(a!, '/api/v1/world-cup/matches');
+      const started = matches.filter((m) => !ids.includes(m.id) && m.roundNum === 2 && m.statusGroup !== 2);
+      expect(started.length).toBe(ids.length);
+      expect(started.every((m) => m.statusGroup === 3 || m.statusGroup === 4)).toBe(true);
     } finally {
       await Promise.all([a!.close(), b!.close()]);
     }

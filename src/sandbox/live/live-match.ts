@@ -28,8 +28,8 @@ export interface Goal {
 
 /** What a change was, for whoever reacts to it (the odds book, the V1 events list). */
 export type MatchChange =
-  | { readonly kind: 'goal'; readonly goal: Goal }
-  | { readonly kind: 'phase'; readonly phase: Phase; readonly minute: number };
+  | { readonly kind: 'goal'; readonly goal: Goal; readonly at: number }
+  | { readonly kind: 'phase'; readonly phase: Phase; readonly minute: number; readonly at: number };
 
 export interface MatchView {
   readonly phase: Phase;
@@ -66,6 +66,8 @@ export interface LiveMatchOptions {
   readonly minuteMs?: number;
   /** Half-time, in minutes of the same pace. @default 5 */
   readonly breakMinutes?: number;
+  /** A scheduled match kicks off on its own at this wall time (while the clock runs). @default never */
+  readonly kickOffAt?: number;
   readonly rates: ScoringRates;
 }
 
@@ -92,6 +94,7 @@ export class LiveMatch {
   readonly rates: ScoringRates;
   readonly #minuteMs: number;
   readonly #breakMs: number;
+  readonly #kickOffAt: number | undefined;
   #phase: Phase;
   /** Match time (ms) and wall time (ms) of the last change: the clock runs on from here. */
   #anchorMatch: number;
@@ -109,6 +112,7 @@ export class LiveMatch {
     this.#minuteMs = options.minuteMs ?? 0;
     if (!Number.isFinite(this.#minuteMs) || this.#minuteMs < 0) throw new TypeError('LiveMatch: minuteMs must be a non-negative number');
     this.#breakMs = (options.breakMinutes ?? 5) * this.#minuteMs;
+    this.#kickOffAt = options.kickOffAt;
     this.#phase = start.phase;
     this.#anchorMatch = start.phase === 'finished' ? FULL : start.phase === 'half-time' ? HALF : start.minute * MINUTE;
     this.#anchorWall = at;
@@ -151,7 +155,7 @@ export class LiveMatch {
     const changes = this.advance(now);
     if (this.#phase !== 'first-half' && this.#phase !== 'second-half') throw new ScriptError(409, `No goal while the match is ${this.#phase}`);
     this.#reanchor(this.#matchTime(now), now);
-    changes.push(this.#score(side, true));
+    changes.push(this.#score(side, true, now));
     return changes;
   }
 
@@ -200,6 +204,10 @@ export class LiveMatch {
 
   #nextDue(): { wall: number; apply: () => MatchChange[] } | undefined {
     if (this.#minuteMs === 0) return undefined;
+    if (this.#phase === 'scheduled') {
+      const wall = this.#kickOffAt;
+      return wall === undefined ? undefined : { wall, apply: () => [this.#enter('first-half', 0, wall)] };
+    }
     if (this.#phase === 'half-time') {
       const wall = this.#anchorWall + this.#breakMs;
       return { wall, apply: () => [this.#enter('second-half', HALF, wall)] };
@@ -214,7 +222,7 @@ export class LiveMatch {
         apply: () => {
           this.#plan.shift();
           this.#reanchor(goal.at, wall);
-          return [this.#score(goal.side, false)];
+          return [this.#score(goal.side, false, wall)];
         },
       };
     }
@@ -233,16 +241,16 @@ export class LiveMatch {
     this.#phase = phase;
     this.#reanchor(matchTime, wall);
     this.version += 1;
-    return { kind: 'phase', phase, minute: Math.floor(matchTime / MINUTE) };
+    return { kind: 'phase', phase, minute: Math.floor(matchTime / MINUTE), at: wall };
   }
 
-  #score(side: Side, scripted: boolean): MatchChange {
+  #score(side: Side, scripted: boolean, wall: number): MatchChange {
     if (side === 'home') this.#home += 1;
     else this.#away += 1;
     const goal: Goal = { side, minute: Math.min(90, Math.max(1, Math.floor(this.#anchorMatch / MINUTE))), scripted };
     this.#goals.push(goal);
     this.version += 1;
-    return { kind: 'goal', goal };
+    return { kind: 'goal', goal, at: wall };
   }
 }
 

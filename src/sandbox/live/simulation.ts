@@ -16,7 +16,9 @@
  * While the clock runs, one timer wakes at the next change any match has on
  * its own (a goal, half-time, full time) so that listeners (the odds socket:
  * a frame about 300 ms after a match event, spec 6.4) hear of it when it
- * happens, not at the next request.
+ * happens, not at the next request. And the tournament goes on: when a game
+ * ends, the next scheduled group game kicks off `KICK_OFF_AFTER_MINUTES`
+ * later, so `npm start` always has games in progress.
  */
 import { Random } from '../fixtures/random.js';
 import type { WorldCupFixtures, WorldCupMatch } from '../fixtures/world-cup.js';
@@ -44,6 +46,9 @@ export type ScriptedEvent =
   | { readonly type: 'end' };
 
 export type ChangeListener = (match: SimulatedMatch, changes: readonly MatchChange[]) => void;
+
+/** Minutes of the match pace between one game's full time and the next game's kick-off. */
+const KICK_OFF_AFTER_MINUTES = 2;
 
 /** The longest a timer can wait (setTimeout's limit). */
 const MAX_TIMER_MS = 2_147_483_647;
@@ -103,10 +108,18 @@ export class MatchSimulation {
 
   /** Brings every match, and its fixture, up to now. */
   advance(now: number = this.#clock()): void {
-    for (const match of this.matches()) {
-      const changes = match.live.advance(now);
-      this.#write(match, changes, now);
-      if (changes.length > 0) this.#tell(match, changes);
+    let pending = this.matches();
+    while (pending.length > 0) {
+      const kickedOff: SimulatedMatch[] = [];
+      for (const match of pending) {
+        const changes = match.live.advance(now);
+        this.#write(match, changes, now);
+        if (changes.length > 0) this.#tell(match, changes);
+        const end = changes.find((change) => change.kind === 'phase' && change.phase === 'finished');
+        const next = end === undefined ? undefined : this.#next(end.at);
+        if (next !== undefined) kickedOff.push(next);
+      }
+      pending = kickedOff;
     }
   }
 
@@ -118,6 +131,8 @@ export class MatchSimulation {
       event.type === 'goal' ? match.live.goal(event.team, now) : event.type === 'period' ? match.live.nextPeriod(now) : match.live.end(now);
     this.#write(match, changes, now);
     this.#tell(match, changes);
+    const end = changes.find((change) => change.kind === 'phase' && change.phase === 'finished');
+    if (end !== undefined) this.#next(end.at);
     this.#arm();
     return match.live.view(now);
   }
@@ -128,7 +143,16 @@ export class MatchSimulation {
     this.#listeners.clear();
   }
 
-  #simulate(fixture: WorldCupMatch): SimulatedMatch {
+  /** While the clock runs: the first scheduled group game not simulated yet, to kick off a little after `endedAt`. */
+  #next(endedAt: number): SimulatedMatch | undefined {
+    if (this.minuteMs === 0) return undefined;
+    const fixture = this.#worldCup.matches.find(
+      (m) => m.state === 'scheduled' && m.group !== undefined && m.home !== undefined && m.away !== undefined && !this.#matches.has(String(m.v1Id)),
+    );
+    return fixture === undefined ? undefined : this.#simulate(fixture, endedAt + KICK_OFF_AFTER_MINUTES * this.minuteMs);
+  }
+
+  #simulate(fixture: WorldCupMatch, kickOffAt?: number): SimulatedMatch {
     const random = new Random(this.#seed ^ fixture.v1Id);
     const minute = fixture.minute ?? 0;
     const phase: Phase = fixture.state === 'scheduled' ? 'scheduled' : minute <= 45 ? 'first-half' : 'second-half';
@@ -137,6 +161,7 @@ export class MatchSimulation {
       start: { phase, minute, home: fixture.homeScore ?? 0, away: fixture.awayScore ?? 0 },
       at: this.#clock(),
       minuteMs: this.minuteMs,
+      ...(kickOffAt === undefined ? {} : { kickOffAt }),
       rates: { home: round2(random.float(1, 1.9)), away: round2(random.float(0.8, 1.6)) },
     });
     const match: SimulatedMatch = { fixture, live, ids: [String(fixture.v1Id), String(fixture.v2Id)] };
