@@ -14,9 +14,9 @@ import type { MatchView, ScoringRates } from './live-match.js';
 /** Sum of implied probabilities of every market: 1 + the bookmaker's margin. */
 export const MARGIN = 1.05;
 
-/** No outcome is priced as near-certain or near-impossible: the book would close it first. */
-const MIN_PROBABILITY = 0.02;
-const MAX_PROBABILITY = 0.9;
+const MIN_PROBABILITY = 1e-9;
+/** The shortest price the book quotes. */
+const SHORTEST_PRICE = 1.02;
 const MAX_GOALS = 12;
 
 export type FairMarket = readonly number[] | 'settled';
@@ -73,31 +73,45 @@ export function fairMarket(id: string, view: MatchView, rates: ScoringRates): Fa
 }
 
 /**
- * Decimal prices for fair probabilities: each kept between 2 % and 90 %,
- * scaled up by the margin, rounded to the cent.
+ * Decimal prices for fair probabilities. The margin is added evenly: each
+ * implied probability is `p + (MARGIN - 1) / n`, so an outcome that grows
+ * likelier always gets a shorter price, and the long shots carry the most
+ * margin, as real books do. A near-certain outcome would then imply 100 % or
+ * more: its price stops at `SHORTEST_PRICE` and the others share the rest of
+ * the margin in proportion (there, order between the long shots may not
+ * follow the goals). Rounded to the cent.
  */
 export function pricesFor(fair: readonly number[]): number[] {
-  const bounded = bound(fair);
-  return bounded.map((p) => round2(1 / (p * MARGIN)));
+  const p = normalise(fair);
+  const extra = (MARGIN - 1) / p.length;
+  const implied = p.map((pi) => pi + extra);
+  const top = Math.max(...implied);
+  const cap = 1 / SHORTEST_PRICE;
+  if (top > cap) {
+    const others = implied.reduce((sum, q) => sum + q, 0) - top;
+    const share = (MARGIN - cap) / others;
+    const favourite = implied.indexOf(top);
+    for (const [i, q] of implied.entries()) implied[i] = i === favourite ? cap : q * share;
+  }
+  return implied.map((q) => round2(1 / q));
 }
 
-/** Probabilities kept inside [MIN, MAX] and summing to 1 (a few passes settle it). */
-export function bound(fair: readonly number[]): number[] {
-  let probabilities = normalise(fair.map((p) => (Number.isFinite(p) && p > 0 ? p : MIN_PROBABILITY)));
-  for (let pass = 0; pass < 4; pass++) {
-    probabilities = normalise(probabilities.map((p) => Math.min(MAX_PROBABILITY, Math.max(MIN_PROBABILITY, p))));
-  }
-  return probabilities;
+/** Whether `pricesFor` adds the margin evenly (no outcome near-certain): then prices follow the probabilities' order exactly. */
+export function evenMargin(fair: readonly number[]): boolean {
+  const p = normalise(fair);
+  return Math.max(...p) + (MARGIN - 1) / p.length <= 1 / SHORTEST_PRICE;
+}
+
+/** Probabilities summing to 1; a zero or unreadable one counts as very unlikely, not impossible. */
+export function normalise(values: readonly number[]): number[] {
+  const positive = values.map((v) => (Number.isFinite(v) && v > MIN_PROBABILITY ? v : MIN_PROBABILITY));
+  const total = positive.reduce((sum, v) => sum + v, 0);
+  return positive.map((v) => v / total);
 }
 
 /** The book's implied probability of a market: the sum of 1 / price. */
 export function overround(prices: readonly number[]): number {
   return prices.reduce((sum, price) => sum + 1 / price, 0);
-}
-
-function normalise(values: readonly number[]): number[] {
-  const total = values.reduce((sum, v) => sum + v, 0);
-  return values.map((v) => v / total);
 }
 
 /** P(X = k) for k = 0..MAX_GOALS; the tail goes to the last entry. */
