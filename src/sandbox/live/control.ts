@@ -5,7 +5,8 @@
  * - `GET  /__sandbox/matches`: every simulated match as it stands (IDs,
  *   teams, phase, minute, score, goals, when the next change on its own is
  *   due).
- * - `GET  /__sandbox/matches/{id}`: one, by V1 game ID or V2 event ID.
+ * - `GET  /__sandbox/matches/{id}`: one, by V1 game ID or V2 event ID
+ *   (404 for a game not simulated: not yet kicked off nor scripted).
  * - `POST /__sandbox/matches/{id}/events` with one of
  *   `{ "type": "goal", "team": "home" | "away" }`,
  *   `{ "type": "period" }` (kick-off, half-time, second half, full time: the
@@ -49,7 +50,8 @@ async function answer(simulation: MatchSimulation, odds: OddsSocketServer, req: 
   const parts = /^(GET|POST) \/__sandbox\/matches\/([^/]+)(\/events)?$/.exec(route);
   if (parts === null) return [404, { error: 'Route not found' }];
   const [, method, rawId = '', events] = parts;
-  const match = simulation.find(decodeURIComponent(rawId));
+  // Only a script takes a scheduled game into the simulation (then it kicks off when scripted, not on its own).
+  const match = events === undefined ? simulation.simulated(decodeURIComponent(rawId)) : simulation.find(decodeURIComponent(rawId));
   if (match === undefined) return [404, { error: 'No World Cup game with both teams and that V1 or V2 ID is live or to come' }];
   if (method === 'GET' && events === undefined) return [200, describe(match, simulation.view(match))];
   if (method !== 'POST' || events === undefined) return [404, { error: 'Route not found' }];
