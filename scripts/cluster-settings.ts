@@ -6,6 +6,7 @@
 import { join, resolve } from 'node:path';
 import { envReader } from '../src/env-reader.js';
 import { defaultPlan, type Plan } from '../src/upstream/assumptions.js';
+import { sandboxCacheTtls } from '../src/upstream/cache-ttls.js';
 
 export interface ClusterSettings {
   /** `CLUSTER_REPLICAS`, or the first argument. @default 3 */
@@ -20,6 +21,10 @@ export interface ClusterSettings {
   baseUrl: string | undefined;
   /** `SANDBOX_PORT`. @default 4010 */
   sandboxPort: number;
+  /** `SANDBOX_MATCH_EVENT_MS`: the sandbox's odds match events, as `npm start` has them (0 = none). @default 3_000 */
+  matchEventMs: number;
+  /** `SANDBOX_MATCH_MINUTE_MS`: real ms per minute of play of the sandbox's live games, as `npm start` has them (0 = still). @default 10_000 */
+  matchMinuteMs: number;
   /** `DATA_DIR`: replica rN keeps its state in DATA_DIR/rN, the started Redis in DATA_DIR/redis. @default './data/cluster' */
   dataDir: string;
   /** `SPORTS_API_PLAN`: the replicas' plan and the sandbox's allowance. @default the largest plan on the sandbox, 'free' on a real upstream */
@@ -50,6 +55,8 @@ export function readClusterSettings(env: NodeJS.ProcessEnv, args: readonly strin
     redisPort: read.optionalInt('REDIS_PORT', 1, 65_535),
     baseUrl: url('SPORTS_API_BASE_URL', ['http:', 'https:']),
     sandboxPort: read.int('SANDBOX_PORT', 4010, 1, 65_535),
+    matchEventMs: read.int('SANDBOX_MATCH_EVENT_MS', 3_000, 0),
+    matchMinuteMs: read.int('SANDBOX_MATCH_MINUTE_MS', 10_000, 0),
     // Absolute: the replicas run from the project root, this script from wherever it was started.
     dataDir: resolve(env['DATA_DIR'] || join('data', 'cluster')),
     plan: read.plan(defaultPlan(env['SPORTS_API_BASE_URL'] ? 'real' : 'sandbox')),
@@ -68,4 +75,18 @@ export function readClusterSettings(env: NodeJS.ProcessEnv, args: readonly strin
 
   if (problems.length > 0) throw new ClusterSettingsError(problems.join('\n'));
   return settings;
+}
+
+/**
+ * The replicas' settings that the embedded sandbox changes (`CACHE_TTL_*`,
+ * src/upstream/cache-ttls.ts), unless set: on `npm run cluster`'s sandbox
+ * the replicas see a base URL and would otherwise take a real upstream's.
+ */
+export function sandboxDefaults(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [cacheClass, seconds] of Object.entries(sandboxCacheTtls)) {
+    const name = `CACHE_TTL_${cacheClass.toUpperCase()}`;
+    if ((env[name] ?? '') === '') out[name] = String(seconds);
+  }
+  return out;
 }

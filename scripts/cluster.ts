@@ -17,7 +17,7 @@ import { startSandbox, type SandboxHandle } from '../src/sandbox/server.js';
 import { planAllowances } from '../src/upstream/assumptions.js';
 import { startGatewayProcess, type GatewayProcess } from '../test/support/gateway-process.js';
 import { RedisServerMissingError, startRedis, type RedisServer } from '../test/support/redis-server.js';
-import { ClusterSettingsError, readClusterSettings, type ClusterSettings } from './cluster-settings.js';
+import { ClusterSettingsError, readClusterSettings, sandboxDefaults, type ClusterSettings } from './cluster-settings.js';
 import { linePrefixer, type LinePrefixer } from './line-prefixer.js';
 import { portIsFree } from './port-is-free.js';
 
@@ -156,7 +156,14 @@ async function start(): Promise<void> {
   if (settings.baseUrl === undefined) {
     // The sandbox gets a key of its own for this run unless one is configured, as `npm start` does.
     apiKey = process.env['SPORTS_API_KEY'] || `sandbox-${randomBytes(12).toString('hex')}`;
-    sandbox = await startSandbox({ port: settings.sandboxPort, apiKey, allowance: planAllowances[settings.plan] });
+    // The same live sandbox as `npm start`: games that play, odds that move.
+    sandbox = await startSandbox({
+      port: settings.sandboxPort,
+      apiKey,
+      allowance: planAllowances[settings.plan],
+      matchEventMs: settings.matchEventMs,
+      matchMinuteMs: settings.matchMinuteMs,
+    });
   }
   const baseUrl = settings.baseUrl ?? sandbox?.url ?? '';
   await startReplicas({
@@ -165,6 +172,8 @@ async function start(): Promise<void> {
     SPORTS_API_PLAN: settings.plan,
     LOG_LEVEL: process.env['LOG_LEVEL'] || 'info',
     ...(apiKey === undefined ? {} : { SPORTS_API_KEY: apiKey }),
+    // The replicas see a base URL, so they would take a real upstream's defaults: give them the embedded sandbox's where they differ.
+    ...(sandbox === undefined ? {} : sandboxDefaults(process.env)),
   });
   if (stopping) return;
   watch();

@@ -9,7 +9,7 @@ import { isAllowedHostEntry } from './http/allowed-hosts.js';
 import { parseClientKeys, type ClientKey } from './access/client-keys.js';
 import { envReader, type Env } from './env-reader.js';
 import { defaultPlan, type Plan } from './upstream/assumptions.js';
-import { defaultCacheTtls, type CacheClass } from './upstream/cache-ttls.js';
+import { defaultCacheTtls, sandboxCacheTtls, type CacheClass } from './upstream/cache-ttls.js';
 import { readPersistedOperationsConfig, type PersistedOperationsConfig } from './persisted/config.js';
 import { readTracingConfig, type TracingConfig } from './tracing/config.js';
 import { FIELD_GROUPS, type FieldGroup } from './federation/subgraph-sdl.js';
@@ -166,6 +166,14 @@ export interface Config {
      * @default 3_000
      */
     matchEventMs: number;
+    /**
+     * `SANDBOX_MATCH_MINUTE_MS`: real milliseconds per minute of play of the
+     * live World Cup games (src/sandbox/live/simulation.ts); 0 stands them
+     * still. At the default a game lasts about 16 minutes, and a
+     * `liveTicker` poll (every 15 s on the sandbox) always sees its clock move.
+     * @default 10_000
+     */
+    matchMinuteMs: number;
   };
   timeouts: UpstreamTimeouts;
   /** Keep-alive connections per upstream origin. @default 16 */
@@ -335,7 +343,9 @@ export function loadConfig(env: Env = process.env): Config {
 
   const plan = reader.plan(defaultPlan((env['SPORTS_API_BASE_URL'] ?? '') === '' ? 'sandbox' : 'real'));
 
-  const cacheTtls: Record<CacheClass, number> = { ...defaultCacheTtls };
+  // The embedded sandbox's defaults differ where its games in progress must be seen to move (cache-ttls.ts).
+  const onSandbox = (env['SPORTS_API_BASE_URL'] ?? '') === '';
+  const cacheTtls: Record<CacheClass, number> = { ...defaultCacheTtls, ...(onSandbox ? sandboxCacheTtls : {}) };
   for (const cacheClass of Object.keys(cacheTtls) as CacheClass[]) {
     cacheTtls[cacheClass] = int(`CACHE_TTL_${cacheClass.toUpperCase()}`, cacheTtls[cacheClass]);
   }
@@ -352,7 +362,7 @@ export function loadConfig(env: Env = process.env): Config {
     port: int('PORT', 4000, 0, 65_535),
     host: env['HOST'] || '127.0.0.1',
     logLevel: env['LOG_LEVEL'] || 'info',
-    sandbox: { matchEventMs: int('SANDBOX_MATCH_EVENT_MS', 3_000) },
+    sandbox: { matchEventMs: int('SANDBOX_MATCH_EVENT_MS', 3_000), matchMinuteMs: int('SANDBOX_MATCH_MINUTE_MS', 10_000) },
     timeouts: {
       connectMs: int('UPSTREAM_CONNECT_TIMEOUT_MS', 3_000, 1),
       headersMs: int('UPSTREAM_HEADERS_TIMEOUT_MS', 5_000, 1),

@@ -47,8 +47,9 @@ async function main(): Promise<void> {
       port: Number(process.env['SANDBOX_PORT'] ?? 0),
       apiKey,
       allowance: planAllowances[config.plan],
-      // Live matches move on their own, so the odds widget and an oddsChanges subscription show life.
+      // Live matches move on their own: clocks, goals, full time (REST, liveTicker) and odds alike.
       matchEventMs: config.sandbox.matchEventMs,
+      matchMinuteMs: config.sandbox.matchMinuteMs,
       dataset,
     });
     baseUrl = sandbox.url;

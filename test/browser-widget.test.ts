@@ -39,8 +39,8 @@ describe('in headless Chromium', () => {
     return urls;
   }
 
-  function offGateway(urls: string[]): string[] {
-    const origin = new URL(stack.gateway.url);
+  function offGateway(urls: string[], gatewayUrl = stack.gateway.url): string[] {
+    const origin = new URL(gatewayUrl);
     return urls.filter((url) => {
       if (url.startsWith('data:') || url.startsWith('blob:')) return false;
       return new URL(url).host !== origin.host;
@@ -80,6 +80,44 @@ describe('in headless Chromium', () => {
       expect(urls.some((url) => url.endsWith('/widgets/odds/widget.js'))).toBe(true);
     } finally {
       await page.close();
+    }
+  });
+
+  it('the odds widget shows the teams, score and clock beside the prices, and follows a scripted goal and full time', async () => {
+    // A ticker that polls every second (mega plan, all of it for the ticker, a 1 s cache), so the scoreboard follows within the test's waits.
+    const live = await startStack({
+      sandbox: { oddsCadence: 'fast', allowance: 150_000 },
+      env: { SPORTS_API_PLAN: 'mega', LIVE_TICKER_ALLOWANCE_PERCENT: '100', LIVE_TICKER_MIN_INTERVAL_MS: '1', CACHE_TTL_WORLDCUP: '1' },
+    });
+    const page = await browser.newPage();
+    const urls = watchNetwork(page);
+    const game = live.sandbox.fixtures.worldCup.matches.find((m) => m.state === 'live')!;
+    const home = page.locator('[data-market="match-result"] .price[data-outcome="Home"]');
+    const script = async (body: unknown): Promise<void> => {
+      const response = await fetch(`${live.sandbox.url}/__sandbox/matches/${game.v1Id}/events`, { method: 'POST', body: JSON.stringify(body) });
+      expect(response.status).toBe(200);
+    };
+    try {
+      await page.goto(`${live.gateway.url}/widgets/odds?match=${game.v1Id}`);
+      await page.locator('#connection[data-state="live"]').waitFor({ timeout: 10_000 });
+      await expect.poll(() => page.locator('#home-team').textContent(), { timeout: 5_000 }).toBe(game.home!.name);
+      expect(await page.locator('#away-team').textContent()).toBe(game.away!.name);
+      expect(await page.locator('#score').textContent()).toBe(`${game.homeScore} – ${game.awayScore}`);
+      expect(await page.locator('#clock').textContent()).toBe(`${game.minute}'`);
+      const before = Number(await home.textContent());
+      const [homeGoals, awayGoals] = [game.homeScore!, game.awayScore!];
+
+      await script({ type: 'goal', team: 'home' });
+      await expect.poll(() => page.locator('#score').textContent(), { timeout: 5_000 }).toBe(`${homeGoals + 1} – ${awayGoals}`);
+      await expect.poll(async () => Number(await home.textContent()), { timeout: 5_000 }).toBeLessThan(before);
+
+      await script({ type: 'end' });
+      await expect.poll(() => page.locator('#clock').textContent(), { timeout: 5_000 }).toBe('Ended');
+      expect(await page.locator('#scoreboard').getAttribute('data-status')).toBe('finished');
+      expect(offGateway(urls, live.gateway.url)).toEqual([]);
+    } finally {
+      await page.close();
+      await live.close();
     }
   });
 

@@ -156,7 +156,11 @@ describe('odds feed caps, client keys off', () => {
     const first = subscribe<Snapshot>(connect(), SNAPSHOTS, { m: '800001' }, 'oddsSnapshots');
     const second = subscribe<Snapshot>(connect(), SNAPSHOTS, { m: '800002' }, 'oddsSnapshots');
     await Promise.all([settled(first), settled(second)]);
-    expect(first.stream.values.length + second.stream.values.length).toBe(2);
+    // Both opened (the fast cadence may already have sent either a second, quiet frame).
+    for (const sub of [first, second]) {
+      expect(sub.stream.error).toBeUndefined();
+      expect(sub.stream.values.length).toBeGreaterThan(0);
+    }
     const third = subscribe<Snapshot>(connect(), SNAPSHOTS, { m: '800003' }, 'oddsSnapshots');
     await settled(third);
     expect(codeOf(third)).toMatchObject({ code: 'ODDS_FEED_LIMIT', scope: 'client' });

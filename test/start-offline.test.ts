@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { createClient, type Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { readClusterSettings } from '../scripts/cluster-settings.js';
+import { readClusterSettings, sandboxDefaults } from '../scripts/cluster-settings.js';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { gql } from './support/client.js';
 import { startGatewayProcess, type GatewayProcess } from './support/gateway-process.js';
@@ -78,6 +78,11 @@ describe('the plan when SPORTS_API_PLAN is unset', () => {
 
   it('npm run cluster follows the same rule', () => {
     expect(readClusterSettings({}, []).plan).toBe('mega');
+    // The same live sandbox as npm start: games that play, odds that move, and the replicas' World Cup TTL of the sandbox.
+    expect(readClusterSettings({}, [])).toMatchObject({ matchEventMs: 3_000, matchMinuteMs: 10_000 });
+    expect(readClusterSettings({ SANDBOX_MATCH_MINUTE_MS: '0' }, []).matchMinuteMs).toBe(0);
+    expect(sandboxDefaults({})).toEqual({ CACHE_TTL_WORLDCUP: '10' });
+    expect(sandboxDefaults({ CACHE_TTL_WORLDCUP: '5' })).toEqual({});
     expect(readClusterSettings({ SPORTS_API_BASE_URL: 'https://api.example.org' }, []).plan).toBe('free');
     expect(readClusterSettings({ SPORTS_API_PLAN: 'pro' }, []).plan).toBe('pro');
   });
@@ -87,5 +92,12 @@ describe('the plan when SPORTS_API_PLAN is unset', () => {
     expect(() => loadConfig({ SANDBOX_MATCH_EVENT_MS: 'often' })).toThrow(ConfigError);
     expect(() => loadConfig({ SANDBOX_MATCH_EVENT_MS: '-5' })).toThrow(/SANDBOX_MATCH_EVENT_MS must be an integer >= 0/);
     expect(loadConfig({ SANDBOX_MATCH_EVENT_MS: '0' }).sandbox.matchEventMs).toBe(0);
+    expect(() => loadConfig({ SANDBOX_MATCH_MINUTE_MS: 'fast' })).toThrow(/SANDBOX_MATCH_MINUTE_MS must be an integer >= 0/);
+  });
+
+  it('on the embedded sandbox the games play (a minute every 10 s) and the World Cup lists stay fresh 10 s, not 30', () => {
+    expect(loadConfig({})).toMatchObject({ sandbox: { matchMinuteMs: 10_000 }, cacheTtls: { worldCup: 10 } });
+    expect(loadConfig({ SANDBOX_MATCH_MINUTE_MS: '0', CACHE_TTL_WORLDCUP: '20' })).toMatchObject({ sandbox: { matchMinuteMs: 0 }, cacheTtls: { worldCup: 20 } });
+    expect(loadConfig({ SPORTS_API_BASE_URL: 'https://api.example.org', SPORTS_API_KEY: 'k' }).cacheTtls.worldCup).toBe(30);
   });
 });

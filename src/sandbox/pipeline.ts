@@ -26,6 +26,8 @@ export interface PipelineDeps {
   readonly latencyMs: number;
   /** Aborted when the sandbox closes: waits end, streams stop. */
   readonly closing: AbortSignal;
+  /** The live matches (src/sandbox/live/simulation.ts): brought up to the request's time before it is answered. */
+  readonly live?: { advance(now: number): void };
 }
 
 /** Connections that have carried an upstream request before: `close-reused` acts only on those. */
@@ -84,6 +86,7 @@ async function serveUpstream(
   }
 
   const now = control.clock();
+  deps.live?.advance(now);
   const match = router.match(method, pathname);
   const answer = async (): Promise<RouteResult> =>
     match === undefined ? notFound() : vary(deps.fixtures, match, await runHandler(match, { params: match.params, query, fixtures: deps.fixtures, now }));

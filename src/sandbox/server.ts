@@ -11,6 +11,8 @@ import type { ControlState } from './control.js';
 import { FaultStore } from './faults.js';
 import { buildFixtures, type Fixtures } from './fixtures/build.js';
 import { DATASET_NAMES, datasetNamed, isDatasetName, type DatasetName } from './fixtures/dataset.js';
+import { handleMatchControl } from './live/control.js';
+import { MatchSimulation } from './live/simulation.js';
 import { createRequestHandler } from './pipeline.js';
 import { RequestLog } from './requests.js';
 import { Router } from './router.js';
@@ -74,6 +76,15 @@ export interface SandboxOptions {
    * @default 0
    */
   matchEventMs?: number;
+  /**
+   * Real milliseconds per minute of play of the live World Cup games
+   * (src/sandbox/live/simulation.ts), on `clock`: their clocks, goals,
+   * half-time and full time, in REST and in odds alike. 0 stands them still
+   * at the fixtures' minute and score; only the `/__sandbox/matches` control
+   * routes move them.
+   * @default 0
+   */
+  matchMinuteMs?: number;
 }
 
 export interface SandboxHandle {
@@ -114,8 +125,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   // Fixtures carry image URLs that point back here, so they wait for the port;
   // until then (one synchronous step after listening) nothing can be served.
   let handler: ReturnType<typeof createRequestHandler> | undefined;
+  let simulation: MatchSimulation | undefined;
   const server = createServer((req, res) => {
     if (oddsSocket.handleControl(req, res)) return;
+    if (simulation !== undefined && handleMatchControl(simulation, oddsSocket.odds, req, res)) return;
     if (handler === undefined) {
       res.writeHead(503).end();
       return;
@@ -134,7 +147,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const url = `http://${urlHost(host)}:${boundPort}`;
   const fixtures = buildFixtures({ seed, baseUrl: url, dataset: datasetNamed(dataset) });
   const router = registerAll(new Router(), fixtures);
-  handler = createRequestHandler({ router, fixtures, control, apiKey, latencyMs, closing: closing.signal });
+  const live = new MatchSimulation({ worldCup: fixtures.worldCup, seed, clock, minuteMs: options.matchMinuteMs ?? 0 });
+  oddsSocket.odds.follow(live);
+  simulation = live;
+  handler = createRequestHandler({ router, fixtures, control, apiKey, latencyMs, closing: closing.signal, live });
 
   let closed: Promise<void> | undefined;
   return {
@@ -144,6 +160,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     close: () =>
       (closed ??= new Promise<void>((resolve) => {
         closing.abort();
+        live.close();
         oddsSocket.close();
         server.close(() => resolve());
         for (const socket of sockets) socket.destroy();

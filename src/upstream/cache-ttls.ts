@@ -49,3 +49,14 @@ export const defaultCacheTtls = {
 } as const satisfies Record<string, number>;
 
 export type CacheClass = keyof typeof defaultCacheTtls;
+
+/**
+ * Defaults on the embedded sandbox (no `SPORTS_API_BASE_URL`), where they
+ * differ. The World Cup lists stay fresh 10 s, not 30: the live ticker's
+ * poll floor (`LIVE_TICKER_MIN_INTERVAL_MS`, 15 s) then sets its pace, so a
+ * `liveTicker` subscription sees the sandbox's games move every 15 s. On a
+ * real upstream the 30 s spare its allowance; the sandbox's is make-believe.
+ */
+export const sandboxCacheTtls: Readonly<Partial<Record<CacheClass, number>>> = {
+  worldCup: 10,
+};

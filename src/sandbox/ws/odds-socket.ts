@@ -12,6 +12,11 @@
  * Faults act on live sockets (dropped, silent, malformed frame) and on the
  * books (suspend, reopen, close, open, price, match event): see control.ts
  * in this folder for the routes.
+ *
+ * A book whose match ID names a simulated match (`follow`,
+ * src/sandbox/live/simulation.ts) is priced from that match: before every
+ * frame it catches up with the score and the clock, and a goal or a change
+ * of period is a match event (a frame about `eventDelayMs` later).
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -27,6 +32,7 @@ import {
 import { upstreamAssumptions } from '../../upstream/assumptions.js';
 import { ODDS_MATCH_ID, OddsBook } from '../fixtures/odds.js';
 import { Random } from '../fixtures/random.js';
+import type { MatchSimulation } from '../live/simulation.js';
 import { cadences, type CadenceTiming, type OddsCadence } from './cadence.js';
 
 export interface OddsSocketOptions {
@@ -94,6 +100,7 @@ export class OddsSocketServer {
   readonly #matches = new Map<string, MatchLoop>();
   readonly #timers = new Set<NodeJS.Timeout>();
   #refuseUntil = 0;
+  #simulation: MatchSimulation | undefined;
   #counts = { subscribes: 0, unsubscribes: 0, framesSent: 0, refusedUpgrades: 0, byChannel: new Map<string, number>() };
 
   constructor(options: OddsSocketOptions) {
@@ -132,9 +139,34 @@ export class OddsSocketServer {
     this.#counts = { subscribes: 0, unsubscribes: 0, framesSent: 0, refusedUpgrades: 0, byChannel: new Map() };
   }
 
-  /** The book for a match, made on first use. */
+  /** The book for a match, made on first use, caught up with its match. */
   book(matchId: string): OddsBook {
-    return this.#loop(matchId).book;
+    const loop = this.#loop(matchId);
+    this.#catchUp(loop);
+    return loop.book;
+  }
+
+  /**
+   * Prices the books of simulated matches from the simulation, and makes
+   * each of its changes (goal, period) a match event of those books.
+   */
+  follow(simulation: MatchSimulation): this {
+    this.#simulation = simulation;
+    simulation.onChange((match) => {
+      for (const id of match.ids) {
+        const loop = this.#matches.get(id);
+        if (loop === undefined) continue;
+        this.#catchUp(loop);
+        this.#later(this.timing.eventDelayMs, () => this.#broadcast(loop));
+      }
+    });
+    return this;
+  }
+
+  /** A change made to a book by a control route, shown like a match event: a frame about `eventDelayMs` later. */
+  announce(matchId: string): void {
+    const loop = this.#loop(matchId);
+    this.#later(this.timing.eventDelayMs, () => this.#broadcast(loop));
   }
 
   /** Fault: destroys the sockets (of one match, or all) and refuses upgrades for `refuseMs`. */
@@ -236,6 +268,7 @@ export class OddsSocketServer {
     client.channels.add(channel);
     const loop = this.#loop(matchId);
     loop.clients.add(client);
+    this.#catchUp(loop);
     // Spec 6.3: an immediate snapshot, to this subscriber only.
     this.#send(client, this.#encodeFrame(loop));
     this.#schedule(loop);
@@ -265,6 +298,7 @@ export class OddsSocketServer {
     loop.timer = setTimeout(() => {
       loop.timer = undefined;
       if (loop.clients.size === 0) return;
+      this.#catchUp(loop);
       loop.book.drift(driftProbability);
       const quietFor = this.#clock() - loop.lastSentAt;
       if (loop.book.version !== loop.sentVersion || quietFor >= loop.quietMs) this.#broadcast(loop);
@@ -284,6 +318,13 @@ export class OddsSocketServer {
       this.#scheduleMatchEvent(loop);
     }, this.#jitter.int(half, this.#matchEventMs + half));
     loop.eventTimer.unref();
+  }
+
+  /** A book of a simulated match: repriced from the match as it stands now (a no-op when it has not moved). */
+  #catchUp(loop: MatchLoop): void {
+    const simulation = this.#simulation;
+    const match = simulation?.simulated(loop.book.matchId);
+    if (simulation !== undefined && match !== undefined) loop.book.follow(simulation.view(match), match.live.rates);
   }
 
   #broadcast(loop: MatchLoop): void {

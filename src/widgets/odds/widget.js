@@ -6,6 +6,12 @@
 // snapshots (what to show) and changes (what just moved). The connection
 // pill shows the worse of two states: the browser's socket to the gateway,
 // and the gateway's feed from the upstream (the snapshot's `feed`).
+//
+// Beside the prices, the match itself: teams, score and clock, when ID is a
+// World Cup V1 game. A third subscription, the live ticker (one shared poll
+// in the gateway, whatever the number of widgets), keeps them current while
+// the game is in progress; the matches list (the same cached upstream
+// answer the ticker polls) gives them before kick-off and after full time.
 
 const SNAPSHOTS = `subscription Snapshots($matchId: ID!) {
   oddsSnapshots(matchId: $matchId) {
@@ -20,6 +26,16 @@ const CHANGES = `subscription Changes($matchId: ID!) {
   }
 }`;
 
+const GAME = `homeTeam { name } awayTeam { name } homeScore awayScore minute statusGroup status { description }`;
+
+const TICKER = `subscription Ticker {
+  liveTicker { games { ref { nativeId } ${GAME} } }
+}`;
+
+const MATCHES = `query Matches {
+  v1 { worldCup { matches { ref { nativeId } ${GAME} } } }
+}`;
+
 const matchId = new URLSearchParams(location.search).get('match');
 const $ = (id) => document.getElementById(id);
 
@@ -29,6 +45,9 @@ const history = [];
 let socketState = 'connecting';
 let feedState = 'CONNECTING';
 let stale = false;
+/** Whether the live ticker listed this game last time: when it drops out, the game is over (or not started). */
+let inTicker = false;
+let matchesAsked = 0;
 
 function showState() {
   let state = 'live';
@@ -105,6 +124,39 @@ function renderMarket(market) {
   return section;
 }
 
+/** Teams, score and clock; a game the gateway does not know leaves only the match ID in the title. */
+function renderGame(game) {
+  if (!game) return;
+  $('scoreboard').hidden = false;
+  $('home-team').textContent = game.homeTeam?.name ?? 'Home';
+  $('away-team').textContent = game.awayTeam?.name ?? 'Away';
+  const started = game.homeScore !== null && game.awayScore !== null;
+  $('score').textContent = started ? `${game.homeScore} – ${game.awayScore}` : 'v';
+  const description = game.status?.description;
+  $('clock').textContent = game.statusGroup === 3 && description !== 'HT' && game.minute !== null ? `${game.minute}'` : (description ?? '');
+  $('scoreboard').dataset.status = game.statusGroup === 3 ? 'live' : game.statusGroup === 4 ? 'finished' : 'scheduled';
+}
+
+function onTicker(ticker) {
+  const game = ticker.games.find((g) => g.ref.nativeId === matchId);
+  if (game) renderGame(game);
+  else if (inTicker) askMatches();
+  inTicker = game !== undefined;
+}
+
+/** One query over the socket: the game from the World Cup matches list. */
+function askMatches() {
+  if (currentSocket?.readyState !== WebSocket.OPEN) return;
+  matchesAsked += 1;
+  currentSocket.send(JSON.stringify({ id: `matches-${matchesAsked}`, type: 'subscribe', payload: { query: MATCHES } }));
+}
+
+function onMatches(data) {
+  renderGame(data?.v1?.worldCup?.matches?.find((g) => g.ref.nativeId === matchId));
+}
+
+let currentSocket;
+
 function renderChange(change) {
   const item = document.createElement('li');
   item.dataset.kind = change.kind;
@@ -128,6 +180,7 @@ function connect(attempt = 0) {
   showState();
   const url = `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}/graphql`;
   const socket = new WebSocket(url, 'graphql-transport-ws');
+  currentSocket = socket;
   let acknowledged = false;
   socket.onopen = () => socket.send(JSON.stringify({ type: 'connection_init', payload: {} }));
   socket.onmessage = (event) => {
@@ -139,17 +192,23 @@ function connect(attempt = 0) {
         showState();
         socket.send(JSON.stringify({ id: 'snapshots', type: 'subscribe', payload: { query: SNAPSHOTS, variables: { matchId } } }));
         socket.send(JSON.stringify({ id: 'changes', type: 'subscribe', payload: { query: CHANGES, variables: { matchId } } }));
+        socket.send(JSON.stringify({ id: 'ticker', type: 'subscribe', payload: { query: TICKER } }));
+        askMatches();
         break;
       case 'ping':
         socket.send(JSON.stringify({ type: 'pong' }));
         break;
       case 'next':
-        if (message.payload.errors) showError(message.payload.errors);
+        // The scoreboard is extra: a game it cannot find or a ticker it may not use leaves the prices alone.
+        if (message.id === 'ticker') {
+          if (message.payload.data?.liveTicker) onTicker(message.payload.data.liveTicker);
+        } else if (message.id.startsWith('matches-')) onMatches(message.payload.data);
+        else if (message.payload.errors) showError(message.payload.errors);
         else if (message.id === 'snapshots') renderSnapshot(message.payload.data.oddsSnapshots);
         else if (message.id === 'changes') renderChange(message.payload.data.oddsChanges);
         break;
       case 'error':
-        showError(message.payload);
+        if (message.id !== 'ticker' && !message.id.startsWith('matches-')) showError(message.payload);
         break;
     }
   };
