@@ -264,7 +264,7 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
       // First (onRequest): a path outside the route table (src/route-table.ts) is answered 404 here.
       useRouteTable(),
       ...inputPlugins(),
-      useHealthz({ endpoint: '/healthz', health: () => state.health() }),
+      useHealthz({ endpoint: '/healthz', health: () => state.health(), troubles: () => fetcher.trouble.list() }),
       useReadyz({ endpoint: '/readyz', readiness }),
       useSubscriptionDrain(drain.signal),
       ...accessPlugins(),
