@@ -101,8 +101,9 @@ export class UpstreamTrouble {
   readonly #active = new Map<string, ActiveTrouble & { readonly started: number }>();
   /** Route template -> failed checks in a row (only routes whose last answer failed). */
   readonly #payloadFailures = new Map<string, number>();
-  /** The last counted request sent: what the ledger's change to 0 is told of. */
-  #lastSent: { route: string; status: number | string } = { route: 'none', status: 'none' };
+  /** The last request sent and what it got: what the ledger's change to 0 is told of (two fields, not an object per answer). */
+  #lastRoute = 'none';
+  #lastStatus: number | string = 'none';
   #resetTimer: NodeJS.Timeout | undefined;
   readonly #stopListening: () => void;
 
@@ -114,7 +115,8 @@ export class UpstreamTrouble {
 
   /** An answer came back (any status). Cheap when nothing is wrong: this runs for every upstream answer. */
   answered(request: SentRequest, status: number): void {
-    this.#lastSent = { route: request.route.template, status };
+    this.#lastRoute = request.route.template;
+    this.#lastStatus = status;
     if (this.#active.size === 0 && status < 400) return;
     const { route } = request;
     if (status !== 504) this.#end('unreachable', request.origin);
@@ -130,7 +132,8 @@ export class UpstreamTrouble {
 
   /** The request got no answer: `what` says why, in the pipeline's own words (never the upstream's text). */
   unreachable(request: SentRequest, what: string): void {
-    this.#lastSent = { route: request.route.template, status: what };
+    this.#lastRoute = request.route.template;
+    this.#lastStatus = what;
     this.#start('unreachable', request.origin, request.route.template, what);
   }
 
@@ -174,8 +177,8 @@ export class UpstreamTrouble {
       this.#end('allowance_spent', 'allowance_spent');
       return;
     }
-    const { route, status } = this.#lastSent;
-    this.#start('allowance_spent', 'allowance_spent', route, status === upstreamAssumptions.quotaExhaustedStatus ? status : 'ledger at 0', snapshot);
+    const status = this.#lastStatus === upstreamAssumptions.quotaExhaustedStatus ? this.#lastStatus : 'ledger at 0';
+    this.#start('allowance_spent', 'allowance_spent', this.#lastRoute, status, snapshot);
   }
 
   #start(state: TroubleState, subject: string, route: string, status: number | string, allowance?: QuotaSnapshot): void {
