@@ -152,7 +152,7 @@ describe('cluster: one allowance, one budget per client', { timeout: 120_000 }, 
     for (const replica of cluster.replicas) {
       const health = await eventually(
         async () => (await (await fetch(`${replica.url}/healthz`)).json()) as { status: string; reasons: string[]; troubles: Array<{ code: string }> },
-        (body) => !body.reasons.some((reason) => /Redis/.test(reason)),
+        (body) => !body.reasons.some((reason) => /Redis/.test(reason)) && body.troubles.length > 0,
       );
       expect(health.reasons.some((reason) => /Redis/.test(reason))).toBe(false);
       expect(health.troubles.map((trouble) => trouble.code)).toEqual(['ALLOWANCE_SPENT']);

@@ -150,9 +150,13 @@ export class UpstreamTrouble {
     if (failures >= PAYLOAD_FAILURES_IN_A_ROW) this.#start('payload_invalid', template, template, 'invalid payload');
   }
 
-  /** Every active state, oldest first; the allowance is read again first, so a reset that no request saw yet ends its state here. */
+  /**
+   * Every active state, oldest first. The allowance is read again first: a
+   * reset no request saw yet ends its state here, and a count that changed
+   * without a change event (a cluster's shared count read back) starts it.
+   */
   list(): ActiveTrouble[] {
-    if (this.#active.has('allowance_spent allowance_spent')) this.#allowanceChanged(this.#ledger.snapshot());
+    this.#allowanceChanged(this.#ledger.snapshot());
     return [...this.#active.values()].map(({ started: _started, ...trouble }) => trouble);
   }
 
