@@ -421,7 +421,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxBytes: int('RESULT_CACHE_MAX_BYTES', 16 * 1024 * 1024, 1024),
     },
     cluster: {
-      redisUrl: url('REDIS_URL', ['redis:', 'rediss:']),
+      redisUrl: url('REDIS_URL', ['redis:', 'rediss:'], 'write it as redis://host:6379 (rediss:// for TLS, redis://:password@host:6379 with a password), or unset it to run a single gateway without Redis'),
       keyPrefix: env['REDIS_KEY_PREFIX'] ?? 'sports-graph:',
       replicaId: env['REPLICA_ID'] || defaultReplicaId(),
     },

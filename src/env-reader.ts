@@ -16,7 +16,8 @@ export interface EnvReader {
   /** An integer with no default: undefined when unset. */
   optionalInt(name: string, min?: number, max?: number): number | undefined;
   /** A URL with one of `protocols` (`'http:'`), without trailing slashes. */
-  url(name: string, protocols: readonly string[]): string | undefined;
+  /** `fix`, when given, ends the problem's sentence: what a right value looks like. */
+  url(name: string, protocols: readonly string[], fix?: string): string | undefined;
   bool(name: string, fallback: boolean): boolean;
   /** A comma-separated list, blanks dropped. */
   list(name: string): string[];
@@ -52,18 +53,19 @@ export function envReader(env: Env): EnvReader {
     problems,
     int: (name, fallback, min, max) => optionalInt(name, min, max) ?? fallback,
     optionalInt,
-    url(name, protocols) {
+    url(name, protocols, fix) {
       const text = raw(name);
       if (text === undefined) return undefined;
+      const then = fix === undefined ? '' : `: ${fix}`;
       let protocol: string;
       try {
         protocol = new URL(text).protocol;
       } catch {
-        problems.push(`${name} is not a URL`);
+        problems.push(`${name} is not a URL${then}`);
         return undefined;
       }
       if (!protocols.includes(protocol)) {
-        problems.push(`${name} must use ${protocols.join(' or ')}, got "${protocol}"`);
+        problems.push(`${name} must use ${protocols.join(' or ')}, got "${protocol}"${then}`);
         return undefined;
       }
       return text.replace(/\/+$/, '');

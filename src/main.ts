@@ -14,6 +14,13 @@ import { sandboxDatasetFromEnv } from './sandbox/dataset-env.js';
 import type { SandboxHandle } from './sandbox/server.js';
 import { planAllowances } from './upstream/assumptions.js';
 import { startLine } from './start-line.js';
+import { checkPort, checkRedis, portProblem } from './start-checks.js';
+
+/** A start-up problem the operator fixes: one line on stderr, no stack, exit 2. */
+function failStart(line: string): never {
+  process.stderr.write(`${line}\n`);
+  process.exit(2);
+}
 
 async function main(): Promise<void> {
   let config: Config;
@@ -21,11 +28,14 @@ async function main(): Promise<void> {
     config = loadConfig(process.env);
   } catch (error) {
     if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(2);
+      // One line: an operator's log collector keeps it as one event.
+      failStart(`Invalid configuration: ${error.problems.join('; ')}`);
     }
     throw error;
   }
+  // Before anything starts (the embedded sandbox, the state): a port or Redis the gateway cannot use is one line and exit 2.
+  const problem = (await checkPort(config.host, config.port)) ?? (config.cluster.redisUrl === undefined ? undefined : await checkRedis(config.cluster.redisUrl));
+  if (problem !== undefined) failStart(problem);
   const logger = createLogger(config.logLevel);
 
   let sandbox: SandboxHandle | undefined;
@@ -70,6 +80,12 @@ async function main(): Promise<void> {
       process.stderr.write(`${error.message}\n`);
       await sandbox?.close();
       process.exit(2);
+    }
+    // Another program took the port between the check and the listen.
+    const port = portProblem(error, config.host, config.port);
+    if (port !== undefined) {
+      await sandbox?.close();
+      failStart(port);
     }
     throw error;
   }

@@ -10,6 +10,7 @@
  */
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { AfterAnswer, AfterAnswerCounter, AfterAnswerHistogram } from './metrics-after-answer.js';
+import { troubleStates, type TroubleState } from './upstream/trouble.js';
 
 /** prom-client's default buckets, which the operation histograms had from @envelop/prometheus. */
 const defaultSecondsBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -205,6 +206,24 @@ export class GatewayMetrics {
     registers: [this.registry],
     collect: (): void => this.cacheFilePendingWrites.set(this.#cacheFile?.stats().pendingWrites ?? 0),
   });
+
+  /** The upstream's trouble states (src/upstream/trouble.ts), read when scraped. */
+  #trouble: { activeStates(): ReadonlySet<TroubleState> } | undefined;
+
+  readonly upstreamTrouble: Gauge<'state'> = new Gauge({
+    name: 'sports_graph_upstream_trouble',
+    help: 'Whether an upstream trouble state is active (1) or not (0): key_refused, unreachable, allowance_spent, image_incident, payload_invalid (src/upstream/trouble.ts; /healthz lists the active ones with a reason).',
+    labelNames: ['state'] as const,
+    registers: [this.registry],
+    collect: (): void => {
+      const active = this.#trouble?.activeStates();
+      for (const state of troubleStates) this.upstreamTrouble.set({ state }, active?.has(state) === true ? 1 : 0);
+    },
+  });
+
+  observeTrouble(trouble: { activeStates(): ReadonlySet<TroubleState> }): void {
+    this.#trouble = trouble;
+  }
 
   observeCacheFile(file: { stats(): { entries: number; bytes: number; pendingWrites: number } } | undefined): void {
     this.#cacheFile = file;

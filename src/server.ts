@@ -31,6 +31,7 @@ import { useRouteTable } from './plugins/use-route-table.js';
 import { useClientKeys } from './plugins/use-client-keys.js';
 import { ClientKeys } from './access/client-keys.js';
 import { useCsrfRefusal } from './plugins/use-csrf-refusal.js';
+import { useCors } from './plugins/use-cors.js';
 import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
 import { createLiveServices } from './live/services.js';
 import { attachBenchControl, benchControlEnabled } from './bench-control.js';
@@ -185,6 +186,8 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
   const hostPolicy = new HostPolicy({
     allowedHosts: config.access.allowedHosts.length > 0 ? config.access.allowedHosts : defaultAllowedHosts(config.host),
     corsOrigins: config.access.corsOrigins,
+    // The embedded sandbox has no allowance worth protecting: a dev server on any loopback port may call it.
+    loopbackOrigins: config.baseUrl === undefined,
   });
   // Aborted by shutdown(): subscriptions complete (src/plugins/use-subscription-drain.ts) and /readyz says 503.
   const drain = new AbortController();
@@ -257,15 +260,17 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     maxRequestBodySize: false,
     logging: logger,
     graphiql: config.access.graphiql ? { title: 'sports-graph', subscriptionsProtocol: 'WS' } : false,
-    cors: config.access.corsOrigins.length > 0 ? { origin: [...config.access.corsOrigins], methods: ['GET', 'POST'], credentials: false } : false,
+    // Preflights and Access-Control-* headers are useCors's (src/plugins/use-cors.ts): it refuses with a reason and logs.
+    cors: false,
     // A small page naming GraphiQL's hashed files (src/graphiql/); their module is imported on the first visit.
     renderGraphiQL: async (options) => graphiqlPage(options, await graphiqlAssets(), GRAPHIQL_ASSET_PREFIX),
     context,
     plugins: [
       // First (onRequest): a path outside the route table (src/route-table.ts) is answered 404 here.
       useRouteTable(),
+      useCors({ policy: hostPolicy, logger }),
       ...inputPlugins(),
-      useHealthz({ endpoint: '/healthz', health: () => state.health() }),
+      useHealthz({ endpoint: '/healthz', health: () => state.health(), troubles: () => fetcher.trouble.list() }),
       useReadyz({ endpoint: '/readyz', readiness }),
       useSubscriptionDrain(drain.signal),
       ...accessPlugins(),

@@ -81,17 +81,52 @@ export interface HostPolicyOptions {
   readonly allowedHosts: readonly string[];
   /** `GATEWAY_CORS_ORIGINS`: full origins (`https://app.example.org`) that may open a WebSocket. */
   readonly corsOrigins: readonly string[];
+  /**
+   * Every loopback origin (`http://localhost:*`, `http://127.0.0.1:*`,
+   * `http://[::1]:*`, https too) counts as a CORS origin: on the embedded
+   * sandbox, so that a front-end dev server on another port works with no
+   * setting (no real allowance to protect there). @default false
+   */
+  readonly loopbackOrigins?: boolean;
+}
+
+/** The loopback names a dev server's page is served from. */
+const loopbackOriginNames: ReadonlySet<string> = new Set(loopbackNames);
+
+/** `scheme://host:port` as a browser sends it in `Origin`, or the entry unchanged when it is not a URL. */
+function normalOrigin(entry: string): string {
+  try {
+    return new URL(entry).origin;
+  } catch {
+    return entry;
+  }
 }
 
 export class HostPolicy {
   private readonly names: ReadonlySet<string>;
   private readonly anyHost: boolean;
   private readonly corsOrigins: ReadonlySet<string>;
+  private readonly loopbackOrigins: boolean;
 
   constructor(options: HostPolicyOptions) {
     this.anyHost = options.allowedHosts.includes('*');
     this.names = new Set(options.allowedHosts.map(nameOfEntry));
-    this.corsOrigins = new Set(options.corsOrigins);
+    // `http://localhost:5173/` and `http://LOCALHOST:5173` are the origin a browser sends as `http://localhost:5173`.
+    this.corsOrigins = new Set(options.corsOrigins.map(normalOrigin));
+    this.loopbackOrigins = options.loopbackOrigins ?? false;
+  }
+
+  /** Whether a page of `origin` (as `Origin` carries it) may call the gateway cross-origin (CORS). */
+  allowsCorsOrigin(origin: string): boolean {
+    if (this.corsOrigins.has(origin)) return true;
+    if (!this.loopbackOrigins) return false;
+    try {
+      const url = new URL(origin);
+      const name = hostNameOf(url.host);
+      return (url.protocol === 'http:' || url.protocol === 'https:') && name !== undefined && loopbackOriginNames.has(name);
+    } catch {
+      return false;
+    }
   }
 
   /**
@@ -114,7 +149,7 @@ export class HostPolicy {
    */
   allowsOrigin(origin: string | undefined, host: string | undefined): boolean {
     if (origin === undefined || origin === '') return true;
-    if (this.corsOrigins.has(origin)) return true;
+    if (this.allowsCorsOrigin(origin)) return true;
     let originHost: string | undefined;
     try {
       const url = new URL(origin);

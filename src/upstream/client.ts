@@ -15,6 +15,7 @@ import type { Ledger, Reservation } from './ledger.js';
 import type { SpendMeter } from './spend-meter.js';
 import type { RouteRequest, Version } from './routes/route.js';
 import type { GatewayMetrics } from '../metrics.js';
+import type { UpstreamTrouble } from './trouble.js';
 
 export interface RouteInfo {
   readonly version: Version;
@@ -59,6 +60,8 @@ export class UpstreamNetworkError extends GatewayError {
     message: string,
     readonly sent: boolean,
     context: { version: string; route: string },
+    /** Nothing was tried: the operation's deadline had passed already, which says nothing of the upstream. */
+    readonly notTried = false,
   ) {
     super(ErrorCode.UpstreamUnreachable, message, context);
   }
@@ -130,7 +133,7 @@ export class Dispatcher {
   readonly send: Send = async (call) => {
     const remaining = call.deadline - Date.now();
     const context = (): { version: string; route: string } => ({ version: call.route.version, route: call.route.template });
-    if (remaining <= 0) throw new UpstreamNetworkError('The operation deadline passed before the request was sent.', false, context());
+    if (remaining <= 0) throw new UpstreamNetworkError('The operation deadline passed before the request was sent.', false, context(), true);
     const deadline = this.deadlines.hold(call.deadline, remaining);
     const signal = deadline.signal;
     const search = queryString(call.request.query);
@@ -257,6 +260,26 @@ export function withQuota(ledger: Ledger): Step {
     if (response.status === upstreamAssumptions.quotaExhaustedStatus) {
       ledger.markExhausted(parseRetryAfter(response.header('retry-after'), Date.now()));
     }
+    return response;
+  };
+}
+
+/**
+ * Tells the trouble states (trouble.ts) of every request that was sent and
+ * what came back. Inside withQuota: a request the ledger or a cooldown
+ * refused was never sent and says nothing of the upstream.
+ */
+export function withTroubleWatch(trouble: UpstreamTrouble): Step {
+  return (next) => async (call) => {
+    let response: UpstreamResponse;
+    try {
+      response = await next(call);
+    } catch (error) {
+      if (error instanceof UpstreamBodyTooLargeError) trouble.payloadChecked(call.route.template, false);
+      else if (error instanceof UpstreamNetworkError && !error.notTried) trouble.unreachable(call, error.message);
+      throw error;
+    }
+    trouble.answered(call, response.status);
     return response;
   };
 }

@@ -17,6 +17,7 @@ import {
   withMetrics,
   withQuota,
   withRetryOnce,
+  withTroubleWatch,
   NO_HEADERS,
   type Send,
   type UpstreamResponse,
@@ -28,6 +29,7 @@ import { resetAfterSeconds } from './assumptions.js';
 import type { Ledger } from './ledger.js';
 import type { SharedTier } from './shared-tier.js';
 import type { SpendMeter } from './spend-meter.js';
+import { UpstreamTrouble } from './trouble.js';
 import { resourceKey, type Route, type RouteRequest, type UpstreamBase } from './routes/route.js';
 
 export interface FetchOptions {
@@ -80,12 +82,16 @@ export class UpstreamFetcher {
   private readonly config: Config;
   private readonly metrics: GatewayMetrics;
   private readonly logger: Logger;
+  /** What is wrong with the upstream now, for the operator: logged, on `/healthz` and `/metrics` (trouble.ts). */
+  readonly trouble: UpstreamTrouble;
 
   constructor(options: UpstreamFetcherOptions) {
     const { config, metrics, ledger } = options;
     this.config = config;
     this.metrics = metrics;
     this.logger = options.logger;
+    this.trouble = new UpstreamTrouble({ logger: options.logger, ledger });
+    metrics.observeTrouble(this.trouble);
     this.bases = { main: parseBase(options.baseUrl), v3Cycling: parseBase(options.v3CyclingBaseUrl ?? options.baseUrl) };
     this.cache = new ResponseCache({
       maxBytes: config.cacheMaxBytes,
@@ -107,6 +113,7 @@ export class UpstreamFetcher {
       withCooldown(),
       withRetryOnce(),
       withQuota(ledger),
+      withTroubleWatch(this.trouble),
       withMetrics(metrics),
       withAuth(config.apiKey),
     )(this.dispatcher.send);
@@ -202,9 +209,11 @@ export class UpstreamFetcher {
     try {
       body = JSON.parse(response.body.toString('utf8'));
     } catch {
+      this.trouble.payloadChecked(route.template, false);
       throw invalidResponse(route, 'was not JSON');
     }
     const checked = checkPayload(route.accepts, body);
+    this.trouble.payloadChecked(route.template, checked !== undefined);
     if (checked === undefined) throw invalidResponse(route, 'did not have the documented shape');
     return { value: checked, size: response.body.length };
   }
@@ -230,6 +239,7 @@ export class UpstreamFetcher {
   }
 
   async close(): Promise<void> {
+    this.trouble.close();
     await this.dispatcher.close();
     // After the dispatcher: answers still arriving are queued before the cache file writes its last batch.
     await this.cache.close();
