@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { loadConfig, ConfigError, type Config } from './config.js';
 import { createLogger } from './logger.js';
 import { createGateway, type Gateway } from './server.js';
+import { checkDataDir, DataDirUnusableError } from './state/data-dir-check.js';
 import { DataDirInUseError } from './state/data-dir-lock.js';
 import { StateFileError } from './state/state-file.js';
 import { sandboxDatasetFromEnv } from './sandbox/dataset-env.js';
@@ -27,6 +28,16 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger(config.logLevel);
+  // Before anything starts (the embedded sandbox included): a DATA_DIR that cannot be written is one line and exit 2, not a stack later.
+  try {
+    checkDataDir(config.dataDir);
+  } catch (error) {
+    if (error instanceof DataDirUnusableError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
 
   let sandbox: SandboxHandle | undefined;
   let baseUrl: string;
