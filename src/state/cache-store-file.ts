@@ -21,8 +21,12 @@
  * open and removed once the index has been read, so a process that dies in
  * between leaves it, and the next start sets the file aside instead of
  * dying the same way: at most one crash, never a loop.
+ * - A file found damaged while running (a page that failed LMDB's checks,
+ *   disk-entries.ts turns the file off then) gets a `.damaged` marker
+ *   naming the error, and the next start sets it aside the same way.
  */
-import { access, open as openFile, rename, rm, writeFile } from 'node:fs/promises';
+import { writeFileSync } from 'node:fs';
+import { access, open as openFile, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import type { Logger } from 'pino';
@@ -51,6 +55,10 @@ export interface CacheStoreFile {
   readonly used: Database<unknown, string>;
   /** Removes the `.opening` marker: call once the index has been read without dying. */
   markRead(): Promise<void>;
+  /** Leaves the `.damaged` marker: the next start sets the file aside. Best effort (a full disk may refuse it too). */
+  markDamaged(problem: string): void;
+  /** Runs `writes` (puts and removes) as one transaction; the promise settles when it is committed or refused. */
+  batch(writes: () => void): Promise<unknown>;
   /** Resolves once every write so far is committed. */
   committed(): Promise<unknown>;
   close(): Promise<void>;
@@ -73,7 +81,13 @@ export async function openCacheStoreFile(dataDir: string, logger: Logger): Promi
     logger.warn({ file, movedTo, problem }, 'the upstream cache file cannot be used: moved aside, the cache starts empty (cached answers are fetched again when asked for)');
   };
 
-  if (await exists(marker)) await setAside('a previous start ended while reading it (damaged inside?)');
+  const damaged = `${file}.damaged`;
+  const damage = await readFile(damaged, 'utf8').catch(() => undefined);
+  if (damage !== undefined) {
+    if (await exists(file)) await setAside(`was found damaged while the gateway ran (${damage.trim() || 'no detail'})`);
+    await rm(damaged, { force: true });
+  }
+  if ((await exists(marker)) && (await exists(file))) await setAside('a previous start ended while reading it (damaged inside?)');
   const headerProblem = await lmdbHeaderProblem(file);
   if (headerProblem !== undefined) await setAside(headerProblem);
   try {
@@ -96,7 +110,15 @@ export async function openCacheStoreFile(dataDir: string, logger: Logger): Promi
     file,
     entries: root.openDB<Buffer, string>({ name: 'entries', encoding: 'binary' }),
     used: root.openDB<unknown, string>({ name: 'used', encoding: 'msgpack' }),
+    batch: (writes) => root.batch(writes),
     markRead: () => rm(marker, { force: true }),
+    markDamaged: (problem) => {
+      try {
+        writeFileSync(damaged, problem);
+      } catch {
+        // Nothing more to do: the file is already off for this run, and a full or read-only disk is its own log line.
+      }
+    },
     committed: () => root.committed,
     close: async () => {
       await root.committed;
@@ -109,7 +131,9 @@ export async function openCacheStoreFile(dataDir: string, logger: Logger): Promi
 function openRoot(file: string): RootDatabase<Buffer, string> {
   try {
     // Keys are upstream resource keys; values are written already encoded. No compression: answers are read far more than written.
-    return open<Buffer, string>({ path: file, maxDbs: DATABASES.length, encoding: 'binary' });
+    // No event-turn batching: its batch marker's promise is lmdb-js's own, and a failed commit (a full disk) rejects it with no
+    // handler, which ends the process. Writes are batched explicitly instead (`batch`), each batch one promise that is handled.
+    return open<Buffer, string>({ path: file, maxDbs: DATABASES.length, encoding: 'binary', eventTurnBatching: false });
   } catch (error) {
     throw new StateFileError(file, `cannot be opened (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, STORE_REMEDY);
   }
