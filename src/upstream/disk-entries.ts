@@ -17,9 +17,10 @@
  *   once the promise jobs queued meanwhile have run, so every answer of a
  *   wave shares one commit; LMDB commits it on its own thread. The commit
  *   is what a `kill -9` cannot undo (the pages are the kernel's once it
- *   returns; the fdatasync runs after it, off the answer's path:
- *   lmdb-js's overlappingSync). Uses are recorded on a timer, batched: a
- *   crash loses only the recency of the last few, never an entry.
+ *   returns); the sync to the disk follows within a second, off the
+ *   answer's path (cache-store-file.ts, syncSoon). Uses are recorded on a
+ *   timer, batched: a crash loses only the recency of the last few, never
+ *   an entry.
  * - A fault of the file is survived, not fatal (issue 35 item 4): the first
  *   failed read or write (a full disk, EIO, a page that fails LMDB's
  *   checks) is logged once and turns the file off until the next start;
@@ -276,7 +277,12 @@ export class DiskEntries implements CacheEntries {
   private write(): void {
     if (this.closed || this.off) return;
     try {
-      this.track(this.options.store.batch(() => this.writeBatch()));
+      const batch = this.options.store.batch(() => this.writeBatch());
+      this.track(batch);
+      batch.then(
+        () => this.options.store.syncSoon().catch((error: unknown) => this.turnOff(error)),
+        () => undefined,
+      );
     } catch (error) {
       // LMDB refuses a write at once when its environment is already broken.
       this.turnOff(error);
