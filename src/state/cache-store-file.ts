@@ -116,6 +116,7 @@ export async function openCacheStoreFile(dataDir: string, logger: Logger): Promi
   // Synchronously, once per new file: a crash right after creating it must not leave databases without their format record.
   if (meta.get('format') === undefined) meta.putSync('format', FORMAT);
   let pendingSync: Promise<void> | undefined;
+  let closed = false;
   // lmdb-js's `sync` (mdb_env_sync on its own thread) is not in its type definitions.
   const syncable = root as unknown as { sync(callback: (error?: unknown) => void): void };
   const syncNow = (): Promise<void> => new Promise<void>((resolve, reject) => syncable.sync((error) => (error ? reject(error) : resolve())));
@@ -124,7 +125,8 @@ export async function openCacheStoreFile(dataDir: string, logger: Logger): Promi
     syncSoon: () =>
       (pendingSync ??= new Promise<void>((resolve) => setTimeout(resolve, SYNC_DELAY_MS).unref()).then(() => {
         pendingSync = undefined;
-        return syncNow();
+        // close() syncs itself, and a closed environment cannot be synced.
+        return closed ? undefined : syncNow();
       })),
     entries: root.openDB<Buffer, string>({ name: 'entries', encoding: 'binary' }),
     used: root.openDB<unknown, string>({ name: 'used', encoding: 'msgpack' }),
@@ -139,9 +141,13 @@ export async function openCacheStoreFile(dataDir: string, logger: Logger): Promi
     },
     committed: () => root.committed,
     close: async () => {
-      await root.committed;
-      await syncNow();
-      await root.close();
+      try {
+        await root.committed;
+        await syncNow();
+      } finally {
+        closed = true;
+        await root.close();
+      }
       await rm(marker, { force: true });
     },
   };

@@ -42,10 +42,9 @@ import { knownStateChanged } from './known-state.js';
 
 /**
  * How long a use (or an entry nobody awaited as durable) waits to be
- * batched with others. Each batch is one LMDB commit with its `fdatasync`,
- * about 1.3 ms of process CPU whatever it holds, so a short delay costs a
- * busy gateway more commits for the same uses: a quarter of a second
- * rather than 50 ms.
+ * batched with others. Each batch is one LMDB commit, whatever it holds,
+ * so a short delay costs a busy gateway more commits for the same uses: a
+ * quarter of a second rather than 50 ms.
  */
 const WRITE_DELAY_MS = 250;
 /**
