@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { loadConfig, ConfigError, type Config } from './config.js';
 import { createLogger } from './logger.js';
 import { createGateway, type Gateway } from './server.js';
+import { checkDataDir, DataDirUnusableError } from './state/data-dir-check.js';
 import { DataDirInUseError } from './state/data-dir-lock.js';
 import { StateFileError } from './state/state-file.js';
 import { sandboxDatasetFromEnv } from './sandbox/dataset-env.js';
@@ -22,6 +23,16 @@ function failStart(line: string): never {
   process.exit(2);
 }
 
+function dataDirProblem(dataDir: string): string | undefined {
+  try {
+    checkDataDir(dataDir);
+    return undefined;
+  } catch (error) {
+    if (error instanceof DataDirUnusableError) return error.message;
+    throw error;
+  }
+}
+
 async function main(): Promise<void> {
   let config: Config;
   try {
@@ -33,8 +44,8 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  // Before anything starts (the embedded sandbox, the state): a port or Redis the gateway cannot use is one line and exit 2.
-  const problem = (await checkPort(config.host, config.port)) ?? (config.cluster.redisUrl === undefined ? undefined : await checkRedis(config.cluster.redisUrl));
+  // Before anything starts (the embedded sandbox, the state): a port, DATA_DIR or Redis the gateway cannot use is one line and exit 2, not a stack later.
+  const problem = (await checkPort(config.host, config.port)) ?? dataDirProblem(config.dataDir) ?? (config.cluster.redisUrl === undefined ? undefined : await checkRedis(config.cluster.redisUrl));
   if (problem !== undefined) failStart(problem);
   const logger = createLogger(config.logLevel);
 

@@ -184,7 +184,7 @@ export class GatewayMetrics {
   });
 
   /** The durable upstream cache (src/upstream/disk-entries.ts), read when scraped; undefined with `CACHE_STORE=memory`. */
-  #cacheFile: { stats(): { entries: number; bytes: number; pendingWrites: number } } | undefined;
+  #cacheFile: { stats(): { entries: number; bytes: number; pendingWrites: number; enabled: boolean } } | undefined;
 
   readonly cacheFileEntries: Gauge = new Gauge({
     name: 'sports_graph_cache_file_entries',
@@ -225,7 +225,14 @@ export class GatewayMetrics {
     this.#trouble = trouble;
   }
 
-  observeCacheFile(file: { stats(): { entries: number; bytes: number; pendingWrites: number } } | undefined): void {
+  readonly cacheFileEnabled: Gauge = new Gauge({
+    name: 'sports_graph_cache_file_enabled',
+    help: 'DATA_DIR/upstream-cache.mdb in use: 1, or 0 once a disk fault turned it off until the next start (and with CACHE_STORE=memory).',
+    registers: [this.registry],
+    collect: (): void => this.cacheFileEnabled.set(this.#cacheFile?.stats().enabled === true ? 1 : 0),
+  });
+
+  observeCacheFile(file: { stats(): { entries: number; bytes: number; pendingWrites: number; enabled: boolean } } | undefined): void {
     this.#cacheFile = file;
   }
 

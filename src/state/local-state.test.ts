@@ -100,7 +100,7 @@ describe('local state files', () => {
 
   it('a reset a year ahead (a clock that was wrong) is read as the next daily reset', async () => {
     const now = Date.now();
-    await writeFile(quotaFile(), JSON.stringify({ version: 2, allowance: { limit: 7500, used: 7500, resetsAt: now + 365 * DAY } }));
+    await writeFile(quotaFile(), JSON.stringify({ version: 2, allowance: { limit: 7500, used: 7500, resetsAt: now + 365 * DAY }, clients: { resetsAt: now, spent: {} } }));
     const { ledger } = await open();
     expect(ledger.snapshot().resetsAt).toBe(nextResetAt(now));
   });

@@ -10,7 +10,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { ClientKey } from '../access/client-keys.js';
-import { ClientBudgets } from '../access/client-budgets.js';
+import { ClientBudgets, CLIENTS_SECTION } from '../access/client-budgets.js';
 import type { Plan } from '../upstream/assumptions.js';
 import { LEDGER_REMEDY, legacyAllowance, QuotaLedger } from '../upstream/quota.js';
 import { lockDataDir, type DataDirLock } from './data-dir-lock.js';
@@ -53,10 +53,16 @@ export async function openLocalState(options: LocalStateOptions): Promise<LocalS
     const state = await StateDocument.at(dataDir, STATE_FILE, {
       remedy: LEDGER_REMEDY,
       legacy: legacyAllowance,
-      onPersistError: (error) => logger.error({ err: error, file: join(dataDir, STATE_FILE) }, 'could not write the allowance ledger: counting goes on in memory, a crash now would forget it'),
+      onPersistError: (error) =>
+        logger.error({ err: error, file: join(dataDir, STATE_FILE) }, 'could not write the allowance ledger: counting goes on in memory, a crash now would forget it (logged once until writes succeed again)'),
+      onPersistRecovered: () => logger.warn({ file: join(dataDir, STATE_FILE) }, 'the allowance ledger is written again'),
     });
+    // Every process that writes quota.json (gateway, importer) writes both sections: one without its budgets was not written whole.
+    if (state.format === 'current' && state.loaded(CLIENTS_SECTION) === undefined) {
+      throw state.invalid('has no "clients" section (the client budgets spent today), so every budget would start in full');
+    }
     const legacyBudgetsFile = join(dataDir, LEGACY_BUDGETS_FILE);
-    const legacyBudgets = state.loaded('clients') === undefined ? await readJsonState(legacyBudgetsFile, LEDGER_REMEDY) : undefined;
+    const legacyBudgets = state.loaded(CLIENTS_SECTION) === undefined ? await readJsonState(legacyBudgetsFile, LEDGER_REMEDY) : undefined;
     const now = options.now === undefined ? {} : { now: options.now };
     const ledger = new QuotaLedger({ plan: options.plan, state, ...now });
     const budgets = new ClientBudgets({ keys: options.clientKeys, state, ...now, ...(legacyBudgets === undefined ? {} : { legacy: legacyBudgets }) });

@@ -34,7 +34,9 @@
  * - A write that fails is reported to `onPersistError` and its waiters go
  *   on: counting continues in memory (the process still refuses past the
  *   allowance); only what a crash would remember is at risk, and the error
- *   log says so.
+ *   log says so. Reported once when writes start failing (a full disk
+ *   fails every one of them), and `onPersistRecovered` once a write of each
+ *   path that failed has succeeded again.
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -50,8 +52,10 @@ export interface StateDocumentOptions {
   remedy: string;
   /** Sections of the legacy format (version 1 had the allowance's fields at the top level). */
   legacy?: (raw: Record<string, unknown>) => Record<string, unknown> | undefined;
-  /** Told when a write failed. */
+  /** Told when writes start failing (not again for every write while they keep failing). */
   onPersistError?: (error: unknown) => void;
+  /** Told when writes succeed again after `onPersistError`. */
+  onPersistRecovered?: () => void;
   /**
    * The `soon()` window. A second, not less: what a crash must keep is in
    * the write-ahead copy already, and each rewrite of the file costs about a
@@ -69,16 +73,25 @@ interface Loaded {
   readonly seq: number;
   /** The file the sections were read from (the write-ahead copy after a crash). */
   readonly source: string;
+  /** How it was read: nothing on disk, the version-1 layout, or this version. */
+  readonly format: LoadedFormat;
 }
+
+export type LoadedFormat = 'absent' | 'legacy' | 'current';
 
 export class StateDocument {
   readonly file: string;
   /** Where the state was read from at open: named in validation errors. */
   readonly source: string;
+  /** Whether a document was on disk at open, and in which layout: owners check that their sections are there. */
+  readonly format: LoadedFormat;
   readonly #remedy: string;
   readonly #loaded: Record<string, unknown>;
   readonly #sections = new Map<string, () => unknown>();
   readonly #onPersistError: (error: unknown) => void;
+  readonly #onPersistRecovered: () => void;
+  /** The write paths whose last write failed: reported when the first one fails, recovered when none is left. */
+  readonly #failing = new Set<'wal' | 'file'>();
   readonly #persistDelayMs: number;
   #seq: number;
   #timer: NodeJS.Timeout | undefined;
@@ -99,10 +112,12 @@ export class StateDocument {
   private constructor(options: StateDocumentOptions, loaded: Loaded) {
     this.file = options.file;
     this.source = loaded.source;
+    this.format = loaded.format;
     this.#remedy = options.remedy;
     this.#loaded = loaded.sections;
     this.#seq = loaded.seq;
     this.#onPersistError = options.onPersistError ?? (() => undefined);
+    this.#onPersistRecovered = options.onPersistRecovered ?? (() => undefined);
     this.#persistDelayMs = options.persistDelayMs ?? 1_000;
   }
 
@@ -111,7 +126,7 @@ export class StateDocument {
     const file = await readDocument(options.file, options);
     const wal = await readDocument(options.file + WAL_SUFFIX, { remedy: options.remedy });
     const newest = wal !== undefined && (file === undefined || wal.seq > file.seq) ? wal : file;
-    return new StateDocument(options, newest ?? { sections: {}, seq: 0, source: options.file });
+    return new StateDocument(options, newest ?? { sections: {}, seq: 0, source: options.file, format: 'absent' });
   }
 
   /** Opens `DATA_DIR/<name>`. */
@@ -201,10 +216,21 @@ export class StateDocument {
       this.#walWrites += 1;
       // The write-ahead copy is now newer than the file: the next snapshot must be written even if its sections look unchanged.
       this.#lastWritten = undefined;
+      this.#succeeded('wal');
     } catch (error) {
-      this.#onPersistError(error);
+      this.#failed('wal', error);
     }
     for (const resolve of waiters) resolve();
+  }
+
+  #failed(path: 'wal' | 'file', error: unknown): void {
+    const reported = this.#failing.size > 0;
+    this.#failing.add(path);
+    if (!reported) this.#onPersistError(error);
+  }
+
+  #succeeded(path: 'wal' | 'file'): void {
+    if (this.#failing.delete(path) && this.#failing.size === 0) this.#onPersistRecovered();
   }
 
   #arm(delayMs: number): void {
@@ -236,9 +262,10 @@ export class StateDocument {
             this.#lastWritten = sections;
             this.#lastWriteOk = true;
             this.#writes += 1;
+            this.#succeeded('file');
           } catch (error) {
             this.#lastWriteOk = false;
-            this.#onPersistError(error);
+            this.#failed('file', error);
           }
         }
         for (const resolve of waiters) resolve();
@@ -280,11 +307,11 @@ async function readDocument(file: string, options: Pick<StateDocumentOptions, 'r
     if (seq !== undefined && !(typeof seq === 'number' && Number.isSafeInteger(seq) && seq >= 0)) {
       throw new StateFileError(file, `"seq" must be a whole number of at least 0, got ${JSON.stringify(seq)}`, options.remedy);
     }
-    return { sections, seq: seq ?? 0, source: file };
+    return { sections, seq: seq ?? 0, source: file, format: 'current' };
   }
   const legacy = record['version'] === undefined ? options.legacy?.(record) : undefined;
   if (legacy === undefined) {
     throw new StateFileError(file, `has an unknown format (version ${JSON.stringify(record['version'])})`, options.remedy);
   }
-  return { sections: legacy, seq: 0, source: file };
+  return { sections: legacy, seq: 0, source: file, format: 'legacy' };
 }

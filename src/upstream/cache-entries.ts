@@ -23,6 +23,12 @@ export interface CacheEntries {
   clear(): void;
   /** Deletes every entry whose key `matches` (in a file too); returns how many there were. */
   deleteWhere(matches: (key: string) => boolean): number;
+  /**
+   * Resolves once every entry set so far would survive a `kill -9` (a file
+   * committed it, or it has no file, or its file is off). Never rejects: a
+   * write that fails is the store's to report.
+   */
+  durable(): Promise<void>;
   /** Writes what is pending and lets go of any file. */
   close(): Promise<void>;
 }
@@ -52,6 +58,11 @@ export class MemoryEntries implements CacheEntries {
   clear(): void {
     knownStateChanged();
     this.entries.clear();
+  }
+
+  /** Memory only: nothing to make durable, nothing a crash would keep. */
+  durable(): Promise<void> {
+    return Promise.resolve();
   }
 
   deleteWhere(matches: (key: string) => boolean): number {

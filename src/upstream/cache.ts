@@ -309,10 +309,13 @@ export class ResponseCache {
     try {
       const { value, size } = await load();
       this.entries.set(key, { kind: 'value', value, storedAt: this.now(), ttlMs, size: Math.max(1, size) });
+      // What was paid for survives a crash before any answer that used it leaves (entries.durable).
+      await this.entries.durable();
       return { value, sent: true };
     } catch (error) {
       if (error instanceof GatewayError && error.code === 'NOT_FOUND') {
         this.entries.set(key, { kind: 'error', error, storedAt: this.now(), ttlMs, size: NEGATIVE_ENTRY_SIZE });
+        await this.entries.durable();
       }
       throw error;
     }
@@ -348,6 +351,7 @@ export class ResponseCache {
     });
     const stored = storedOf(entry);
     this.entries.set(key, stored);
+    if (sent) await this.entries.durable();
     if (stored.kind === 'error') throw stored.error;
     return { value: stored.value, sent };
   }

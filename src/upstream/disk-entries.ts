@@ -11,10 +11,21 @@
  *   `CACHE_DISK_MAX_MB` of encoded entries, least recently used out first.
  *   A memory miss reads it (a memory-mapped read, decoded once, then held
  *   in memory again).
- * - Writes never run on the request path: `set` queues the entry and a
- *   timer encodes and writes the queue in one batch, which LMDB commits on
- *   its own thread. Uses are recorded the same way, batched. What a crash
- *   loses is only that last batch: answers that are fetched again.
+ * - Nothing paid for is lost to a crash (issue 29 item 7): `set` queues
+ *   the entry, and `durable()` (which the response cache awaits before an
+ *   upstream answer goes on to its callers) writes the queue in one batch,
+ *   once the promise jobs queued meanwhile have run, so every answer of a
+ *   wave shares one commit; LMDB commits it on its own thread. The commit
+ *   is what a `kill -9` cannot undo (the pages are the kernel's once it
+ *   returns); the sync to the disk follows within a second, off the
+ *   answer's path (cache-store-file.ts, syncSoon). Uses are recorded on a
+ *   timer, batched: a crash loses only the recency of the last few, never
+ *   an entry.
+ * - A fault of the file is survived, not fatal (issue 35 item 4): the first
+ *   failed read or write (a full disk, EIO, a page that fails LMDB's
+ *   checks) is logged once and turns the file off until the next start;
+ *   answers go on from memory and the upstream. A damaged page also leaves
+ *   a marker, and the next start sets the file aside (cache-store-file.ts).
  * - At start only the small `used` records are read (key, last use, bytes,
  *   when the entry stops being of any use), which rebuilds the byte bound
  *   and the recency order and drops what can no longer answer even stale.
@@ -24,16 +35,16 @@
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import type { CacheStoreFile } from '../state/cache-store-file.js';
+import { causeOf, describeFailure, isDamage } from '../state/lmdb-failure.js';
 import type { CacheEntries, Stored } from './cache-entries.js';
 import { decodeEntry, encodeEntry } from './cache-entry-codec.js';
 import { knownStateChanged } from './known-state.js';
 
 /**
- * How long a written answer or a use waits to be batched with others: a
- * `kill -9` loses at most this much (answers fetched again). Each batch is
- * one LMDB commit with its `fdatasync`, about 1.3 ms of process CPU
- * whatever it holds, so a short delay costs a busy gateway more commits for
- * the same answers: a quarter of a second rather than 50 ms.
+ * How long a use (or an entry nobody awaited as durable) waits to be
+ * batched with others. Each batch is one LMDB commit, whatever it holds,
+ * so a short delay costs a busy gateway more commits for the same uses: a
+ * quarter of a second rather than 50 ms.
  */
 const WRITE_DELAY_MS = 250;
 /**
@@ -63,6 +74,8 @@ export interface DiskEntriesStats {
   readonly bytes: number;
   /** Entries and uses queued or written but not yet committed: 0 means everything so far survives a `kill -9`. */
   readonly pendingWrites: number;
+  /** False once a fault turned the file off for the rest of this run. */
+  readonly enabled: boolean;
 }
 
 interface Indexed {
@@ -84,7 +97,10 @@ export class DiskEntries implements CacheEntries {
   /** Writes handed to LMDB and not yet committed: close() waits for every one before the file is closed. */
   private readonly uncommitted = new Set<Promise<unknown>>();
   private timer: NodeJS.Timeout | undefined;
+  private durableWaiters: Array<() => void> = [];
   private closed = false;
+  /** Set by the first fault: from then on, memory only. */
+  private off = false;
   private readonly now: () => number;
 
   private constructor(private readonly options: DiskEntriesOptions) {
@@ -95,7 +111,12 @@ export class DiskEntries implements CacheEntries {
   /** Reads the `used` records back (see the file comment), then lets the store forget its opening marker. */
   static async open(options: DiskEntriesOptions): Promise<DiskEntries> {
     const entries = new DiskEntries(options);
-    entries.readIndex();
+    try {
+      entries.readIndex();
+    } catch (error) {
+      // A damaged page in the index: this run goes on in memory, the next start sets the file aside.
+      entries.turnOff(error);
+    }
     await options.store.markRead();
     return entries;
   }
@@ -114,14 +135,24 @@ export class DiskEntries implements CacheEntries {
   set(key: string, entry: Stored): void {
     knownStateChanged();
     this.memory.set(key, entry);
+    if (this.off) return;
     this.queued.set(key, entry);
     this.schedule();
+  }
+
+  durable(): Promise<void> {
+    if (this.off || this.closed || (this.queued.size === 0 && this.uncommitted.size === 0)) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      this.durableWaiters.push(resolve);
+      // A tick, not a microtask: every answer of a wave of loads arrives over several promise turns, and they share one commit.
+      if (this.durableWaiters.length === 1) process.nextTick(() => this.writeDurable());
+    });
   }
 
   clear(): void {
     knownStateChanged();
     this.memory.clear();
-    if (this.closed) return;
+    if (this.closed || this.off) return;
     this.queued.clear();
     this.usedSince.clear();
     this.index.clear();
@@ -142,7 +173,7 @@ export class DiskEntries implements CacheEntries {
   }
 
   stats(): DiskEntriesStats {
-    return { entries: this.index.size, bytes: this.bytes, pendingWrites: this.queued.size + this.usedSince.size + this.uncommitted.size };
+    return { entries: this.index.size, bytes: this.bytes, pendingWrites: this.queued.size + this.usedSince.size + this.uncommitted.size, enabled: !this.off };
   }
 
   async close(): Promise<void> {
@@ -152,12 +183,65 @@ export class DiskEntries implements CacheEntries {
     this.closed = true;
     // LMDB starts a batch on a later turn: closing the file before it has would fail that batch outside any caller.
     await Promise.allSettled([...this.uncommitted]);
-    await this.options.store.close();
+    this.resolveDurable();
+    try {
+      await this.options.store.close();
+    } catch (error) {
+      // A file that failed this run may fail its last commit too: already logged, and nothing to keep.
+      if (!this.off) throw error;
+    }
+  }
+
+  /** The first fault of the file: logged once, and the file is not touched again until the next start. */
+  private turnOff(cause: unknown): void {
+    if (this.off) return;
+    this.off = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.queued.clear();
+    this.usedSince.clear();
+    this.index.clear();
+    this.bytes = 0;
+    const damaged = isDamage(cause);
+    const problem = describeFailure(cause);
+    if (damaged) this.options.store.markDamaged(problem);
+    this.options.logger.error(
+      { err: cause, file: this.options.store.file, damaged },
+      damaged
+        ? 'the upstream cache file is damaged: it is off until the next start, which sets it aside; answers come from memory and the upstream'
+        : 'could not write to the upstream cache file (full or failing disk?): it is off until the next start; answers come from memory and the upstream',
+    );
+    this.resolveDurable();
+  }
+
+  private writeDurable(): void {
+    const waiters = this.durableWaiters;
+    this.durableWaiters = [];
+    if (this.queued.size > 0) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+      this.write();
+    }
+    void Promise.allSettled([...this.uncommitted]).then(() => {
+      for (const resolve of waiters) resolve();
+    });
+  }
+
+  private resolveDurable(): void {
+    const waiters = this.durableWaiters;
+    this.durableWaiters = [];
+    for (const resolve of waiters) resolve();
   }
 
   private read(key: string): Stored | undefined {
-    if (this.closed || !this.index.has(key)) return undefined;
-    const bytes = this.options.store.entries.getBinary(key);
+    if (this.closed || this.off || !this.index.has(key)) return undefined;
+    let bytes: Buffer | undefined;
+    try {
+      bytes = this.options.store.entries.getBinary(key);
+    } catch (error) {
+      this.turnOff(error);
+      return undefined;
+    }
     const entry = bytes === undefined ? undefined : decodeEntry(bytes);
     if (entry === undefined) {
       this.options.logger.warn({ file: this.options.store.file }, 'an upstream cache entry in the file could not be read: dropped (it is fetched again)');
@@ -179,7 +263,7 @@ export class DiskEntries implements CacheEntries {
   }
 
   private schedule(): void {
-    if (this.timer !== undefined || this.closed) return;
+    if (this.timer !== undefined || this.closed || this.off) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.write();
@@ -190,7 +274,21 @@ export class DiskEntries implements CacheEntries {
 
   /** Encodes and writes the queue and the uses in one batch, then evicts down to the bound. */
   private write(): void {
-    if (this.closed) return;
+    if (this.closed || this.off) return;
+    try {
+      const batch = this.options.store.batch(() => this.writeBatch());
+      this.track(batch);
+      batch.then(
+        () => this.options.store.syncSoon().catch((error: unknown) => this.turnOff(error)),
+        () => undefined,
+      );
+    } catch (error) {
+      // LMDB refuses a write at once when its environment is already broken.
+      this.turnOff(error);
+    }
+  }
+
+  private writeBatch(): void {
     const { store, diskBytes, maxStaleMs } = this.options;
     const now = this.now();
     for (const [key, entry] of this.queued) {
@@ -230,7 +328,7 @@ export class DiskEntries implements CacheEntries {
   private remove(key: string): void {
     knownStateChanged();
     this.dropFromIndex(key);
-    if (this.closed) return;
+    if (this.closed || this.off) return;
     this.track(this.options.store.entries.remove(key));
     this.track(this.options.store.used.remove(key));
   }
@@ -242,10 +340,10 @@ export class DiskEntries implements CacheEntries {
     this.index.delete(key);
   }
 
-  /** Counts a write until LMDB has committed it; a failed write is logged, not thrown: the cache goes on in memory. */
+  /** Counts a write until LMDB has committed it; a failed one turns the file off (turnOff), it is never thrown. */
   private track(write: Promise<unknown>): void {
     const settled = write
-      .catch((error: unknown) => this.options.logger.error({ err: error, file: this.options.store.file }, 'could not write to the upstream cache file: answers are kept in memory only'))
+      .catch(async (error: unknown) => this.turnOff(await causeOf(error)))
       .finally(() => this.uncommitted.delete(settled));
     this.uncommitted.add(settled);
   }
