@@ -17,6 +17,7 @@ export default defineConfig({
     hookTimeout: 30_000,
     pool: 'forks',
     // Checks every operation's cost estimate against what it needed; fails the file past the bound.
-    setupFiles: ['test/support/estimate-bound.ts'],
+    // And that every ledger unit a gateway kept was charged to a payer, exactly.
+    setupFiles: ['test/support/estimate-bound.ts', 'test/support/charge-audit.ts'],
   },
 });
