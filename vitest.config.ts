@@ -19,6 +19,7 @@ export default defineConfig({
     // Builds dist/ (when stale) before any file runs: gateway processes run the build's output.
     globalSetup: ['test/support/build-dist.ts'],
     // Checks every operation's cost estimate against what it needed; fails the file past the bound.
-    setupFiles: ['test/support/estimate-bound.ts'],
+    // And that every ledger unit a gateway kept was charged to a payer, exactly.
+    setupFiles: ['test/support/estimate-bound.ts', 'test/support/charge-audit.ts'],
   },
 });

@@ -69,8 +69,8 @@ export const hockeyV1Resolvers: Resolvers = {
     athlete: (_, { id }, ctx) => loadV1HockeyAthlete(ctx, integerId(id, 'athlete id')),
     athletes: (_, { ids }, ctx) => {
       if (ids.length > 100) throw new GatewayError(ErrorCode.BadUserInput, 'At most 100 athletes per field.');
-      const parsed = ids.map((id) => integerId(id, 'athlete id'));
-      return parsed.map((id) => loadV1HockeyAthlete(ctx, id));
+      // A bad ID is refused in its own slot (a rejection there, before any request); the others still load.
+      return ids.map(async (id) => loadV1HockeyAthlete(ctx, integerId(id, 'athlete id')));
     },
     searchAthletes: async (_, { name, first }, ctx) => {
       const count = first ?? 10;

@@ -68,6 +68,8 @@ import { LocalResultCache, type ResultCache } from './results/result-cache.js';
 import { serveResultCacheHits } from './results/fast-path.js';
 import { useCostLimit } from './plugins/use-cost-limit.js';
 import { SpendGate } from './access/spend-gate.js';
+import { auditedLedger } from './access/charge-audit.js';
+import { ChargeTally } from './access/charge-tally.js';
 import { UpstreamFetcher } from './upstream/fetcher.js';
 import { openSharedState } from './state/shared-state.js';
 import { cacheEntriesFor } from './state/cache-entries-for.js';
@@ -135,8 +137,11 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
   const metrics = new GatewayMetrics(config.cluster.replicaId);
   const state = await openSharedState({ config, logger, purpose: 'gateway', redisRoundTrips: metrics.redisRoundTrips });
   metrics.observeCluster(state);
-  const { ledger, budgets } = state;
-  metrics.observeAllowance(ledger);
+  const { budgets } = state;
+  metrics.observeAllowance(state.ledger);
+  // Who paid for each counted request; the ledger is counted beside it for the test suite's charge check when that is on (src/access/charge-audit.ts).
+  const tally = new ChargeTally();
+  const ledger = auditedLedger(state.ledger, tally, 'gateway');
 
   let cacheEntries: CacheEntries;
   try {
@@ -166,7 +171,7 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     throw error;
   }
   const clientKeys = new ClientKeys(config.access.clientKeys);
-  const spend = new SpendGate({ ledger, budgets, maxOperationCost: config.limits.maxOperationCost });
+  const spend = new SpendGate({ ledger, budgets, maxOperationCost: config.limits.maxOperationCost, tally });
   const live = createLiveServices({ config, baseUrl: options.baseUrl, logger, fetcher, ledger, spend, state });
   const services: GatewayServices = { config, fetcher, ledger, metrics, logger, live, spend, state };
   const typeDefs = loadTypeDefs();

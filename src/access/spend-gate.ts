@@ -12,8 +12,14 @@
  *   3. the client's daily budget, when it has one: the estimate is held, so
  *      concurrent work of one client cannot pass the budget together:
  *      QUOTA_EXHAUSTED, `scope: "client"`;
- * then, when the work is done, `settle` charges the counted requests it
- * really made (src/upstream/spend-meter.ts) and frees the rest of the hold.
+ * then the pass's `guard`, put on the work's spend meter, charges each
+ * counted request to its payer as it is reserved in the ledger
+ * (src/upstream/spend-meter.ts), and `settle`, when the work is done,
+ * frees what the hold has left once nothing claimed is in flight. Every
+ * counted request has a payer: the client's budget, or, counted only
+ * (src/access/charge-tally.ts), a client without one, no client, or the
+ * plan itself for work no client asked for (a poll no budgeted subscriber
+ * pays for, the importer).
  *
  * GraphQL operations pass `admitOperation` instead, which answers what it
  * can: free and cached fields always answer, and each field whose counted
@@ -32,7 +38,9 @@
 import type { Estimate } from '../cost/field-cost.js';
 import { ErrorCode } from '../upstream/errors.js';
 import type { Ledger } from '../upstream/ledger.js';
-import type { BudgetHold, Budgets } from './client-budgets.js';
+import type { SpendGuard } from '../upstream/spend-meter.js';
+import { ChargeTally, TallyPayer } from './charge-tally.js';
+import type { Budgets } from './client-budgets.js';
 import { OperationBudget } from './operation-budget.js';
 
 export const COST_LIMIT_EXCEEDED = 'COST_LIMIT_EXCEEDED';
@@ -52,11 +60,14 @@ export interface SpendRefusal {
 
 export interface SpendPass {
   readonly estimated: number;
-  /** The client's budget hold; undefined for a client without a budget. */
-  readonly hold: BudgetHold | undefined;
-  /** Charges the counted requests really made; returns the client's budget left (undefined without a budget). */
-  settle(spent: number): number | undefined;
+  /** The payer: put it on the work's spend meter before anything is sent. */
+  readonly guard: SpendGuard;
+  /** Ends the work (no further claims); returns the client's budget left (undefined without a budget). */
+  settle(): number | undefined;
 }
+
+/** Who pays for work that a client did not ask for itself: `plan` (the importer, a poll) is charged to a budget only when one is named. */
+export type Payer = 'client' | 'plan';
 
 export type Admission = { readonly ok: true; readonly pass: SpendPass } | { readonly ok: false; readonly refusal: SpendRefusal };
 
@@ -80,6 +91,8 @@ export interface SpendGateOptions {
   readonly maxOperationCost?: number;
   /** Allowance units the gate leaves untouched (the importer's `--reserve`). @default 0 */
   readonly reserve?: number;
+  /** Where the payers without a budget are counted (src/access/charge-tally.ts). @default a tally of this gate's own */
+  readonly tally?: ChargeTally;
 }
 
 export class SpendGate {
@@ -87,34 +100,42 @@ export class SpendGate {
   readonly #budgets: SpendGateOptions['budgets'];
   readonly #maxOperationCost: number;
   readonly #reserve: number;
+  /** What every payer was charged. */
+  readonly tally: ChargeTally;
 
-  constructor({ ledger, budgets, maxOperationCost = 50, reserve = 0 }: SpendGateOptions) {
+  constructor({ ledger, budgets, maxOperationCost = 50, reserve = 0, tally = new ChargeTally() }: SpendGateOptions) {
     this.#ledger = ledger;
     this.#budgets = budgets;
     this.#maxOperationCost = maxOperationCost;
     this.#reserve = reserve;
+    this.tally = tally;
   }
 
   /**
    * Admits work estimated at `estimate` for `client` (undefined: no client,
    * or keys off), holding its budget; or says why not. `what` names the
-   * work in messages ("operation", "image request", "subscription").
-   * Asynchronous because a cluster holds budgets in Redis.
+   * work in messages ("operation", "image request", "subscription");
+   * `payer` says who pays when the client has no budget (`plan`: no client
+   * asked for it). Asynchronous because a cluster holds budgets in Redis.
    */
-  async admit(estimate: Estimate, client: string | undefined, what = 'operation'): Promise<Admission> {
+  async admit(estimate: Estimate, client: string | undefined, what = 'operation', payer: Payer = 'client'): Promise<Admission> {
     const early = this.#limitOrPlanRefusal(estimate, what);
     if (early !== undefined) return this.#refuse(early);
     const budgets = this.#budgets;
-    let hold: BudgetHold | undefined;
     if (budgets?.has(client) === true) {
-      hold = await budgets.hold(client, estimate.requests);
-      if (hold === undefined) return this.#refuse(this.#clientRefusal(budgets, estimate.requests, what, budgets.remaining(client)));
+      const budget = new OperationBudget(budgets, client, this.tally);
+      if (!(await budget.reserveAll(estimate.requests))) {
+        return this.#refuse(this.#clientRefusal(budgets, estimate.requests, what, budgets.remaining(client)));
+      }
+      return { ok: true, pass: { estimated: estimate.requests, guard: budget, settle: () => budget.settle() } };
     }
-    const held = hold;
-    return {
-      ok: true,
-      pass: { estimated: estimate.requests, hold: held, settle: (spent) => held?.settle(spent) },
-    };
+    const guard = payer === 'plan' ? new TallyPayer(this.tally, 'plan') : this.payerWithoutBudget(client);
+    return { ok: true, pass: { estimated: estimate.requests, guard, settle: () => undefined } };
+  }
+
+  /** The payer of work by `client` when it has no budget (or no client: keys off, none presented): counted, never refused. */
+  payerWithoutBudget(client: string | undefined): SpendGuard {
+    return new TallyPayer(this.tally, client === undefined ? 'anonymous' : 'client');
   }
 
   /**
@@ -125,7 +146,7 @@ export class SpendGate {
    */
   operationBudget(client: string | undefined): OperationBudget | undefined {
     const budgets = this.#budgets;
-    return budgets?.has(client) === true ? new OperationBudget(budgets, client) : undefined;
+    return budgets?.has(client) === true ? new OperationBudget(budgets, client, this.tally) : undefined;
   }
 
   /**

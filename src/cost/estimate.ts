@@ -239,6 +239,7 @@ async function fieldCost(
     ancestors,
     fetcher: walk.input.context.services.fetcher,
     context: walk.input.context,
+    schema: walk.input.schema,
     ...(parent === undefined ? {} : { parent: parent.value }),
   };
   if (await failsBeforeRequests(entries, input)) return ZERO;

@@ -3,6 +3,7 @@
  * an entry of the cost table (`field-costs.ts`) and the small builders the
  * table is written with.
  */
+import type { GraphQLSchema } from 'graphql';
 import type { GatewayContext } from '../context.js';
 import type { UpstreamFetcher } from '../upstream/fetcher.js';
 import type { Route } from '../upstream/routes/route.js';
@@ -28,6 +29,8 @@ export interface CostInput {
   readonly context: GatewayContext;
   /** The parent's resolved value, when the estimate knows it (src/cost/resolve-known.ts); absent otherwise. */
   readonly parent?: unknown;
+  /** The schema the operation runs on: type names from a client are looked up here, as execution looks them up. */
+  readonly schema: GraphQLSchema;
 }
 
 /** Counted requests one resolution may send. */
@@ -158,16 +161,31 @@ export function computed(estimate: FieldCost['estimate']): FieldCost {
 
 /**
  * One resource per item of the list argument `name` (`athletes(ids:)`):
- * each cached one is free, like `resource`.
+ * each cached one is free, like `resource`. An item `params` refuses is
+ * refused in its own slot before any request (the resolver refuses it the
+ * same way): it costs nothing, and the others cost as if it were absent.
+ * An item repeated in the list is one load (the operation's loader).
  */
 export function resourcePerItem<P>(name: string, route: Route<P, unknown>, params: (item: unknown) => P): FieldCost {
   const items = (args: Args): unknown[] => (Array.isArray(args[name]) ? (args[name] as unknown[]) : []);
-  const one = resource(route, (args) => params(args['item']));
+  const any = route as unknown as AnyRoute;
   return {
-    estimate: async (input) => {
+    estimate: ({ args, fetcher }) => {
       let total = { ...nothing };
-      for (const item of items(input.args)) {
-        const estimate = await one.estimate({ ...input, args: { item } });
+      if (!route.counted) return total;
+      // The operation's loader shares one load per resource: an item asked twice counts once.
+      const seen = new Set<string>();
+      for (const item of items(args)) {
+        let named: P;
+        try {
+          named = params(item);
+        } catch {
+          continue;
+        }
+        const key = fetcher.keyOf(route, named);
+        if (seen.has(key)) continue;
+        seen.add(key);
+        const estimate = resourceEstimate(fetcher, { route: any, params: named });
         total = { requests: total.requests + estimate.requests, unanswerable: total.unanswerable + estimate.unanswerable };
       }
       return total;

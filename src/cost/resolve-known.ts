@@ -79,24 +79,36 @@ export interface ResolveInput {
   readonly context: GatewayContext;
 }
 
+/** A dry context, and the counted resources its resolvers asked for during the current resolution. */
+interface DryContext {
+  readonly context: GatewayContext;
+  /** Reset by each resolveField: the walk resolves one field at a time. */
+  asked: Missing[];
+}
+
 /** The operation's context with a loader that only reads what is known (see the module comment). */
-function dryContext(context: GatewayContext): GatewayContext {
+function dryContext(context: GatewayContext): DryContext {
   const real = context.upstream;
   const { fetcher } = context.services;
+  const dry: { context: GatewayContext; asked: Missing[] } = { context, asked: [] };
   const load = async <P, T>(route: Route<P, T>, params: P): Promise<T> => {
     if (!route.counted) return real.load(route, params);
     // The key once, for the look-up and for what the walk records as missing.
     const key = fetcher.keyOf(route, params);
+    // Recorded before the look-up: a resolver that fails on something else first (Promise.all over good and bad items) still asked for it.
+    const missing: Missing = { route: route as Route<unknown, unknown>, params, key };
+    dry.asked.push(missing);
     const peeked = await fetcher.peekKey(route as Route<never, T>, key);
-    if (peeked === undefined) throw new NotKnown({ route: route as Route<unknown, unknown>, params, key });
+    if (peeked === undefined) throw new NotKnown(missing);
     if (peeked.kind === 'error') throw peeked.error;
     return peeked.value as T;
   };
   const upstream = Object.assign(Object.create(real) as UpstreamLoader, { load });
-  return { ...context, upstream };
+  dry.context = { ...context, upstream };
+  return dry;
 }
 
-const dryContexts = new WeakMap<GatewayContext, GatewayContext>();
+const dryContexts = new WeakMap<GatewayContext, DryContext>();
 
 export async function resolveField(
   input: ResolveInput,
@@ -108,9 +120,12 @@ export async function resolveField(
   mode: 'dry' | 'probe',
 ): Promise<Resolution> {
   let context = input.context;
+  let dry: DryContext | undefined;
   if (mode === 'dry') {
-    context = dryContexts.get(input.context) ?? dryContext(input.context);
-    dryContexts.set(input.context, context);
+    dry = dryContexts.get(input.context) ?? dryContext(input.context);
+    dryContexts.set(input.context, dry);
+    dry.asked = [];
+    context = dry.context;
   }
   // graphql-tools' executor helpers (abort signal, async helpers) are not given: no resolver here uses them.
   const info: Omit<GraphQLResolveInfo, 'getAbortSignal' | 'getAsyncHelpers'> = {
@@ -129,14 +144,26 @@ export async function resolveField(
     const value = await settle(await (field.resolve ?? defaultFieldResolver)(parent, args, context, info as GraphQLResolveInfo));
     return value instanceof Error ? { kind: 'failed' } : { kind: 'value', value };
   } catch (error) {
-    return error instanceof NotKnown ? { kind: 'unknown', missing: error.missing } : { kind: 'failed' };
+    if (error instanceof NotKnown) return { kind: 'unknown', missing: error.missing };
+    // Failed, but after asking for a counted resource it does not hold: at execution that request is sent before the failure.
+    const sent = dry?.asked.find((asked) => !input.context.services.fetcher.cache.isFresh(asked.key));
+    return sent === undefined ? { kind: 'failed' } : { kind: 'unknown', missing: sent };
   }
 }
 
-/** A list's items settled (a resolver may return promises in a list), nested lists too. */
+/**
+ * A list's items settled (a resolver may return promises in a list), nested
+ * lists too. An item that rejects is an Error in its own slot, as execution
+ * makes it a field error at its own path while its neighbours resolve: one
+ * bad entry never fails the list. Only a resource that is not known yet
+ * (NotKnown) ends the dry run, since execution would send it.
+ */
 async function settle(value: unknown): Promise<unknown> {
   if (!Array.isArray(value)) return value;
-  return Promise.all(value.map(async (item) => settle(await item)));
+  const items = await Promise.allSettled(value.map(async (item) => settle(await item)));
+  const unknown = items.find((item): item is PromiseRejectedResult => item.status === 'rejected' && item.reason instanceof NotKnown);
+  if (unknown !== undefined) throw unknown.reason;
+  return items.map((item) => (item.status === 'fulfilled' ? item.value : item.reason instanceof Error ? item.reason : new Error(String(item.reason))));
 }
 
 /** The object type a value of `type` resolves to, or undefined when it cannot be told without executing. */

@@ -5,26 +5,27 @@
  * route holds, one load per distinct resource otherwise, so a hundred
  * representations of one league table's competitors cost one standings
  * request and a hundred distinct uncached teams a hundred. A representation
- * that is refused (no key, a key of the wrong version) costs nothing: it
- * is refused before any request.
+ * that is refused (no key, a key of the wrong version, a type name the
+ * subgraph's schema does not have) is refused in its own slot before any
+ * request: it costs nothing, and the others cost as if it were absent.
  */
 import { fieldCosts } from '../cost/field-costs.js';
 import type { Args, FieldCost } from '../cost/field-cost.js';
 import { nodesCost } from '../cost/node-cost.js';
-import { nodeSources } from '../model/node-sources.js';
-import { possibleUnlessOtherNode, representedGlobalId } from './representation.js';
+import { possibleInSchema, representedGlobalId } from './representation.js';
 
 const representations = (args: Args): unknown[] => (Array.isArray(args['representations']) ? (args['representations'] as unknown[]) : []);
-const isPossibleType = possibleUnlessOtherNode(new Set(Object.keys(nodeSources)));
 
 export const subgraphFieldCosts: Readonly<Record<string, FieldCost>> = {
   ...fieldCosts,
   'Query._entities': {
-    estimate: ({ args, context }) =>
-      nodesCost(
+    estimate: ({ args, context, schema }) => {
+      const isPossibleType = possibleInSchema(schema);
+      return nodesCost(
         context,
         representations(args).flatMap((representation) => representedGlobalId(representation, isPossibleType) ?? []),
-      ),
+      );
+    },
     listSize: (args) => representations(args).length,
   },
 };

@@ -15,6 +15,7 @@
  * and the version stays part of it, so equal native IDs of two versions
  * never meet.
  */
+import { isAbstractType, isObjectType, type GraphQLSchema } from 'graphql';
 import { fromGlobalId, toGlobalId, type GlobalId } from '../model/global-id.js';
 import { ErrorCode, GatewayError } from '../upstream/errors.js';
 import { nativeKeyTypes } from './subgraph-sdl.js';
@@ -34,8 +35,12 @@ export function representedType(representation: unknown): string {
   return representation['__typename'];
 }
 
+/** The type's native key; own entries only, so a client's `__typename` of `constructor` finds none. */
+const nativeKeyOf = (typeName: string): (typeof nativeKeyTypes)[string] | undefined =>
+  Object.hasOwn(nativeKeyTypes, typeName) ? nativeKeyTypes[typeName] : undefined;
+
 function fromRef(typeName: string, ref: unknown): GlobalId {
-  const key = nativeKeyTypes[typeName];
+  const key = nativeKeyOf(typeName);
   if (key === undefined) throw bad(`${typeName} has no \`ref\` key: represent it by its \`id\`.`);
   if (!isRecord(ref)) throw bad(`The \`ref\` of a ${typeName} representation must be an object { version nativeId sport }.`);
   const { version, nativeId, sport } = ref;
@@ -67,22 +72,25 @@ export function representedId(representation: unknown, isPossibleType: IsPossibl
   }
   if (fields['ref'] !== undefined && fields['ref'] !== null) return fromRef(typeName, fields['ref']);
   throw bad(
-    nativeKeyTypes[typeName] === undefined
+    nativeKeyOf(typeName) === undefined
       ? `A ${typeName} representation needs its \`id\`.`
       : `A ${typeName} representation needs its \`id\` or its \`ref { version nativeId sport }\`.`,
   );
 }
 
 /**
- * For the estimate, which has no schema at hand: an entity type must be
- * the ID's own type; any other name (an interface) is taken as possible. A
- * mismatch it lets through is refused at execution before any request, so
- * it can only over-estimate.
+ * Whether `typeName` is `abstractName` or one of its implementations, in
+ * `schema` (whose type map has no prototype: a client's `constructor` is
+ * no type). The estimate and execution ask the same schema.
  */
-export const possibleUnlessOtherNode =
-  (nodeTypes: ReadonlySet<string>): IsPossibleType =>
-  (abstractName, typeName) =>
-    abstractName === typeName || !nodeTypes.has(abstractName);
+export const possibleInSchema =
+  (schema: GraphQLSchema): IsPossibleType =>
+  (abstractName, typeName) => {
+    if (abstractName === typeName) return true;
+    const abstract = schema.getType(abstractName);
+    const concrete = schema.getType(typeName);
+    return abstract !== undefined && abstract !== null && isAbstractType(abstract) && isObjectType(concrete) && schema.isSubType(abstract, concrete);
+  };
 
 /** The global ID as text (what `nodes(ids:)` takes), or undefined when the representation is refused. */
 export function representedGlobalId(representation: unknown, isPossibleType: IsPossibleType): string | undefined {

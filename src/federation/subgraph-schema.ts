@@ -20,22 +20,13 @@ import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper/res
 import type { GraphQLReferenceResolver } from '@apollo/subgraph/dist/schemaExtensions.js';
 import { mergeResolvers } from '@graphql-tools/merge';
 import { addResolversToSchema } from '@graphql-tools/schema';
-import { isAbstractType, isObjectType, Kind, type GraphQLFieldResolver, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
+import { Kind, type GraphQLFieldResolver, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
 import type { GatewayContext } from '../context.js';
 import type { Resolvers } from '../generated/resolvers-types.js';
 import { locateNode } from '../model/node-sources.js';
 import { ErrorCode, GatewayError } from '../upstream/errors.js';
-import { representedId, representedType, type IsPossibleType } from './representation.js';
+import { possibleInSchema, representedId, representedType } from './representation.js';
 import { subgraphDocument, type SubgraphSdlOptions } from './subgraph-sdl.js';
-
-const possibleIn =
-  (schema: GraphQLSchema): IsPossibleType =>
-  (abstractName, typeName) => {
-    if (abstractName === typeName) return true;
-    const abstract = schema.getType(abstractName);
-    const concrete = schema.getType(typeName);
-    return abstract !== undefined && isAbstractType(abstract) && isObjectType(concrete) && schema.isSubType(abstract, concrete);
-  };
 
 /**
  * The entity a representation names, found as `node(id:)` finds it (tagged
@@ -44,7 +35,7 @@ const possibleIn =
  * inside its map over the representations, where a throw would fail them all.
  */
 async function resolveReference(reference: object, ctx: GatewayContext, info: GraphQLResolveInfo): Promise<object> {
-  return locateNode(ctx, representedId(reference, possibleIn(info.schema)));
+  return locateNode(ctx, representedId(reference, possibleInSchema(info.schema)));
 }
 
 /**

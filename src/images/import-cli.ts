@@ -9,6 +9,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { auditedLedger } from '../access/charge-audit.js';
+import { ChargeTally } from '../access/charge-tally.js';
 import { SpendGate } from '../access/spend-gate.js';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { createLogger } from '../logger.js';
@@ -94,11 +96,13 @@ async function main(): Promise<number> {
     await sandbox?.close();
     throw error;
   }
-  const { ledger } = local;
+  const tally = new ChargeTally();
+  // Counted for the test suite's charge check when it is on (src/access/charge-audit.ts); the ledger itself otherwise.
+  const ledger = auditedLedger(local.ledger, tally, 'importer');
   const metrics = new GatewayMetrics();
   const fetcher = new UpstreamFetcher({ config, baseUrl, v3CyclingBaseUrl: config.v3CyclingBaseUrl, ledger, metrics, logger });
   // The plan check of the spend gate, for no client; no per-operation limit: an entity costs two requests at most.
-  const gate = new SpendGate({ ledger, maxOperationCost: Number.POSITIVE_INFINITY, reserve: args.reserve });
+  const gate = new SpendGate({ ledger, maxOperationCost: Number.POSITIVE_INFINITY, reserve: args.reserve, tally });
   try {
     const images = await imageServiceFor({ config, fetcher, logger });
     const bar = new ProgressBar({ total: items.length, stream: process.stderr });

@@ -81,18 +81,19 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
       options.onProgress?.(index + 1, summary);
       continue;
     }
-    const admission = await gate.admit(images.logoCost(item.sources), undefined, 'import');
+    const admission = await gate.admit(images.logoCost(item.sources), undefined, 'import', 'plan');
     if (!admission.ok) {
       summary.stoppedEarly = true;
       summary.notAttempted = items.length - index;
       break;
     }
     const meter = new SpendMeter();
+    meter.guard = admission.pass.guard;
     let report: Awaited<ReturnType<ImageService['logo']>>;
     try {
       report = await images.logo(item.sources, Date.now() + options.entityTimeoutMs, meter);
     } finally {
-      admission.pass.settle(meter.counted);
+      admission.pass.settle();
       summary.allowanceSpent += meter.counted;
       summary.allowanceRemaining = ledger.snapshot().remaining;
     }

@@ -120,12 +120,13 @@ async function serve(
   const admission = await services.spend.admit(estimate, client, 'image request');
   if (!admission.ok) return refusalResponse(fetchAPI, admission.refusal);
   const meter = new SpendMeter();
+  meter.guard = admission.pass.guard;
   try {
     return await answerImage({ images, parsed, request, fetchAPI, meter, deadline: Date.now() + services.config.timeouts.operationMs });
   } catch (error) {
     return failed(services, fetchAPI, error);
   } finally {
-    admission.pass.settle(meter.counted);
+    admission.pass.settle();
   }
 }
 

@@ -12,8 +12,8 @@
  *   longest-standing one whose client the gate admits. A client without a
  *   budget (keys off, or a key without one) is always admitted: a poll it
  *   pays for is charged to the plan only. The gate holds the poll's
- *   estimate from the payer's budget and settles it with the counted
- *   requests the poll really made (src/upstream/spend-meter.ts).
+ *   estimate from the payer's budget, and each counted request is charged
+ *   to the payer as it is reserved (src/upstream/spend-meter.ts).
  * - When no subscriber can pay, or the plan cannot, the poll is not made:
  *   no upstream request, and the subscribers are told with the refusal.
  *
@@ -80,7 +80,7 @@ export class PollPayers {
   async run<T>(estimate: Estimate, poll: (meter: SpendMeter) => Promise<T>): Promise<PollOutcome<T>> {
     let refusal: SpendRefusal | undefined;
     for (const client of [...this.#clients.keys()]) {
-      const admission = await this.#gate.admit(estimate, client, 'poll');
+      const admission = await this.#gate.admit(estimate, client, 'poll', 'plan');
       if (!admission.ok) {
         refusal = admission.refusal;
         // Only a client's own budget differs from one subscriber to the next.
@@ -88,10 +88,12 @@ export class PollPayers {
         continue;
       }
       const meter = new SpendMeter();
+      // Charged to the payer as each request is reserved: a poll that hangs past its deadline is paid for all the same.
+      meter.guard = admission.pass.guard;
       try {
         return { ran: true, value: await poll(meter) };
       } finally {
-        admission.pass.settle(meter.counted);
+        admission.pass.settle();
       }
     }
     return { ran: false, refusal };

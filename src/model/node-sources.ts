@@ -246,9 +246,12 @@ export const nodeSources: Readonly<Record<string, NodeSources>> = {
   },
 };
 
+/** By type name, in a Map: a name from a client (`constructor`) must never find a member of Object.prototype. */
+const sourcesByType: ReadonlyMap<string, NodeSources> = new Map(Object.entries(nodeSources));
+
 /** The sources of an ID, or BAD_USER_INPUT when its type is not one `node` serves. */
 export function sourcesOf(id: GlobalId): readonly NodeSource[] {
-  const sources = nodeSources[id.typeName];
+  const sources = sourcesByType.get(id.typeName);
   if (sources === undefined) {
     throw new GatewayError(ErrorCode.BadUserInput, `Not a sports-graph global ID: ${id.typeName} is not a Node type.`);
   }

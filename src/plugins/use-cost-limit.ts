@@ -38,9 +38,22 @@ export interface CostLimitOptions {
 
 export function useCostLimit({ costs = fieldCosts, memo = new EstimateMemo() }: CostLimitOptions = {}): Plugin<GatewayContext> {
   return {
+    onSubscribe({ args }) {
+      const context = args.contextValue;
+      if (context.upstream === undefined) return undefined;
+      // A subscription's own loads (not its shared polls: src/live/poll-payers.ts) are charged to its client as they are reserved.
+      const budget = context.services.spend.operationBudget(context.clientName);
+      context.upstream.meter.guard = budget ?? context.services.spend.payerWithoutBudget(context.clientName);
+      if (budget === undefined) return undefined;
+      return { onSubscribeResult: () => ({ onEnd: () => void budget.settle() }) };
+    },
     async onExecute({ args, setResultAndStopExecution }) {
       const context = args.contextValue;
       if (context.upstream === undefined) return;
+      const { ledger, spend } = context.services;
+      // Before anything can load (the estimate may load a cheap list first, field-costs.ts): every counted request has its payer.
+      const budget = spend.operationBudget(context.clientName);
+      context.upstream.meter.guard = budget ?? spend.payerWithoutBudget(context.clientName);
       const operation = getOperationAST(args.document, args.operationName ?? undefined);
       if (operation == null || operation.operation === 'subscription') return;
       const coerced = coercedVariables(args.schema, operation, args.variableValues);
@@ -48,10 +61,6 @@ export function useCostLimit({ costs = fieldCosts, memo = new EstimateMemo() }: 
       if (coerced.errors !== undefined) return;
       // Once per document: the fields the estimate can find a cost in (fragments inlined); the walk below decides the rest per request.
       const costed = costedOperation(args.schema, costs, args.document, operation);
-      const { ledger, spend } = context.services;
-      // Before the estimate: it may load a cheap list first (field-costs.ts), which the client's budget pays like any load.
-      const budget = spend.operationBudget(context.clientName);
-      context.upstream.meter.guard = budget;
       const { trace } = context.upstream;
       const unpaid = (): number => trace.joinedCounted + trace.unsentCounted;
       const unpaidBefore = unpaid();
@@ -72,7 +81,7 @@ export function useCostLimit({ costs = fieldCosts, memo = new EstimateMemo() }: 
       const estimated = estimate.requests + spent + (unpaid() - unpaidBefore);
       const admission = await spend.admitOperation(estimate, context.clientName, budget, spent);
       if (!admission.ok) {
-        const budgetRemaining = budget === undefined ? spend.budgetRemaining(context.clientName) : budget.settle(spent);
+        const budgetRemaining = budget === undefined ? spend.budgetRemaining(context.clientName) : budget.settle();
         const cost = costExtension({ estimated, upstreamRequests: trace.upstreamRequests, cacheHits: trace.cacheHits }, ledger, budgetRemaining);
         setResultAndStopExecution({ errors: [refusalError(admission.refusal)], extensions: { cost } });
         return;

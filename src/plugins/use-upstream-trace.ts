@@ -33,9 +33,10 @@ export function useUpstreamTrace({ checkEstimate = estimateBoundRecorder() }: Up
           const planned = operationCosts.get(context);
           operationCosts.delete(context);
           // Once, when the operation has spent all it will: at once, or after the last payload of @defer/@stream.
-          const finish = (): Record<string, unknown> => {
-            const budgetRemaining = planned?.budget?.settle(trace.countedRequests);
-            if (planned !== undefined && checkEstimate !== undefined) {
+          // `complete`: every part was delivered. A client that left early cut the parts still loading, so what they needed is not known.
+          const finish = (complete = true): Record<string, unknown> => {
+            const budgetRemaining = planned?.budget?.settle();
+            if (planned !== undefined && checkEstimate !== undefined && complete) {
               const needed = trace.countedRequests - trace.repeatedCounted + trace.joinedCounted + trace.unsentCounted;
               checkEstimate({ estimated: planned.estimated, needed, query: context.params?.query });
             }
@@ -56,8 +57,8 @@ export function useUpstreamTrace({ checkEstimate = estimateBoundRecorder() }: Up
                 setPayload({ ...payload, extensions: { ...payload.extensions, ...finish() } });
               },
               onEnd() {
-                // A client that left before the last payload is still charged what was spent.
-                if (!finished) finish();
+                // A client that left before the last payload still pays for every request reserved (src/access/operation-budget.ts).
+                if (!finished) finish(false);
                 finished = true;
               },
             };

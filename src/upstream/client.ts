@@ -227,7 +227,7 @@ export function withQuota(ledger: Ledger): Step {
   return (next) => async (call) => {
     const { counted } = call.route;
     if (!counted && call.meter === undefined) return next(call);
-    // The work's own limit first (a client's budget): refused, nothing is reserved or sent.
+    // The payer first, charged as the unit is reserved (a client's budget may refuse: nothing is reserved or sent).
     const guard = counted ? call.meter?.guard : undefined;
     if (guard !== undefined) await guard.claim();
     let reservation: Reservation | undefined;
@@ -250,6 +250,7 @@ export function withQuota(ledger: Ledger): Step {
         guard?.unclaim();
       } else {
         reservation?.commit();
+        guard?.sent();
         call.meter?.record(counted);
       }
       throw error;
@@ -257,6 +258,7 @@ export function withQuota(ledger: Ledger): Step {
     call.meter?.record(counted);
     if (reservation === undefined) return response;
     reservation.commit(response.header);
+    guard?.sent();
     if (response.status === upstreamAssumptions.quotaExhaustedStatus) {
       ledger.markExhausted(parseRetryAfter(response.header('retry-after'), Date.now()));
     }

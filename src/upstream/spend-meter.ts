@@ -10,21 +10,30 @@
  * work only joined (in-flight sharing) carries its starter's meter and is
  * charged there: the starter pays, as a GraphQL operation's trace does.
  *
- * A meter may carry a guard: asked before each counted request is sent, it
- * can refuse it (a client whose budget is used up), so that the one request
- * fails, at its own field, without leaving the gateway.
+ * A meter carries a guard, its payer: asked as each counted request is
+ * reserved, it is charged then, or refuses the request (a client whose
+ * budget is used up), so that the one request fails, at its own field,
+ * without leaving the gateway.
  *
  * Passed explicitly rather than through AsyncLocalStorage: on Node 20 an
  * active AsyncLocalStorage turns on promise hooks for the whole process,
  * which made promise-heavy code several times slower.
  */
 
-/** Asked before a counted request is sent on a meter's behalf (src/access/operation-budget.ts). */
+/**
+ * The payer of a meter's counted requests, asked as each one is reserved in
+ * the ledger (src/access/operation-budget.ts for a client's budget,
+ * src/access/charge-tally.ts for every other payer). The charge is made at
+ * the claim, not when the answer arrives: a request whose answer never
+ * comes, or comes after its operation ended, is paid all the same.
+ */
 export interface SpendGuard {
-  /** Claims one counted request; rejects with a coded GatewayError (nothing may be sent) when none is left. */
+  /** Charges one counted request now; rejects with a coded GatewayError (nothing may be sent) when the payer cannot pay. */
   claim(): Promise<void>;
-  /** A claimed request was never sent: its unit is free again. */
+  /** A claimed request was never sent (nothing reserved, or the ledger gave its unit back): its charge is given back. */
   unclaim(): void;
+  /** A claimed request left (its ledger unit is committed): its charge stands. */
+  sent(): void;
 }
 
 export class SpendMeter {
