@@ -31,6 +31,8 @@ describe('needed counts each counted resource once', () => {
     await injectFault(stack.sandbox.url, { route: 'GET /v1/hockey/athletes', kind: 'hang' });
     try {
       const loader = new UpstreamLoader(stack.gateway.services.fetcher, Date.now() + 2_000);
+      // Its payer, as an anonymous operation's (src/plugins/use-cost-limit.ts): every counted request is charged.
+      loader.meter.guard = stack.gateway.services.spend.payerWithoutBudget(undefined);
       const loads = Array.from({ length: 3 }, () => loader.load(v1Routes.athletes, { athleteId: nextAthlete++ }));
       // Every request is at the hung upstream before the deadline comes.
       await vi.waitFor(async () => expect((await requestCounts(stack.sandbox.url)).total).toBe(3), { timeout: 20_000, interval: 50 });

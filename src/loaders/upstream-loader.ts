@@ -40,9 +40,10 @@ export interface RequestTrace {
   unsentCounted: number;
   /**
    * Counted resources the operation needed (src/cost/estimate-bound.ts):
-   * each once, whether it reserved a request (however often, however it
-   * ended, recorded yet or not), joined one in flight, started a refresh,
-   * or failed before a request left.
+   * each loaded resource once, whether it reserved a request (however
+   * often, however it ended, recorded yet or not), joined one in flight,
+   * started a refresh, or failed before a request left; plus each request
+   * reserved on the operation's meter outside the loader.
    */
   readonly neededCounted: number;
   /** Resources answered by the shared cache or by another operation's request in flight. */
@@ -129,7 +130,14 @@ export class UpstreamLoader {
       // fails before its hung request ends, and the request holds its unit
       // (and its charge) from the start.
       get neededCounted() {
-        return countedLoads.filter((load) => load.meter.reserved > 0 || load.meter.counted > 0 || load.elsewhere || load.refusedUnsent).length;
+        let needed = 0;
+        let reservedByLoads = 0;
+        for (const load of countedLoads) {
+          reservedByLoads += load.meter.reserved;
+          if (load.meter.reserved > 0 || load.meter.counted > 0 || load.elsewhere || load.refusedUnsent) needed += 1;
+        }
+        // What was reserved on the operation's meter itself, past the loader (the logo chain, resolvers/images.ts): each request its own image.
+        return needed + meter.reserved - reservedByLoads;
       },
       cacheHits: 0,
       stale: [],
