@@ -36,10 +36,16 @@ export interface RequestTrace {
    * is checked against paid plus joined).
    */
   joinedCounted: number;
-  /** Counted requests sent again for a resource already sent once by this operation (a 502 retried once). */
-  repeatedCounted: number;
   /** Counted resources that failed before a request left (the allowance or budget spent, a cooldown, the deadline). */
   unsentCounted: number;
+  /**
+   * Counted resources the operation needed (src/cost/estimate-bound.ts):
+   * each loaded resource once, whether it reserved a request (however
+   * often, however it ended, recorded yet or not), joined one in flight,
+   * started a refresh, or failed before a request left; plus each request
+   * reserved on the operation's meter outside the loader.
+   */
+  readonly neededCounted: number;
   /** Resources answered by the shared cache or by another operation's request in flight. */
   cacheHits: number;
   stale: StaleNotice[];
@@ -69,6 +75,15 @@ export interface LoadObserver {
   loadStarted(route: Pick<Route<unknown, unknown>, 'version' | 'template' | 'counted'>): (outcome: LoadOutcome) => void;
 }
 
+/** One counted resource of the operation, as far as its load has gone. */
+interface CountedLoad {
+  readonly meter: SpendMeter;
+  /** Joined another operation's request in flight, or started a refresh answered stale: needed, not on this meter yet. */
+  elsewhere: boolean;
+  /** Failed with a code that can come before a request leaves. */
+  refusedUnsent: boolean;
+}
+
 interface Call {
   route: Route<unknown, unknown>;
   prepared: PreparedCall;
@@ -83,6 +98,8 @@ export class UpstreamLoader {
   observer: LoadObserver | undefined;
   /** Refreshes this operation started that answered stale before their request was recorded. */
   private readonly refreshing = new Set<{ meter: SpendMeter; counted: boolean }>();
+  /** Every counted resource loaded, for `trace.neededCounted`. */
+  private readonly countedLoads: CountedLoad[] = [];
   /** Made on the first load: most subscription contexts never load anything, and there are thousands of them. */
   private loader: DataLoader<Call, unknown, string> | undefined;
 
@@ -94,6 +111,7 @@ export class UpstreamLoader {
   ) {
     const meter = this.meter;
     const refreshing = this.refreshing;
+    const countedLoads = this.countedLoads;
     // A refresh this operation started and answered stale without (stale
     // beats slow) may reach the upstream after the operation ends: it is
     // reported and charged here, once, whether or not it was recorded yet.
@@ -107,8 +125,20 @@ export class UpstreamLoader {
         return meter.counted + unrecorded(true);
       },
       joinedCounted: 0,
-      repeatedCounted: 0,
       unsentCounted: 0,
+      // Decided when asked, not when a load fails: at the deadline the load
+      // fails before its hung request ends, and the request holds its unit
+      // (and its charge) from the start.
+      get neededCounted() {
+        let needed = 0;
+        let reservedByLoads = 0;
+        for (const load of countedLoads) {
+          reservedByLoads += load.meter.reserved;
+          if (load.meter.reserved > 0 || load.meter.counted > 0 || load.elsewhere || load.refusedUnsent) needed += 1;
+        }
+        // What was reserved on the operation's meter itself, past the loader (the logo chain, resolvers/images.ts): each request its own image.
+        return needed + meter.reserved - reservedByLoads;
+      },
       cacheHits: 0,
       stale: [],
       resources: [],
@@ -150,6 +180,8 @@ export class UpstreamLoader {
       calls.map(async (call) => {
         this.trace.resources.push({ key: call.key, route: call.route.template });
         const meter = this.meter.child();
+        const counted: CountedLoad | undefined = call.route.counted ? { meter, elsewhere: false, refusedUnsent: false } : undefined;
+        if (counted !== undefined) this.countedLoads.push(counted);
         const observed = this.observer?.loadStarted(call.route);
         try {
           const result = await this.fetcher.fetchPrepared(call.route, call.prepared, { deadline: this.deadline, meter });
@@ -160,17 +192,19 @@ export class UpstreamLoader {
           if (!sent) this.trace.cacheHits += 1;
           if (result.startedRefresh === true && meter.requests === 0) this.refreshing.add({ meter, counted: call.route.counted });
           if (result.source === 'shared' && call.route.counted) this.trace.joinedCounted += 1;
+          if (counted !== undefined && (result.source === 'shared' || result.startedRefresh === true)) counted.elsewhere = true;
           if (result.stale !== undefined) {
             this.trace.stale.push({ route: call.route.template, version: call.route.version, ...result.stale });
           }
           return result.value;
         } catch (error) {
           observed?.({ source: undefined, stale: undefined, error, requests: meter.requests, counted: meter.counted });
-          if (call.route.counted && meter.counted === 0 && error instanceof GatewayError && unsentCodes.has(error.code)) this.trace.unsentCounted += 1;
+          const unsent = error instanceof GatewayError && unsentCodes.has(error.code);
+          if (counted !== undefined) counted.refusedUnsent = unsent;
+          // A request holding its unit has left, or will: the deadline failed the load before its record came.
+          if (counted !== undefined && unsent && meter.reserved === 0 && meter.counted === 0) this.trace.unsentCounted += 1;
           // One failed resource is an Error in its slot: it never fails its neighbours.
           return error instanceof Error ? withScope(error) : new Error(String(error));
-        } finally {
-          this.trace.repeatedCounted += Math.max(0, meter.counted - 1);
         }
       }),
     );

@@ -37,8 +37,7 @@ export function useUpstreamTrace({ checkEstimate = estimateBoundRecorder() }: Up
           const finish = (complete = true): Record<string, unknown> => {
             const budgetRemaining = planned?.budget?.settle();
             if (planned !== undefined && checkEstimate !== undefined && complete) {
-              const needed = trace.countedRequests - trace.repeatedCounted + trace.joinedCounted + trace.unsentCounted;
-              checkEstimate({ estimated: planned.estimated, needed, query: context.params?.query });
+              checkEstimate({ estimated: planned.estimated, needed: trace.neededCounted, query: context.params?.query });
             }
             const cost = costExtension(
               { estimated: planned?.estimated, upstreamRequests: trace.upstreamRequests, cacheHits: trace.cacheHits },

@@ -241,12 +241,16 @@ export function withQuota(ledger: Ledger): Step {
       guard?.unclaim();
       throw error;
     }
+    if (reservation !== undefined) call.meter?.reserve();
     let response: UpstreamResponse;
     try {
       response = await next(call);
     } catch (error) {
       if (error instanceof UpstreamNetworkError && !error.sent) {
-        reservation?.release();
+        if (reservation !== undefined) {
+          reservation.release();
+          call.meter?.unreserve();
+        }
         guard?.unclaim();
       } else {
         reservation?.commit();

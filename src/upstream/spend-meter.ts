@@ -41,6 +41,13 @@ export class SpendMeter {
   requests = 0;
   /** Of those, the ones the allowance counts: what a client's budget is charged. */
   counted = 0;
+  /**
+   * Counted requests reserved in the ledger and not given back: sent, or
+   * still on their way. Known as soon as the unit is held, before any
+   * answer; `counted` only follows when the request ends, which for a hung
+   * request is after its operation gave up on it.
+   */
+  reserved = 0;
   #guard: SpendGuard | undefined;
   readonly #parent: SpendMeter | undefined;
 
@@ -60,6 +67,18 @@ export class SpendMeter {
   /** A meter for one part of this work (one resource): what it records is recorded here too. */
   child(): SpendMeter {
     return new SpendMeter(this);
+  }
+
+  /** A counted request holds its ledger unit and may now leave. */
+  reserve(): void {
+    this.reserved += 1;
+    this.#parent?.reserve();
+  }
+
+  /** A reserved request never left: its unit was given back. */
+  unreserve(): void {
+    this.reserved -= 1;
+    this.#parent?.unreserve();
   }
 
   /** One request reached the upstream (a request that certainly never left is not recorded). */
