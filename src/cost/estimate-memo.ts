@@ -21,9 +21,14 @@
  *   walk's few milliseconds to at most this bound, and each counted
  *   request still passes its client's budget guard when it leaves;
  * - the walk spent nothing and joined nothing in flight: an estimate that
- *   loaded a list first (field-costs.ts) made the state it read.
+ *   loaded a list first (field-costs.ts) made the state it read;
+ * - every cached answer the walk read is still fresh. The operation that
+ *   reuses the estimate is then answered with those same answers (as the
+ *   walk's own operation is: UpstreamLoader.keepKnown), so an entry that
+ *   expires before execution reaches it is not sent for.
  */
 import type { GraphQLSchema, OperationDefinitionNode } from 'graphql';
+import type { Peeked } from '../upstream/cache.js';
 import { knownStateVersion } from '../upstream/known-state.js';
 import type { Estimate, FieldCost } from './field-cost.js';
 
@@ -45,6 +50,8 @@ export interface MemoKey {
 
 interface Kept {
   readonly estimate: Estimate;
+  /** The cached answers the walk read, by cache key. */
+  readonly known: ReadonlyMap<string, Peeked>;
   readonly version: number;
   readonly madeAt: number;
 }
@@ -72,13 +79,19 @@ export class EstimateMemo {
   }
 
   /** The kept estimate, when it still holds (see the module comment). */
-  get(key: MemoKey): Estimate | undefined {
+  get(key: MemoKey, isFresh: (cacheKey: string) => boolean = () => true): Estimate | undefined {
+    return this.reuse(key, isFresh)?.estimate;
+  }
+
+  /** The kept estimate and the answers its walk read, when it still holds and each of them is still fresh. */
+  reuse(key: MemoKey, isFresh: (cacheKey: string) => boolean): Pick<Kept, 'estimate' | 'known'> | undefined {
     const variables = variablesKey(key.variables);
     if (variables === undefined) return undefined;
     const kept = this.#byVariables(key, false)?.get(variables);
     if (kept === undefined) return undefined;
     if (kept.version !== knownStateVersion() || this.#now() - kept.madeAt >= this.#maxAgeMs) return undefined;
-    return kept.estimate;
+    for (const cacheKey of kept.known.keys()) if (!isFresh(cacheKey)) return undefined;
+    return kept;
   }
 
   /** Taken before a walk of `key`: `keep` compares the state with it afterwards. */
@@ -87,7 +100,7 @@ export class EstimateMemo {
   }
 
   /** Keeps a walk's estimate when nothing known changed while it ran. */
-  keep(key: MemoKey, estimate: Estimate, start: WalkStart): void {
+  keep(key: MemoKey, estimate: Estimate, start: WalkStart, known: ReadonlyMap<string, Peeked> = new Map()): void {
     if (knownStateVersion() !== start.version) return;
     const { variables } = start;
     const byVariables = variables === undefined ? undefined : this.#byVariables(key, true);
@@ -97,7 +110,7 @@ export class EstimateMemo {
       const oldest = byVariables.keys().next();
       if (oldest.done !== true) byVariables.delete(oldest.value);
     }
-    byVariables.set(variables, { estimate, version: start.version, madeAt: start.madeAt });
+    byVariables.set(variables, { estimate, known: new Map(known), version: start.version, madeAt: start.madeAt });
   }
 
   #byVariables(key: MemoKey, create: boolean): ByVariables | undefined {

@@ -9,7 +9,10 @@
  * counted), or a free route, which is loaded for real (free, and execution
  * reuses it through the operation's loader). A counted resource not cached
  * ends the dry run as `unknown`: the field will cost, and the walk falls
- * back to the cost table's bound.
+ * back to the cost table's bound. Each cached answer read is kept on the
+ * operation's loader (keepKnown) and execution answers with it: an entry
+ * read fresh here may expire or be evicted before execution reaches it,
+ * and sending for it then would spend what the estimate called free.
  *
  * `probe`: the resolver runs with the operation's own context; whatever it
  * loads is spent now (the operation's meter) and reused by execution. The
@@ -100,6 +103,8 @@ function dryContext(context: GatewayContext): DryContext {
     dry.asked.push(missing);
     const peeked = await fetcher.peekKey(route as Route<never, T>, key);
     if (peeked === undefined) throw new NotKnown(missing);
+    // Execution answers with what the estimate read, whatever the entry does meanwhile (expires, is evicted).
+    real.keepKnown(key, peeked);
     if (peeked.kind === 'error') throw peeked.error;
     return peeked.value as T;
   };
@@ -146,7 +151,8 @@ export async function resolveField(
   } catch (error) {
     if (error instanceof NotKnown) return { kind: 'unknown', missing: error.missing };
     // Failed, but after asking for a counted resource it does not hold: at execution that request is sent before the failure.
-    const sent = dry?.asked.find((asked) => !input.context.services.fetcher.cache.isFresh(asked.key));
+    const known = input.context.upstream.knownAnswers();
+    const sent = dry?.asked.find((asked) => !known.has(asked.key));
     return sent === undefined ? { kind: 'failed' } : { kind: 'unknown', missing: sent };
   }
 }

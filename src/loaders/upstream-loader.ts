@@ -13,7 +13,7 @@
  * charged, never inferred from where the answer came from.
  */
 import DataLoader from 'dataloader';
-import type { CacheSource, StaleInfo } from '../upstream/cache.js';
+import type { CacheSource, Peeked, StaleInfo } from '../upstream/cache.js';
 import { ErrorCode, GatewayError } from '../upstream/errors.js';
 import type { PreparedCall, UpstreamFetcher } from '../upstream/fetcher.js';
 import type { Route } from '../upstream/routes/route.js';
@@ -100,6 +100,13 @@ export class UpstreamLoader {
   private readonly refreshing = new Set<{ meter: SpendMeter; counted: boolean }>();
   /** Every counted resource loaded, for `trace.neededCounted`. */
   private readonly countedLoads: CountedLoad[] = [];
+  /**
+   * Answers the cost estimate read fresh from the cache (src/cost/resolve-known.ts),
+   * by cache key. Execution answers these keys with them: an entry that
+   * expired or was evicted between the estimate and execution would
+   * otherwise be sent for, a counted request the estimate called free.
+   */
+  private readonly known = new Map<string, Peeked>();
   /** Made on the first load: most subscription contexts never load anything, and there are thousands of them. */
   private loader: DataLoader<Call, unknown, string> | undefined;
 
@@ -175,10 +182,26 @@ export class UpstreamLoader {
     return this.loader.load(call) as Promise<T>;
   }
 
+  /** An answer the estimate read fresh for `key`: this operation is answered with it (see `known`). */
+  keepKnown(key: string, peeked: Peeked): void {
+    this.known.set(key, peeked);
+  }
+
+  /** The answers kept with keepKnown, for an estimate reused by a later operation (src/cost/estimate-memo.ts). */
+  knownAnswers(): ReadonlyMap<string, Peeked> {
+    return this.known;
+  }
+
   private loadAll(calls: readonly Call[]): Promise<Array<unknown>> {
     return Promise.all(
       calls.map(async (call) => {
         this.trace.resources.push({ key: call.key, route: call.route.template });
+        const known = this.known.get(call.key);
+        if (known !== undefined) {
+          this.trace.cacheHits += 1;
+          this.observer?.loadStarted(call.route)({ source: 'cache', stale: undefined, error: known.kind === 'error' ? known.error : undefined, requests: 0, counted: 0 });
+          return known.kind === 'value' ? known.value : known.error;
+        }
         const meter = this.meter.child();
         const counted: CountedLoad | undefined = call.route.counted ? { meter, elsewhere: false, refusedUnsent: false } : undefined;
         if (counted !== undefined) this.countedLoads.push(counted);

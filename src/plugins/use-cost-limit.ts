@@ -66,14 +66,18 @@ export function useCostLimit({ costs = fieldCosts, memo = new EstimateMemo() }: 
       const unpaidBefore = unpaid();
       // The same document and variables over an unchanged cache estimate the same (src/cost/estimate-memo.ts).
       const memoKey = { schema: args.schema, costs, operation: costed, variables: coerced.coerced };
-      let estimate = memo.get(memoKey);
+      const { cache } = context.services.fetcher;
+      const reused = memo.reuse(memoKey, (key) => cache.isFresh(key));
+      let estimate = reused?.estimate;
       if (estimate === undefined) {
         const start = memo.start(memoKey);
         const countedBefore = context.upstream.meter.counted;
         estimate = await estimateOperation({ schema: args.schema, operation: costed, fragments: {}, variables: coerced.coerced, context, costs });
         // A walk that loaded anything made part of the state it read: not one to reuse.
-        if (context.upstream.meter.counted === countedBefore && unpaid() === unpaidBefore) memo.keep(memoKey, estimate, start);
+        if (context.upstream.meter.counted === countedBefore && unpaid() === unpaidBefore) memo.keep(memoKey, estimate, start, context.upstream.knownAnswers());
       } else {
+        // Execution reads what the reused walk read, as the walk's own operation does (src/cost/resolve-known.ts).
+        for (const [key, peeked] of reused?.known ?? []) context.upstream.keepKnown(key, peeked);
         context.services.metrics.estimateReuses.inc();
       }
       const spent = context.upstream.meter.counted;
