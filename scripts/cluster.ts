@@ -1,8 +1,8 @@
 /**
  * `npm run cluster`: a cluster on one machine. A redis-server (Debian's
  * package) unless REDIS_URL names a Redis, the sandbox upstream unless
- * SPORTS_API_BASE_URL names an upstream, and N gateway replicas (src/main.ts
- * under tsx, as `npm run dev` runs it) on consecutive ports from PORT, each with its own
+ * SPORTS_API_BASE_URL names an upstream, and N gateway replicas (the build,
+ * `node dist/main.js`, as `npm start` runs it; `precluster` builds it) on consecutive ports from PORT, each with its own
  * DATA_DIR and REPLICA_ID. Prints every address once all answer /healthz.
  * Ctrl-C or SIGTERM stops the replicas first, then Redis and the sandbox, so
  * that no replica outlives the state it writes to. Children run in process
@@ -107,8 +107,8 @@ async function startReplicas(env: Record<string, string>): Promise<void> {
       try {
         const child = await startGatewayProcess(
           { ...env, REPLICA_ID: id },
-          // The sources under tsx, as `npm run dev` runs them: no build step before a local cluster.
-          { port: settings.firstPort + index, dataDir, detached: true, onOutput: (chunk) => output.push(chunk), compiled: false },
+          // The build, as `npm start` and the container run it (`precluster` made it).
+          { port: settings.firstPort + index, dataDir, detached: true, onOutput: (chunk) => output.push(chunk) },
         );
         replicas.push({ id, child, output });
       } catch (error) {

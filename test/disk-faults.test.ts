@@ -93,7 +93,7 @@ describe.skipIf(noMount !== undefined)('disk faults and crashes (the build, on a
   let gateway: GatewayProcess | undefined;
   const env = (): Record<string, string> => ({ SPORTS_API_BASE_URL: sandbox.url, SPORTS_API_KEY: API_KEY, SPORTS_API_PLAN: 'pro', LOG_LEVEL: 'warn' });
   const start = async (): Promise<GatewayProcess> => {
-    gateway = await startGatewayProcess(env(), { dataDir: disk.dir, compiled: true });
+    gateway = await startGatewayProcess(env(), { dataDir: disk.dir });
     return gateway;
   };
   const spent = async (): Promise<number> => (await requestCounts(sandbox.url)).total;

@@ -102,7 +102,7 @@ describe('graceful shutdown on SIGTERM', () => {
     try {
       gateway = await startGatewayProcess(
         { SPORTS_API_BASE_URL: sandbox.url, SPORTS_API_KEY: API_KEY, SPORTS_API_PLAN: 'pro', LOG_LEVEL: 'info' },
-        { compiled: true, dataDir },
+        { dataDir },
       );
       const ws = wsSubscriber(gateway.url, 'subscription { quotaUpdates { remaining } }');
       const sse = sseSubscriber(gateway.url, 'subscription { quotaUpdates { remaining } }');

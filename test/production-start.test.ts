@@ -41,7 +41,6 @@ describe('production start', () => {
     try {
       gateway = await startGatewayProcess(
         { SPORTS_API_BASE_URL: sandbox.url, SPORTS_API_KEY: API_KEY, SPORTS_API_PLAN: 'pro' },
-        { compiled: true },
       );
       expect(gateway.process.spawnargs.slice(1)).toEqual(['dist/main.js']);
       const before = (await requestCounts(sandbox.url)).byRoute['GET /v1/hockey/standings'] ?? 0;
@@ -65,7 +64,6 @@ describe('production start', () => {
     try {
       gateway = await startGatewayProcess(
         { SPORTS_API_BASE_URL: sandbox.url, SPORTS_API_KEY: API_KEY, SPORTS_API_PLAN: 'pro' },
-        { compiled: true },
       );
       const page = await (await fetch(`${gateway.url}/graphql`, { headers: { accept: 'text/html' } })).text();
       const file = /"(\/graphiql\/examples-[0-9a-f]{16}\.js)"/.exec(page)?.[1];

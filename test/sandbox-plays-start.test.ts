@@ -36,7 +36,6 @@ describe('npm start: the sandbox plays', () => {
         LIVE_TICKER_MIN_INTERVAL_MS: '',
         LIVE_TICKER_ALLOWANCE_PERCENT: '',
       },
-      { compiled: true },
     );
   }, 60_000);
   afterAll(async () => {

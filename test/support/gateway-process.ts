@@ -2,10 +2,10 @@
  * The gateway as `npm start` runs it (the build's output, `node dist/main.js`,
  * built once per test run by vitest's globalSetup, test/support/build-dist.ts),
  * in a child process: a request that ends the process shows as an exit,
- * not as a crashed test worker. With `compiled: false`, the sources under
- * tsx instead, as `npm run dev` runs them. A free loopback port and a fresh
- * DATA_DIR by default. The cluster harness (cluster.ts) and `npm run cluster`
- * start their replicas with it too, on ports and data directories of their choosing.
+ * not as a crashed test worker. A free loopback port and a fresh DATA_DIR by
+ * default. The cluster harness (cluster.ts) and `npm run cluster` (which
+ * builds first) start their replicas with it too, on ports and data
+ * directories of their choosing.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -44,12 +44,6 @@ export interface GatewayProcessOptions {
   onOutput?: (chunk: string) => void;
   /** How long it may take to answer /healthz; past it, it is killed and the start fails with its output. @default 60_000 */
   readyTimeoutMs?: number;
-  /**
-   * Run the build's output (`node dist/main.js`, what `npm start` and the container run); false runs
-   * `src/main.ts` under tsx, as `npm run dev` does. Outside vitest (whose globalSetup builds), the caller
-   * builds first (scripts/build.ts). @default true
-   */
-  compiled?: boolean;
   /** An IPC channel to the child (`process.send`), as the bench opens one for its probes (src/bench-control.ts). @default false */
   ipc?: boolean;
 }
@@ -60,9 +54,9 @@ function spawnGateway(
   port: number,
   dataDir: string,
   ownsDataDir: boolean,
-  options: Pick<GatewayProcessOptions, 'detached' | 'onOutput' | 'readyTimeoutMs' | 'compiled' | 'ipc'> = {},
+  options: Pick<GatewayProcessOptions, 'detached' | 'onOutput' | 'readyTimeoutMs' | 'ipc'> = {},
 ): { handle: GatewayProcess; ready: Promise<GatewayProcess>; exited: Promise<void> } {
-  const child = spawn(process.execPath, (options.compiled ?? true) ? ['dist/main.js'] : ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, ['dist/main.js'], {
     cwd: root,
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
     stdio: options.ipc === true ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
