@@ -22,6 +22,7 @@
  * time).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { HttpError } from '../router.js';
 import { readBody, reply } from '../ws/control.js';
 import type { OddsSocketServer } from '../ws/odds-socket.js';
 import { ScriptError, type MatchView } from './live-match.js';
@@ -37,9 +38,9 @@ export function handleMatchControl(simulation: MatchSimulation, odds: OddsSocket
   void answer(simulation, odds, req, pathname).then(
     ([status, body]) => reply(res, status, body),
     (error: unknown) =>
-      error instanceof ScriptError
-        ? reply(res, error.status, { error: error.message })
-        : reply(res, 400, { error: error instanceof Error ? error.message : 'Bad request' }),
+      reply(res, error instanceof ScriptError ? 409 : error instanceof HttpError ? error.status : 400, {
+        error: error instanceof Error ? error.message : 'Bad request',
+      }),
   );
   return true;
 }
@@ -60,7 +61,7 @@ async function answer(simulation: MatchSimulation, odds: OddsSocketServer, req: 
   const type = body['type'];
   if (isMarketAction(type)) {
     const market = body['market'];
-    if (typeof market !== 'string' || market === '') throw new ScriptError(400, `${type} needs "market": a market ID`);
+    if (typeof market !== 'string' || market === '') throw new HttpError(400, `${type} needs "market": a market ID`);
     const changed = match.ids.map((id) => marketAction(odds, id, type, market)).some(Boolean);
     for (const id of match.ids) odds.announce(id);
     return [200, { changed, match: describe(match, simulation.view(match)), eventDelayMs: odds.timing.eventDelayMs }];
@@ -73,7 +74,7 @@ function scriptedEvent(body: Record<string, unknown>): ScriptedEvent {
   switch (body['type']) {
     case 'goal': {
       const team = body['team'];
-      if (team !== 'home' && team !== 'away') throw new ScriptError(400, 'goal needs "team": "home" or "away"');
+      if (team !== 'home' && team !== 'away') throw new HttpError(400, 'goal needs "team": "home" or "away"');
       return { type: 'goal', team };
     }
     case 'period':
@@ -81,7 +82,7 @@ function scriptedEvent(body: Record<string, unknown>): ScriptedEvent {
     case 'end':
       return { type: 'end' };
     default:
-      throw new ScriptError(400, `type must be one of goal, period, end, ${MARKET_ACTIONS.join(', ')}`);
+      throw new HttpError(400, `type must be one of goal, period, end, ${MARKET_ACTIONS.join(', ')}`);
   }
 }
 

@@ -81,12 +81,11 @@ interface PlannedGoal {
   readonly at: number;
 }
 
+/** An event the match cannot have now (a goal at half-time, anything after full time): the control answers 409. */
 export class ScriptError extends Error {
-  readonly status: number;
-  constructor(status: number, message: string) {
+  constructor(message: string) {
     super(message);
     this.name = 'ScriptError';
-    this.status = status;
   }
 }
 
@@ -153,7 +152,7 @@ export class LiveMatch {
   /** A scripted goal, now. */
   goal(side: Side, now: number): MatchChange[] {
     const changes = this.advance(now);
-    if (this.#phase !== 'first-half' && this.#phase !== 'second-half') throw new ScriptError(409, `No goal while the match is ${this.#phase}`);
+    if (this.#phase !== 'first-half' && this.#phase !== 'second-half') throw new ScriptError(`No goal while the match is ${this.#phase}`);
     this.#reanchor(this.#matchTime(now), now);
     changes.push(this.#score(side, true, now));
     return changes;
@@ -176,7 +175,7 @@ export class LiveMatch {
         changes.push(this.#enter('finished', FULL, now));
         break;
       case 'finished':
-        throw new ScriptError(409, 'The match is finished');
+        throw new ScriptError('The match is finished');
     }
     return changes;
   }
@@ -184,7 +183,7 @@ export class LiveMatch {
   /** Scripted: full time now, whatever the phase. */
   end(now: number): MatchChange[] {
     const changes = this.advance(now);
-    if (this.#phase === 'finished') throw new ScriptError(409, 'The match is finished');
+    if (this.#phase === 'finished') throw new ScriptError('The match is finished');
     changes.push(this.#enter('finished', Math.max(FULL, this.#matchTime(now)), now));
     return changes;
   }
