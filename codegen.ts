@@ -8,7 +8,9 @@ import type { CodegenConfig } from '@graphql-codegen/cli';
  * paths relative to `src/generated/`).
  */
 const mappers: Record<string, string> = {};
-for (const file of readdirSync('schema').filter((name) => name.endsWith('.mappers.json')).sort()) {
+for (const file of readdirSync('schema')
+  .filter((name) => name.endsWith('.mappers.json'))
+  .sort()) {
   Object.assign(mappers, JSON.parse(readFileSync(`schema/${file}`, 'utf8')) as Record<string, string>);
 }
 

@@ -24,7 +24,9 @@ export async function compiledScript(entry: string, name: string): Promise<strin
     format: 'esm',
     target: 'node20.19',
     // CommonJS dependencies bundled into an ES module still call require().
-    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    },
     logLevel: 'warning',
   });
   return `dist-bench/${name}.js`;

@@ -23,5 +23,9 @@ export interface Spread {
 }
 
 export function spreadOf(values: readonly number[], digits = 3): Spread {
-  return { min: round(Math.min(...values), digits), median: round(median(values), digits), max: round(Math.max(...values), digits) };
+  return {
+    min: round(Math.min(...values), digits),
+    median: round(median(values), digits),
+    max: round(Math.max(...values), digits),
+  };
 }

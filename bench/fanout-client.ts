@@ -17,11 +17,26 @@
 import { randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
 
-interface Start { type: 'start'; url: string; count: number; query: string; variables: Record<string, unknown> }
-interface Collect { type: 'collect'; since: number }
-interface Close { type: 'close' }
-interface Size { type: 'size' }
-interface Counts { type: 'counts' }
+interface Start {
+  type: 'start';
+  url: string;
+  count: number;
+  query: string;
+  variables: Record<string, unknown>;
+}
+interface Collect {
+  type: 'collect';
+  since: number;
+}
+interface Close {
+  type: 'close';
+}
+interface Size {
+  type: 'size';
+}
+interface Counts {
+  type: 'counts';
+}
 type Command = Start | Collect | Close | Size | Counts;
 
 const sockets: WebSocket[] = [];
@@ -99,7 +114,8 @@ process.on('message', (command: Command) => {
     if (command.type === 'start') {
       for (let i = 0; i < command.count; i += CONNECT_BATCH) {
         const batch: Array<Promise<void>> = [];
-        for (let j = i; j < Math.min(command.count, i + CONNECT_BATCH); j += 1) batch.push(open(command.url, command.query, command.variables));
+        for (let j = i; j < Math.min(command.count, i + CONNECT_BATCH); j += 1)
+          batch.push(open(command.url, command.query, command.variables));
         await Promise.all(batch);
       }
       send({ type: 'ready', subscribed, failed });

@@ -50,7 +50,9 @@ function groups(snapshot: Snapshot): Groups {
   const out: Groups = new Map();
   for (let i = 0; i < snapshot.nodes.length; i += width) {
     const type = types[snapshot.nodes[i + typeAt]!] ?? '?';
-    const name = GROUPED_BY_NAME.has(type) ? `${type === 'object' ? '' : `(${type}) `}${snapshot.strings[snapshot.nodes[i + nameAt]!] ?? '?'}` : `(${type})`;
+    const name = GROUPED_BY_NAME.has(type)
+      ? `${type === 'object' ? '' : `(${type}) `}${snapshot.strings[snapshot.nodes[i + nameAt]!] ?? '?'}`
+      : `(${type})`;
     const group = out.get(name) ?? { bytes: 0, count: 0 };
     group.bytes += snapshot.nodes[i + sizeAt]!;
     group.count += 1;
@@ -59,7 +61,8 @@ function groups(snapshot: Snapshot): Groups {
   return out;
 }
 
-const readGroups = async (path: string): Promise<Groups> => groups(JSON.parse(await readFile(path, 'utf8')) as Snapshot);
+const readGroups = async (path: string): Promise<Groups> =>
+  groups(JSON.parse(await readFile(path, 'utf8')) as Snapshot);
 
 const subscribers = Number(process.env['HEAP_SUBSCRIBERS'] ?? '10000');
 const keepDir = process.env['HEAP_DIR'];
@@ -67,19 +70,39 @@ const snapshots = process.env['HEAP_SNAPSHOTS'] !== '0';
 const dir = keepDir ?? (await mkdtemp(join(tmpdir(), 'sports-graph-heap-')));
 const stack = await startBenchStack(20);
 try {
-  const gateway = await stack.startGateway('heap', { BENCH_CONTROL: 'on' }, ['--expose-gc'], process.env['HEAP_GATEWAY_SCRIPT']);
+  const gateway = await stack.startGateway(
+    'heap',
+    { BENCH_CONTROL: 'on' },
+    ['--expose-gc'],
+    process.env['HEAP_GATEWAY_SCRIPT'],
+  );
   const clients = [new ClientProcess(stack.pinning), new ClientProcess(stack.pinning)];
   await Promise.all(clients.map((client) => client.request(undefined)));
   await sleep(500);
-  const memory = async (): Promise<NodeJS.MemoryUsage> => (await askGateway<MemoryReply>(gateway.child, { type: 'bench_memory', gc: true }, 'bench_memory')).usage;
+  const memory = async (): Promise<NodeJS.MemoryUsage> =>
+    (await askGateway<MemoryReply>(gateway.child, { type: 'bench_memory', gc: true }, 'bench_memory')).usage;
   const snapshot = async (name: string): Promise<string> =>
-    (await askGateway<HeapSnapshotReply>(gateway.child, { type: 'bench_heap_snapshot', path: join(dir, name) }, 'bench_heap_snapshot_done')).path;
+    (
+      await askGateway<HeapSnapshotReply>(
+        gateway.child,
+        { type: 'bench_heap_snapshot', path: join(dir, name) },
+        'bench_heap_snapshot_done',
+      )
+    ).path;
   const empty = snapshots ? await snapshot('0.heapsnapshot') : undefined;
   const before = await memory();
   const wsUrl = `${gateway.url.replace(/^http/, 'ws')}/graphql`;
   const per = Math.ceil(subscribers / clients.length);
   const ready = await Promise.all(
-    clients.map((client, i) => client.request({ type: 'start', url: wsUrl, count: Math.min(per, subscribers - i * per), query: FANOUT_QUERY, variables: { match: '940001' } })),
+    clients.map((client, i) =>
+      client.request({
+        type: 'start',
+        url: wsUrl,
+        count: Math.min(per, subscribers - i * per),
+        query: FANOUT_QUERY,
+        variables: { match: '940001' },
+      }),
+    ),
   );
   const subscribed = ready.reduce((sum, reply) => sum + (reply.type === 'ready' ? reply.subscribed : 0), 0);
   await sleep(1_000);
@@ -87,17 +110,26 @@ try {
   const per1 = (bytes: number): number => Math.round(bytes / Math.max(1, subscribed));
   // Printed before the second snapshot, which takes minutes on a busy core.
   process.stdout.write(`subscribers ${subscribed}\n`);
-  for (const key of ['rss', 'heapUsed', 'external', 'arrayBuffers'] as const) process.stdout.write(`${key}: ${per1(after[key] - before[key])} bytes per subscriber\n`);
+  for (const key of ['rss', 'heapUsed', 'external', 'arrayBuffers'] as const)
+    process.stdout.write(`${key}: ${per1(after[key] - before[key])} bytes per subscriber\n`);
   const full = snapshots ? await snapshot('N.heapsnapshot') : undefined;
   await Promise.all(clients.map((client) => client.request({ type: 'close' })));
   await Promise.all(clients.map((client) => client.stop()));
   if (empty !== undefined && full !== undefined) {
     const [a, b] = [await readGroups(empty), await readGroups(full)];
-    const rows = [...b].map(([name, group]) => ({ name, bytes: group.bytes - (a.get(name)?.bytes ?? 0), count: group.count - (a.get(name)?.count ?? 0) }));
+    const rows = [...b].map(([name, group]) => ({
+      name,
+      bytes: group.bytes - (a.get(name)?.bytes ?? 0),
+      count: group.count - (a.get(name)?.count ?? 0),
+    }));
     const total = rows.reduce((sum, row) => sum + row.bytes, 0);
-    process.stdout.write(`heap snapshot difference: ${per1(total)} bytes per subscriber\n\n| bytes/subscriber | objects/subscriber | constructor |\n|---:|---:|---|\n`);
+    process.stdout.write(
+      `heap snapshot difference: ${per1(total)} bytes per subscriber\n\n| bytes/subscriber | objects/subscriber | constructor |\n|---:|---:|---|\n`,
+    );
     for (const row of rows.sort((x, y) => y.bytes - x.bytes).filter((row) => Math.abs(row.bytes) >= subscribed * 8)) {
-      process.stdout.write(`| ${per1(row.bytes)} | ${(row.count / Math.max(1, subscribed)).toFixed(2)} | ${row.name} |\n`);
+      process.stdout.write(
+        `| ${per1(row.bytes)} | ${(row.count / Math.max(1, subscribed)).toFixed(2)} | ${row.name} |\n`,
+      );
     }
   }
 } finally {

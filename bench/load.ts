@@ -24,14 +24,19 @@ export interface SpreadTarget extends Omit<Target, 'url'> {
 
 /** Connections each of `servers` servers gets from `connections` (autocannon's round-robin). */
 export function connectionsPerServer(connections: number, servers: number): number[] {
-  return Array.from({ length: servers }, (_, i) => Math.floor(connections / servers) + (i < connections % servers ? 1 : 0));
+  return Array.from(
+    { length: servers },
+    (_, i) => Math.floor(connections / servers) + (i < connections % servers ? 1 : 0),
+  );
 }
 
 /**
  * autocannon as it runs: its `url` may be an array (lib/url.js), which its
  * type declarations (@types/autocannon) have not caught up with.
  */
-const autocannonRun = autocannon as unknown as (options: Omit<autocannon.Options, 'url'> & { url: string | string[] }) => Promise<autocannon.Result>;
+const autocannonRun = autocannon as unknown as (
+  options: Omit<autocannon.Options, 'url'> & { url: string | string[] },
+) => Promise<autocannon.Result>;
 
 export interface Throughput {
   readonly requestsPerSecond: number;
@@ -43,7 +48,10 @@ export interface Throughput {
   readonly errors: number;
 }
 
-export async function throughput(target: Target | SpreadTarget, options: { connections: number; durationSeconds: number }): Promise<Throughput> {
+export async function throughput(
+  target: Target | SpreadTarget,
+  options: { connections: number; durationSeconds: number },
+): Promise<Throughput> {
   const result = await autocannonRun({
     url: 'urls' in target ? target.urls.map((url) => url + target.path) : target.url + target.path,
     method: target.method,

@@ -28,9 +28,15 @@ export interface Pinning {
 export function detectPinning(): Pinning {
   const cores = availableParallelism();
   const taskset = spawnSync('which', ['taskset'], { encoding: 'utf8' }).status === 0;
-  if (!taskset) return { enabled: false, reason: 'taskset not found: processes are not pinned', serverCpu: 0, loadCpu: 0 };
+  if (!taskset)
+    return { enabled: false, reason: 'taskset not found: processes are not pinned', serverCpu: 0, loadCpu: 0 };
   if (cores < 2) return { enabled: false, reason: `${cores} core: processes are not pinned`, serverCpu: 0, loadCpu: 0 };
-  return { enabled: true, reason: `taskset: server on core 0, load generator and sandbox on core 1 (${cores} cores)`, serverCpu: 0, loadCpu: 1 };
+  return {
+    enabled: true,
+    reason: `taskset: server on core 0, load generator and sandbox on core 1 (${cores} cores)`,
+    serverCpu: 0,
+    loadCpu: 1,
+  };
 }
 
 /** Pins this process (every thread, workers included) to the load generator's core. */
@@ -65,7 +71,11 @@ export interface SpawnOptions {
 }
 
 export function spawnTs(pinning: Pinning, options: SpawnOptions): Child {
-  const nodeArgs = [...(options.nodeFlags ?? []), ...(options.compiled === true ? [] : ['--import', 'tsx']), options.script];
+  const nodeArgs = [
+    ...(options.nodeFlags ?? []),
+    ...(options.compiled === true ? [] : ['--import', 'tsx']),
+    options.script,
+  ];
   const [command, args] =
     pinning.enabled && options.cpu !== undefined
       ? ['taskset', ['-c', String(options.cpu), process.execPath, ...nodeArgs]]
@@ -142,6 +152,7 @@ export function procStats(pid: number): ProcStats {
  */
 export function measuredPid(child: Child): number {
   const comm = readFileSync(`/proc/${child.pid}/comm`, 'utf8').trim();
-  if (comm !== 'node') throw new Error(`pid ${child.pid} is "${comm}", not node: its RSS and CPU would not be the gateway's`);
+  if (comm !== 'node')
+    throw new Error(`pid ${child.pid} is "${comm}", not node: its RSS and CPU would not be the gateway's`);
   return child.pid;
 }

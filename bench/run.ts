@@ -59,12 +59,16 @@ const coldEnv = {
 };
 const profiled = (): string[] => (cpuProfDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', cpuProfDir]);
 /** Load average when a scenario starts: the machine is shared, and its figures are read with this beside them. */
-const loadAverage = (): string => loadavg().map((value) => value.toFixed(2)).join(' ');
+const loadAverage = (): string =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ');
 
 const startedAt = Date.now();
 const stack = await startBenchStack(latencyMs);
 pinSelf(stack.pinning);
-const log = (message: string) => process.stderr.write(`[bench +${Math.round((Date.now() - startedAt) / 1000)}s] ${message}\n`);
+const log = (message: string) =>
+  process.stderr.write(`[bench +${Math.round((Date.now() - startedAt) / 1000)}s] ${message}\n`);
 log(stack.pinning.reason);
 try {
   // First, on an otherwise idle machine: start time and idle memory of fresh processes.
@@ -89,7 +93,11 @@ try {
   }
 
   // BENCH_CONTROL: the steady scenario asks it what holds its memory (src/bench-control.ts).
-  const gateway = await stack.startGateway('warm', { BENCH_CONTROL: 'on' }, cpuProfDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', cpuProfDir]);
+  const gateway = await stack.startGateway(
+    'warm',
+    { BENCH_CONTROL: 'on' },
+    cpuProfDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', cpuProfDir],
+  );
   let warm;
   if (runs('warm')) {
     log('warm');
@@ -124,7 +132,10 @@ try {
     const loadAtStart = loadAverage();
     log(`engine (load average ${loadAtStart})`);
     const engineGateway = await stack.startGateway('engine', { RESULT_CACHE: 'false' }, profiled());
-    engine = { ...(await runEngine(engineGateway, direct, { rounds: cpuRounds, ...warmLoad })), loadAverage: { start: loadAtStart, end: loadAverage() } };
+    engine = {
+      ...(await runEngine(engineGateway, direct, { rounds: cpuRounds, ...warmLoad })),
+      loadAverage: { start: loadAtStart, end: loadAverage() },
+    };
     await engineGateway.child.stop();
   }
 
@@ -134,26 +145,42 @@ try {
     const loadAtStart = loadAverage();
     log(`cold (load average ${loadAtStart})`);
     const coldGateway = await stack.startGateway('cold', coldEnv, profiled());
-    cold = { ...(await runCold(coldGateway, direct, { rounds: cpuRounds, requests: 200, upstreamLatencyMs: latencyMs })), loadAverage: { start: loadAtStart, end: loadAverage() } };
+    cold = {
+      ...(await runCold(coldGateway, direct, { rounds: cpuRounds, requests: 200, upstreamLatencyMs: latencyMs })),
+      loadAverage: { start: loadAtStart, end: loadAverage() },
+    };
     await coldGateway.child.stop();
   }
   if (runs('cold') || runs('trueCold')) {
     const trueColdAtStart = loadAverage();
     log(`trueCold (load average ${trueColdAtStart})`);
-    trueCold = { ...(await runTrueCold(coldEnv, representativeIds, cpuRounds, profiled())), loadAverage: { start: trueColdAtStart, end: loadAverage() } };
+    trueCold = {
+      ...(await runTrueCold(coldEnv, representativeIds, cpuRounds, profiled())),
+      loadAverage: { start: trueColdAtStart, end: loadAverage() },
+    };
   }
 
   const fanout = [];
   for (const [i, subscribers] of (runs('fanout') ? fanoutLevels : []).entries()) {
     log(`fanout ${subscribers}`);
     fanout.push(
-      await runFanoutLevel(stack.pinning, (env) => stack.startGateway(`fanout-${subscribers}`, env, cpuProfDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', cpuProfDir]), stack.sandbox.url, {
-        subscribers,
-        // Rounds of one floor and one odds frame each: an odd count, for a median of the pairs.
-        frames: 7,
-        clientProcesses: subscribers >= 5_000 ? 2 : 1,
-        matchId: String(940_001 + i),
-      }),
+      await runFanoutLevel(
+        stack.pinning,
+        (env) =>
+          stack.startGateway(
+            `fanout-${subscribers}`,
+            env,
+            cpuProfDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', cpuProfDir],
+          ),
+        stack.sandbox.url,
+        {
+          subscribers,
+          // Rounds of one floor and one odds frame each: an odd count, for a median of the pairs.
+          frames: 7,
+          clientProcesses: subscribers >= 5_000 ? 2 : 1,
+          matchId: String(940_001 + i),
+        },
+      ),
     );
   }
 
@@ -205,9 +232,28 @@ try {
     },
     steady,
   };
-  if (started === undefined || warm === undefined || engine === undefined || cold === undefined || trueCold === undefined || upstream === undefined || cluster === undefined || steady === undefined || largest === undefined) {
-    await writeFile(new URL('./results/partial.json', import.meta.url), `${JSON.stringify({ ...results, targets: targetsOf(results) }, null, 2)}\n`);
-    if (started !== undefined || engine !== undefined || cold !== undefined || trueCold !== undefined || cluster !== undefined) {
+  if (
+    started === undefined ||
+    warm === undefined ||
+    engine === undefined ||
+    cold === undefined ||
+    trueCold === undefined ||
+    upstream === undefined ||
+    cluster === undefined ||
+    steady === undefined ||
+    largest === undefined
+  ) {
+    await writeFile(
+      new URL('./results/partial.json', import.meta.url),
+      `${JSON.stringify({ ...results, targets: targetsOf(results) }, null, 2)}\n`,
+    );
+    if (
+      started !== undefined ||
+      engine !== undefined ||
+      cold !== undefined ||
+      trueCold !== undefined ||
+      cluster !== undefined
+    ) {
       // Scenarios whose figures stand alone (fresh processes; CPU per operation of each side, read from /proc)
       // replace only their own keys, and the targets are checked again on the result.
       const latestUrl = new URL('./results/latest.json', import.meta.url);
@@ -221,13 +267,31 @@ try {
         ...(trueCold === undefined ? {} : { trueCold: { ...trueCold, ...measured } }),
         ...(cluster === undefined ? {} : { cluster: { ...cluster, ...measured } }),
       };
-      await writeFile(latestUrl, `${JSON.stringify({ ...updated, targets: targetsOf(updated as Parameters<typeof targetsOf>[0]) }, null, 2)}\n`);
-      log(`replaced ${[started && 'start, idle', engine && 'engine', cold && 'cold', trueCold && 'trueCold', cluster && 'cluster'].filter(Boolean).join(', ')} and the targets in bench/results/latest.json`);
+      await writeFile(
+        latestUrl,
+        `${JSON.stringify({ ...updated, targets: targetsOf(updated as Parameters<typeof targetsOf>[0]) }, null, 2)}\n`,
+      );
+      log(
+        `replaced ${[started && 'start, idle', engine && 'engine', cold && 'cold', trueCold && 'trueCold', cluster && 'cluster'].filter(Boolean).join(', ')} and the targets in bench/results/latest.json`,
+      );
     }
-    process.stdout.write(`${JSON.stringify({ upstream, warm, cluster, engine, cold, trueCold, fanout: results.fanout, steady, targets: targetsOf(results) }, null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ upstream, warm, cluster, engine, cold, trueCold, fanout: results.fanout, steady, targets: targetsOf(results) }, null, 2)}\n`,
+    );
     log('partial run: wrote bench/results/partial.json');
   } else {
-    const complete = { ...results, start: started.start, idle: started.idle, warm, engine, cold, trueCold, upstream, cluster, steady };
+    const complete = {
+      ...results,
+      start: started.start,
+      idle: started.idle,
+      warm,
+      engine,
+      cold,
+      trueCold,
+      upstream,
+      cluster,
+      steady,
+    };
     const withTargets = { ...complete, targets: targetsOf({ ...complete, fanout: complete.fanout }) };
     await writeFile(new URL('./results/latest.json', import.meta.url), `${JSON.stringify(withTargets, null, 2)}\n`);
     printTable(withTargets);

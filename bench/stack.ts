@@ -11,7 +11,6 @@ import { freePort } from '../src/net/free-port.js';
 
 export const BENCH_API_KEY = 'bench-key-0000';
 
-
 export interface Service {
   readonly url: string;
   readonly child: Child;
@@ -21,7 +20,12 @@ export interface BenchStack {
   readonly pinning: Pinning;
   readonly sandbox: Service;
   /** `script`: another build of the gateway (an A/B of two builds); `dist/main.js` by default. */
-  startGateway(name: string, env?: Record<string, string>, nodeFlags?: readonly string[], script?: string): Promise<Service>;
+  startGateway(
+    name: string,
+    env?: Record<string, string>,
+    nodeFlags?: readonly string[],
+    script?: string,
+  ): Promise<Service>;
   startDirect(ids: Record<string, string>): Promise<Service>;
   close(): Promise<void>;
 }
@@ -33,7 +37,11 @@ export async function startBenchStack(latencyMs: number): Promise<BenchStack> {
   const sandboxPort = await freePort();
   const sandboxChild = spawnTs(pinning, {
     script: 'bench/sandbox-main.ts',
-    env: { SANDBOX_PORT: String(sandboxPort), SPORTS_API_KEY: BENCH_API_KEY, BENCH_UPSTREAM_LATENCY_MS: String(latencyMs) },
+    env: {
+      SANDBOX_PORT: String(sandboxPort),
+      SPORTS_API_KEY: BENCH_API_KEY,
+      BENCH_UPSTREAM_LATENCY_MS: String(latencyMs),
+    },
     cpu: pinning.loadCpu,
   });
   children.push(sandboxChild);
@@ -78,7 +86,13 @@ export async function startBenchStack(latencyMs: number): Promise<BenchStack> {
       const child = spawnTs(pinning, {
         script: await compiledScript('bench/direct/server.ts', 'direct-server'),
         compiled: true,
-        env: { NODE_ENV: 'production', PORT: String(port), BENCH_UPSTREAM_URL: sandboxUrl, SPORTS_API_KEY: BENCH_API_KEY, BENCH_IDS: JSON.stringify(ids) },
+        env: {
+          NODE_ENV: 'production',
+          PORT: String(port),
+          BENCH_UPSTREAM_URL: sandboxUrl,
+          SPORTS_API_KEY: BENCH_API_KEY,
+          BENCH_IDS: JSON.stringify(ids),
+        },
         cpu: pinning.serverCpu,
       });
       children.push(child);

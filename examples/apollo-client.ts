@@ -53,7 +53,10 @@ export async function possibleTypesOf(gatewayUrl: string): Promise<Record<string
   return ((await response.json()) as { possibleTypes: Record<string, string[]> }).possibleTypes;
 }
 
-export function createApolloClient(gatewayUrl: string, possibleTypes: Record<string, string[]> | undefined): ApolloClient {
+export function createApolloClient(
+  gatewayUrl: string,
+  possibleTypes: Record<string, string[]> | undefined,
+): ApolloClient {
   return new ApolloClient({
     link: new HttpLink({ uri: `${gatewayUrl}/graphql` }),
     cache: new InMemoryCache(possibleTypes === undefined ? {} : { possibleTypes }),

@@ -40,7 +40,8 @@ export async function run(gatewayUrl: string, game = '410001'): Promise<{ lines:
     const data = await request<{ v1: { hockey: { lines: Lines } } }>(`${gatewayUrl}/graphql`, GAME, { game });
     return { lines: data.v1.hockey.lines };
   } catch (error) {
-    if (error instanceof ClientError) return { code: String(error.response.errors?.[0]?.extensions?.['code'] ?? 'UNKNOWN') };
+    if (error instanceof ClientError)
+      return { code: String(error.response.errors?.[0]?.extensions?.['code'] ?? 'UNKNOWN') };
     throw error;
   }
 }

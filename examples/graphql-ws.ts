@@ -17,7 +17,12 @@ const ODDS = `subscription Odds($match: ID!) {
 export interface OddsSnapshot {
   matchId: string;
   feed: string;
-  markets: Array<{ marketId: string; name: string | null; suspended: boolean; outcomes: Array<{ name: string; price: number | null }> }>;
+  markets: Array<{
+    marketId: string;
+    name: string | null;
+    suspended: boolean;
+    outcomes: Array<{ name: string; price: number | null }>;
+  }>;
 }
 
 /** The first `count` odds snapshots of a match. */

@@ -40,10 +40,14 @@ export interface AthleteCard {
 }
 
 /** An athlete as first fetched, and again through `node(id:)` with nothing but its global ID. */
-export async function run(gatewayUrl: string, athleteId = '700001'): Promise<{ first: AthleteCard; refetched: AthleteCard & { __typename: string } }> {
+export async function run(
+  gatewayUrl: string,
+  athleteId = '700001',
+): Promise<{ first: AthleteCard; refetched: AthleteCard & { __typename: string } }> {
   const send = fetchFunction(gatewayUrl);
   const first = await send<{ v1: { hockey: { athlete: AthleteCard } } }>({ text: ATHLETE }, { id: athleteId });
-  if (first.data === undefined || first.errors !== undefined) throw new Error(`athlete: ${JSON.stringify(first.errors)}`);
+  if (first.data === undefined || first.errors !== undefined)
+    throw new Error(`athlete: ${JSON.stringify(first.errors)}`);
   const athlete = first.data.v1.hockey.athlete;
   const again = await send<{ node: AthleteCard & { __typename: string } }>({ text: REFETCH }, { id: athlete.id });
   if (again.data === undefined || again.errors !== undefined) throw new Error(`node: ${JSON.stringify(again.errors)}`);

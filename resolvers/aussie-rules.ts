@@ -9,11 +9,18 @@ import { integerId } from '../src/model/native-id.js';
 import { tagType } from '../src/model/typename.js';
 import { v2EventConnection } from '../src/model/v2-event.js';
 import { requireV2Sport } from '../src/model/v2-namespace.js';
-import { aussieRulesImagePath, v2AussieRulesRoutes, type AussieCoach, type AussieGround, type AussieUmpire } from '../src/upstream/routes/v2-aussie-rules.js';
+import {
+  aussieRulesImagePath,
+  v2AussieRulesRoutes,
+  type AussieCoach,
+  type AussieGround,
+  type AussieUmpire,
+} from '../src/upstream/routes/v2-aussie-rules.js';
 
 const SLUG = 'aussie-rules';
 const ref = (id: number) => ({ version: 'V2' as const, nativeId: String(id), sport: SLUG });
-const gid = (typeName: string, id: number) => toGlobalId({ version: 'v2', sport: SLUG, typeName, nativeId: String(id) });
+const gid = (typeName: string, id: number) =>
+  toGlobalId({ version: 'v2', sport: SLUG, typeName, nativeId: String(id) });
 // `== null`: the shape check lets an optional timestamp be absent or null, and null must not read as 1970.
 const date = (seconds: number | null | undefined) => (seconds == null ? null : new Date(seconds * 1000));
 const statistics = (values: Record<string, number>) => Object.entries(values).map(([name, value]) => ({ name, value }));
@@ -54,8 +61,16 @@ export const aussieRulesResolvers: Resolvers = {
     image: (c) => ({ url: aussieRulesImagePath('managers', c.id), version: 'V2', placeholder: null }),
     career: async (c, _, ctx) => (await ctx.upstream.load(v2AussieRulesRoutes.managerCareer, { id: c.id })).career,
     seasonStatistics: async (c, args, ctx) =>
-      statistics((await ctx.upstream.load(v2AussieRulesRoutes.managerSeasonStatistics, { id: c.id, ...season(args) })).statistics),
-    lastEvents: (c, args, ctx) => v2EventConnection(SLUG, (page) => ctx.upstream.load(v2AussieRulesRoutes.managerLastEvents, { id: c.id, page }), args),
+      statistics(
+        (await ctx.upstream.load(v2AussieRulesRoutes.managerSeasonStatistics, { id: c.id, ...season(args) }))
+          .statistics,
+      ),
+    lastEvents: (c, args, ctx) =>
+      v2EventConnection(
+        SLUG,
+        (page) => ctx.upstream.load(v2AussieRulesRoutes.managerLastEvents, { id: c.id, page }),
+        args,
+      ),
     raw: (c) => c,
   },
   AussieRulesCareerEntry: {
@@ -70,9 +85,22 @@ export const aussieRulesResolvers: Resolvers = {
     debut: (u) => date(u.debutTimestamp),
     image: (u) => ({ url: aussieRulesImagePath('referees', u.id), version: 'V2', placeholder: null }),
     seasonStatistics: async (u, args, ctx) =>
-      statistics((await ctx.upstream.load(v2AussieRulesRoutes.refereeSeasonStatistics, { id: u.id, ...season(args) })).statistics),
-    lastEvents: (u, args, ctx) => v2EventConnection(SLUG, (page) => ctx.upstream.load(v2AussieRulesRoutes.refereeLastEvents, { id: u.id, page }), args),
-    nextEvents: (u, args, ctx) => v2EventConnection(SLUG, (page) => ctx.upstream.load(v2AussieRulesRoutes.refereeNextEvents, { id: u.id, page }), args),
+      statistics(
+        (await ctx.upstream.load(v2AussieRulesRoutes.refereeSeasonStatistics, { id: u.id, ...season(args) }))
+          .statistics,
+      ),
+    lastEvents: (u, args, ctx) =>
+      v2EventConnection(
+        SLUG,
+        (page) => ctx.upstream.load(v2AussieRulesRoutes.refereeLastEvents, { id: u.id, page }),
+        args,
+      ),
+    nextEvents: (u, args, ctx) =>
+      v2EventConnection(
+        SLUG,
+        (page) => ctx.upstream.load(v2AussieRulesRoutes.refereeNextEvents, { id: u.id, page }),
+        args,
+      ),
     raw: (u) => u,
   },
   AussieRulesGround: {
@@ -84,8 +112,18 @@ export const aussieRulesResolvers: Resolvers = {
     coordinates: (g) => g.coordinates ?? null,
     surface: (g) => g.surface ?? null,
     opened: (g) => g.opened ?? null,
-    lastEvents: (g, args, ctx) => v2EventConnection(SLUG, (page) => ctx.upstream.load(v2AussieRulesRoutes.venueLastEvents, { id: g.id, page }), args),
-    nextEvents: (g, args, ctx) => v2EventConnection(SLUG, (page) => ctx.upstream.load(v2AussieRulesRoutes.venueNextEvents, { id: g.id, page }), args),
+    lastEvents: (g, args, ctx) =>
+      v2EventConnection(
+        SLUG,
+        (page) => ctx.upstream.load(v2AussieRulesRoutes.venueLastEvents, { id: g.id, page }),
+        args,
+      ),
+    nextEvents: (g, args, ctx) =>
+      v2EventConnection(
+        SLUG,
+        (page) => ctx.upstream.load(v2AussieRulesRoutes.venueNextEvents, { id: g.id, page }),
+        args,
+      ),
     raw: (g) => g,
   },
 };

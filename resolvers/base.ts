@@ -6,7 +6,13 @@ import type { GatewayContext } from '../src/context.js';
 import type { Resolvers, ResolversInterfaceTypes, Sport } from '../src/generated/resolvers-types.js';
 import { fromGlobalId } from '../src/model/global-id.js';
 import { locateNode } from '../src/model/node-sources.js';
-import { catalogueEntries, findEntry, sportChoice, sportEnumValues, sportOfEntry } from '../src/model/sport-catalogue.js';
+import {
+  catalogueEntries,
+  findEntry,
+  sportChoice,
+  sportEnumValues,
+  sportOfEntry,
+} from '../src/model/sport-catalogue.js';
 import { typeOf } from '../src/model/typename.js';
 
 type AnyNode = ResolversInterfaceTypes<Record<string, unknown>>['Node'];

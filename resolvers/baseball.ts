@@ -31,7 +31,8 @@ export const baseballResolvers: Resolvers = {
     raw: (m) => m.payload,
   },
   BaseballTeamLineup: {
-    probablePitcher: (side) => side.players.find((p) => p.role === 'probablePitcher') ?? starters(side.players, 'pitcher')[0] ?? null,
+    probablePitcher: (side) =>
+      side.players.find((p) => p.role === 'probablePitcher') ?? starters(side.players, 'pitcher')[0] ?? null,
     // The batting order is what makes a starting batter (1..9): it still tells when `substitute` is left out.
     battingOrder: (side) =>
       starters(side.players, 'batter')
@@ -67,14 +68,18 @@ export const baseballResolvers: Resolvers = {
         const refusal = poller.refusalFor(id, ctx.clientName);
         if (refusal !== undefined) throw refusalError(refusal);
         return new Repeater<LineupStatus>(async (push, stop) => {
-          const unsubscribe = poller.subscribe(id, (status, final, fatal) => {
-            if (fatal !== undefined) {
-              stop(fatal);
-              return;
-            }
-            void push(status);
-            if (final) stop();
-          }, ctx.clientName);
+          const unsubscribe = poller.subscribe(
+            id,
+            (status, final, fatal) => {
+              if (fatal !== undefined) {
+                stop(fatal);
+                return;
+              }
+              void push(status);
+              if (final) stop();
+            },
+            ctx.clientName,
+          );
           await stop;
           unsubscribe();
         });

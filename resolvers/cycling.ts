@@ -31,7 +31,8 @@ export const cyclingResolvers: Resolvers = {
     rider: (_, { id }, ctx) => loadV2Team(ctx, SLUG, integerId(id, 'rider id')),
     search: async (_, { query }, ctx) => {
       const text = query.trim();
-      if (text.length < 2 || text.length > 100) throw new GatewayError(ErrorCode.BadUserInput, 'query must be 2 to 100 characters.');
+      if (text.length < 2 || text.length > 100)
+        throw new GatewayError(ErrorCode.BadUserInput, 'query must be 2 to 100 characters.');
       const payload = await ctx.upstream.load(v2CyclingRoutes.search, { query: text });
       return payload.results.map((r) => tagType({ slug: SLUG, value: r.entity }, 'V2Team'));
     },

@@ -43,7 +43,8 @@ function isoDate(value: string): string {
   return value;
 }
 
-const catalogueEntries = (slug: string, entries: readonly V2CatalogueTournament[]) => entries.map((entry) => catalogueEntryModel(slug, entry));
+const catalogueEntries = (slug: string, entries: readonly V2CatalogueTournament[]) =>
+  entries.map((entry) => catalogueEntryModel(slug, entry));
 
 export const footballResolvers: Resolvers = {
   Query: {
@@ -82,23 +83,43 @@ export const footballResolvers: Resolvers = {
       return categoriesOf(tournaments).filter((c) => amateur == null || (c.category.amateur === true) === amateur);
     },
     categoryCompetitions: async ({ slug }, { categoryId }, ctx) =>
-      catalogueEntries(slug, (await ctx.upstream.load(v2FootballRoutes.categoryTournaments, { categoryId: integerId(categoryId, 'category id') })).tournaments),
+      catalogueEntries(
+        slug,
+        (
+          await ctx.upstream.load(v2FootballRoutes.categoryTournaments, {
+            categoryId: integerId(categoryId, 'category id'),
+          })
+        ).tournaments,
+      ),
     countries: async (_, args, ctx) =>
-      (await ctx.upstream.load(args.all === true ? v2FootballRoutes.allCountries : v2FootballRoutes.countries, {})).countries,
+      (await ctx.upstream.load(args.all === true ? v2FootballRoutes.allCountries : v2FootballRoutes.countries, {}))
+        .countries,
     leagues: async ({ slug }, { country }, ctx) => {
-      if (!/^[a-z0-9-]{2,60}$/.test(country)) throw new GatewayError(ErrorCode.BadUserInput, 'country must be a country slug (`germany`).');
+      if (!/^[a-z0-9-]{2,60}$/.test(country))
+        throw new GatewayError(ErrorCode.BadUserInput, 'country must be a country slug (`germany`).');
       return catalogueEntries(slug, (await ctx.upstream.load(v2FootballRoutes.leagues, { country })).leagues);
     },
-    liveCompetitions: async ({ slug }, _, ctx) => catalogueEntries(slug, (await ctx.upstream.load(v2FootballRoutes.liveTournaments, {})).tournaments),
+    liveCompetitions: async ({ slug }, _, ctx) =>
+      catalogueEntries(slug, (await ctx.upstream.load(v2FootballRoutes.liveTournaments, {})).tournaments),
     scheduledCompetitions: async ({ slug }, { date }, ctx) =>
-      catalogueEntries(slug, (await ctx.upstream.load(v2FootballRoutes.scheduledTournaments, { date: isoDate(date) })).tournaments),
-    lineups: (_, { matchId }, ctx) => ctx.upstream.load(v2FootballRoutes.lineups, { matchId: integerId(matchId, 'match id') }),
+      catalogueEntries(
+        slug,
+        (await ctx.upstream.load(v2FootballRoutes.scheduledTournaments, { date: isoDate(date) })).tournaments,
+      ),
+    lineups: (_, { matchId }, ctx) =>
+      ctx.upstream.load(v2FootballRoutes.lineups, { matchId: integerId(matchId, 'match id') }),
   },
   V2Tournament: {
     categoryInfo: ({ value }) => {
       const category = value.category;
       if (category === undefined) return null;
-      const full = { id: category.id, name: category.name, slug: category.slug ?? '', ...('alpha2' in category ? { alpha2: category.alpha2 as string } : {}), ...('amateur' in category ? { amateur: category.amateur === true } : {}) };
+      const full = {
+        id: category.id,
+        name: category.name,
+        slug: category.slug ?? '',
+        ...('alpha2' in category ? { alpha2: category.alpha2 as string } : {}),
+        ...('amateur' in category ? { amateur: category.amateur === true } : {}),
+      };
       return { category: full, competitionCount: null };
     },
     tier: ({ value }) => ('tier' in value && typeof value.tier === 'number' ? value.tier : null),
@@ -118,19 +139,32 @@ export const footballResolvers: Resolvers = {
     nativeId: (season) => String(season.id),
   },
   V2WorldCup2026: {
-    tournament: async ({ slug }, _, ctx) => tagType({ slug, value: (await ctx.upstream.load(v2FootballRoutes.worldCup, {})).uniqueTournament }, 'V2Tournament'),
+    tournament: async ({ slug }, _, ctx) =>
+      tagType(
+        { slug, value: (await ctx.upstream.load(v2FootballRoutes.worldCup, {})).uniqueTournament },
+        'V2Tournament',
+      ),
     season: async (_, __, ctx) => (await ctx.upstream.load(v2FootballRoutes.worldCup, {})).season,
     info: async (_, __, ctx) => (await ctx.upstream.load(v2FootballRoutes.worldCupInfo, {})).info,
-    teams: async ({ slug }, _, ctx) => (await ctx.upstream.load(v2FootballRoutes.worldCupTeams, {})).teams.map((value) => team(slug, value)),
-    groups: async ({ slug }, _, ctx) => (await ctx.upstream.load(v2FootballRoutes.worldCupGroups, {})).groups.map((value) => ({ slug, value })),
-    matches: ({ slug }, args, ctx) => v2EventConnection(slug, (page) => ctx.upstream.load(v2FootballRoutes.worldCupMatches, { page }), args),
+    teams: async ({ slug }, _, ctx) =>
+      (await ctx.upstream.load(v2FootballRoutes.worldCupTeams, {})).teams.map((value) => team(slug, value)),
+    groups: async ({ slug }, _, ctx) =>
+      (await ctx.upstream.load(v2FootballRoutes.worldCupGroups, {})).groups.map((value) => ({ slug, value })),
+    matches: ({ slug }, args, ctx) =>
+      v2EventConnection(slug, (page) => ctx.upstream.load(v2FootballRoutes.worldCupMatches, { page }), args),
     round: async ({ slug }, { round }, ctx) => {
-      if (!Number.isInteger(round) || round < 1 || round > 99) throw new GatewayError(ErrorCode.BadUserInput, 'round must be between 1 and 99.');
-      return (await ctx.upstream.load(v2FootballRoutes.worldCupRound, { round })).events.map((event) => v2EventModel(slug, event));
+      if (!Number.isInteger(round) || round < 1 || round > 99)
+        throw new GatewayError(ErrorCode.BadUserInput, 'round must be between 1 and 99.');
+      return (await ctx.upstream.load(v2FootballRoutes.worldCupRound, { round })).events.map((event) =>
+        v2EventModel(slug, event),
+      );
     },
     rounds: (_, __, ctx) => ctx.upstream.load(v2FootballRoutes.worldCupRounds, {}),
     knockout: async ({ slug }, _, ctx) =>
-      (await ctx.upstream.load(v2FootballRoutes.worldCupKnockout, {})).knockout.rounds.map((round) => ({ slug, ...round })),
+      (await ctx.upstream.load(v2FootballRoutes.worldCupKnockout, {})).knockout.rounds.map((round) => ({
+        slug,
+        ...round,
+      })),
     nextEvents: ({ slug }, args, ctx) =>
       v2EventConnection(
         slug,
@@ -146,7 +180,12 @@ export const footballResolvers: Resolvers = {
       ),
   },
   V2WorldCupInfo: {
-    hostCountries: (info) => info.hostCountries.map((host) => ({ name: host.name, alpha2: host.alpha2, slug: host.name.toLowerCase().replace(/[^a-z]+/g, '-') })),
+    hostCountries: (info) =>
+      info.hostCountries.map((host) => ({
+        name: host.name,
+        alpha2: host.alpha2,
+        slug: host.name.toLowerCase().replace(/[^a-z]+/g, '-'),
+      })),
     raw: (info) => info,
   },
   V2Group: {

@@ -24,7 +24,10 @@ export async function loadV1HockeyAthlete(ctx: GatewayContext, id: number): Prom
   const payload = await ctx.upstream.load(v1Routes.athletes, { athleteId: id });
   const athlete = payload.athletes.find((candidate) => candidate.id === id) ?? payload.athletes[0];
   if (athlete === undefined) {
-    throw new GatewayError(ErrorCode.NotFound, 'No V1 hockey athlete has this ID.', { version: 'v1', route: v1Routes.athletes.template });
+    throw new GatewayError(ErrorCode.NotFound, 'No V1 hockey athlete has this ID.', {
+      version: 'v1',
+      route: v1Routes.athletes.template,
+    });
   }
   return tagType(athlete, 'V1HockeyAthlete');
 }
@@ -46,7 +49,10 @@ export const hockeyV1Resolvers: Resolvers = {
   },
   V1Hockey: {
     standings: async (_, { competition, season }, ctx) => {
-      const params = { competition: competition == null ? undefined : integerId(competition, 'competition'), seasonNum: season ?? undefined };
+      const params = {
+        competition: competition == null ? undefined : integerId(competition, 'competition'),
+        seasonNum: season ?? undefined,
+      };
       const payload = await ctx.upstream.load(v1Routes.standings, params);
       // A competitor has no route of its own: its ID names the table it was listed in (src/model/node-sources.ts).
       const via = { competition: params.competition, season: params.seasonNum };

@@ -78,7 +78,8 @@ export const hockeyV2Resolvers: Resolvers = {
     seasonAggregates: ({ id }, args, ctx) => seasonAggregates(ctx, seasonKey(id, args)),
   },
   HockeyRosterPlayer: {
-    position: ({ value }) => (value.position !== undefined && POSITIONS.has(value.position) ? (value.position as 'G') : null),
+    position: ({ value }) =>
+      value.position !== undefined && POSITIONS.has(value.position) ? (value.position as 'G') : null,
     player: (model) => model,
   },
   HockeyClosestGame: {

@@ -32,9 +32,11 @@ const V6_SPORT_ARGS = { sport: 'v6Sport', sportKey: 'v6SportKey' };
 
 async function sourcesOf(ctx: GatewayContext, args: LogoArgs): Promise<LogoSources> {
   // Both checked before the catalogue is read for either slug.
-  const v2Choice = args.v2TeamId == null ? undefined : sportChoice({ sport: args.v2Sport, sportKey: args.v2SportKey }, V2_SPORT_ARGS);
+  const v2Choice =
+    args.v2TeamId == null ? undefined : sportChoice({ sport: args.v2Sport, sportKey: args.v2SportKey }, V2_SPORT_ARGS);
   const v6Sport = args.v6Sport ?? (args.v6SportKey == null ? 'FOOTBALL' : null);
-  const v6Choice = args.v6Logo == null ? undefined : sportChoice({ sport: v6Sport, sportKey: args.v6SportKey }, V6_SPORT_ARGS);
+  const v6Choice =
+    args.v6Logo == null ? undefined : sportChoice({ sport: v6Sport, sportKey: args.v6SportKey }, V6_SPORT_ARGS);
   if (args.v6Logo != null && !isV6FileName(args.v6Logo)) {
     throw new GatewayError(ErrorCode.BadUserInput, 'v6Logo must be a file name exactly as a V6 payload gave it.');
   }
@@ -42,12 +44,19 @@ async function sourcesOf(ctx: GatewayContext, args: LogoArgs): Promise<LogoSourc
     v1:
       args.v1CompetitorId == null
         ? undefined
-        : { type: 'competitors', id: integerId(args.v1CompetitorId, 'v1CompetitorId'), imageVersion: args.v1ImageVersion ?? undefined },
+        : {
+            type: 'competitors',
+            id: integerId(args.v1CompetitorId, 'v1CompetitorId'),
+            imageVersion: args.v1ImageVersion ?? undefined,
+          },
     v2:
       args.v2TeamId == null || v2Choice === undefined
         ? undefined
         : { sport: await slugOn(ctx, v2Choice, 'v2'), type: 'teams', id: integerId(args.v2TeamId, 'v2TeamId') },
-    v6: args.v6Logo == null || v6Choice === undefined ? undefined : { sport: await slugOn(ctx, v6Choice, 'v6'), type: 'teams', filename: args.v6Logo },
+    v6:
+      args.v6Logo == null || v6Choice === undefined
+        ? undefined
+        : { sport: await slugOn(ctx, v6Choice, 'v6'), type: 'teams', filename: args.v6Logo },
   };
 }
 
@@ -82,7 +91,14 @@ export const imageResolvers: Resolvers = {
   },
   V1HockeyCompetitor: {
     logo: async (competitor, args, ctx) =>
-      logo(ctx, await sourcesOf(ctx, { ...args, v1CompetitorId: String(competitor.id), v1ImageVersion: competitor.imageVersion ?? null })),
+      logo(
+        ctx,
+        await sourcesOf(ctx, {
+          ...args,
+          v1CompetitorId: String(competitor.id),
+          v1ImageVersion: competitor.imageVersion ?? null,
+        }),
+      ),
   },
   V2Team: {
     logo: async ({ slug, value }, args, ctx) => {

@@ -10,18 +10,36 @@ import { knownGap } from '../src/upstream/known-gaps.js';
 import { v2ManagerRoutes } from '../src/upstream/routes/v2-managers.js';
 
 /** V2 slugs whose `/career` and `/career-history` answer 404 (spec 4.8). */
-export const CAREER_404_SLUGS: ReadonlySet<string> = new Set(['baseball', 'handball', 'rugby', 'basketball', 'hockey', 'volleyball', 'american-football']);
+export const CAREER_404_SLUGS: ReadonlySet<string> = new Set([
+  'baseball',
+  'handball',
+  'rugby',
+  'basketball',
+  'hockey',
+  'volleyball',
+  'american-football',
+]);
 
 export const managerResolvers: Resolvers = {
   V2Manager: {
     lastEvents: ({ slug, value }, args, ctx) =>
-      v2EventConnection(slug, (page) => ctx.upstream.load(v2ManagerRoutes.lastEvents, { sport: slug, id: value.id, page }), args),
+      v2EventConnection(
+        slug,
+        (page) => ctx.upstream.load(v2ManagerRoutes.lastEvents, { sport: slug, id: value.id, page }),
+        args,
+      ),
     career: async ({ slug, value }, _, ctx) => {
       if (CAREER_404_SLUGS.has(slug)) throw knownGap('managerCareerOutsideFootball', `not on ${slug}`);
       if (slug !== 'football') {
         // Aussie rules documents its own senior-coach career route (spec 4.5), served by its namespace.
-        const alternative = slug === 'aussie-rules' ? 'v2(sport: AUSSIE_RULES) { aussieRules { coach(id:) { career } } }' : 'v2(sport: FOOTBALL) { manager(id:) { career } }';
-        throw new GatewayError(ErrorCode.NotSupported, `Manager careers exist on V2 football only, not on ${slug}.`, { version: 'v2', alternative });
+        const alternative =
+          slug === 'aussie-rules'
+            ? 'v2(sport: AUSSIE_RULES) { aussieRules { coach(id:) { career } } }'
+            : 'v2(sport: FOOTBALL) { manager(id:) { career } }';
+        throw new GatewayError(ErrorCode.NotSupported, `Manager careers exist on V2 football only, not on ${slug}.`, {
+          version: 'v2',
+          alternative,
+        });
       }
       return (await ctx.upstream.load(v2ManagerRoutes.footballCareer, { id: value.id })).career;
     },

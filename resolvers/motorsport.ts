@@ -33,23 +33,41 @@ export const motorsportResolvers: Resolvers = {
       const season = integerId(seasonId, 'season id');
       // A listed stage's ID names its listing, so node(id:) reads it there while fresh (src/model/node-sources.ts).
       const via = { season };
-      return (await ctx.upstream.load(v2MotorsportRoutes.seasonStages, { seasonId: season })).stages.map((s) => listedAt(s, via));
+      return (await ctx.upstream.load(v2MotorsportRoutes.seasonStages, { seasonId: season })).stages.map((s) =>
+        listedAt(s, via),
+      );
     },
-    stage: async (_, { id }, ctx) => (await ctx.upstream.load(v2MotorsportRoutes.stage, { id: integerId(id, 'stage id') })).stage,
+    stage: async (_, { id }, ctx) =>
+      (await ctx.upstream.load(v2MotorsportRoutes.stage, { id: integerId(id, 'stage id') })).stage,
     constructorStandings: async (_, { seasonId }, ctx) =>
-      (await ctx.upstream.load(v2MotorsportRoutes.constructorStandings, { seasonId: integerId(seasonId, 'season id') })).standings,
+      (await ctx.upstream.load(v2MotorsportRoutes.constructorStandings, { seasonId: integerId(seasonId, 'season id') }))
+        .standings,
   },
   MotorsportStage: {
-    id: (s) => toGlobalId({ version: 'v2', sport: SLUG, typeName: 'MotorsportStage', nativeId: String(s.id), via: listingOf(s) }),
+    id: (s) =>
+      toGlobalId({
+        version: 'v2',
+        sport: SLUG,
+        typeName: 'MotorsportStage',
+        nativeId: String(s.id),
+        via: listingOf(s),
+      }),
     ref: (s) => ({ version: 'V2', nativeId: String(s.id), sport: SLUG }),
     startTime: (s) => new Date(s.startTimestamp * 1000),
-    status: (s) => ({ live: s.status.type === 'inprogress', finished: s.status.type === 'finished', description: s.status.type, code: null }),
+    status: (s) => ({
+      live: s.status.type === 'inprogress',
+      finished: s.status.type === 'finished',
+      description: s.status.type,
+      code: null,
+    }),
     circuit: (s) => s.circuit ?? null,
     country: (s) => s.country?.name ?? null,
     winner: (s) => s.winner ?? null,
     substages: async (s, _, ctx) => {
       const via = { parent: s.id };
-      return (await ctx.upstream.load(v2MotorsportRoutes.substages, { id: s.id })).stages.map((sub) => listedAt(sub, via));
+      return (await ctx.upstream.load(v2MotorsportRoutes.substages, { id: s.id })).stages.map((sub) =>
+        listedAt(sub, via),
+      );
     },
     results: stageGap('results'),
     classification: stageGap('classification'),
@@ -59,6 +77,7 @@ export const motorsportResolvers: Resolvers = {
     raw: (s) => s,
   },
   V2WaterPolo: {
-    live: async (_, __, ctx) => (await ctx.upstream.load(v2WaterPoloRoutes.live, {})).events.map((e) => v2EventModel('waterpolo', e)),
+    live: async (_, __, ctx) =>
+      (await ctx.upstream.load(v2WaterPoloRoutes.live, {})).events.map((e) => v2EventModel('waterpolo', e)),
   },
 };

@@ -14,7 +14,10 @@ const SNAPSHOT_QUEUE = 16;
 /** Checked before the hub is asked: an ID the odds channel cannot carry never reaches the upstream. */
 function matchIdArg(matchId: string): string {
   if (!isOddsMatchId(matchId)) {
-    throw new GatewayError(ErrorCode.BadUserInput, 'matchId must be a V1 or V2 match ID: a positive integer, as the odds channel carries it.');
+    throw new GatewayError(
+      ErrorCode.BadUserInput,
+      'matchId must be a V1 or V2 match ID: a positive integer, as the odds channel carries it.',
+    );
   }
   return matchId;
 }

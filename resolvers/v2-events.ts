@@ -7,7 +7,14 @@ import type { Resolvers } from '../src/generated/resolvers-types.js';
 import { toGlobalId } from '../src/model/global-id.js';
 import { integerId } from '../src/model/native-id.js';
 import { typeOf, tagType } from '../src/model/typename.js';
-import { isFinished, isLive, v2EventConnection, v2EventModel, v2TeamFromRef, type V2EventModel } from '../src/model/v2-event.js';
+import {
+  isFinished,
+  isLive,
+  v2EventConnection,
+  v2EventModel,
+  v2TeamFromRef,
+  type V2EventModel,
+} from '../src/model/v2-event.js';
 import { v2Slug } from '../src/model/v2-namespace.js';
 import { readPart } from '../src/upstream/degraded-parts.js';
 import { v2EventRoutes } from '../src/upstream/routes/v2-events.js';
@@ -39,13 +46,15 @@ export const v2EventResolvers: Resolvers = {
       const direction = args.direction === 'LAST' ? 'last' : 'next';
       return v2EventConnection(
         slug,
-        (page) => ctx.upstream.load(v2EventRoutes.seasonEvents, { sport: slug, tournamentId, seasonId, direction, page }),
+        (page) =>
+          ctx.upstream.load(v2EventRoutes.seasonEvents, { sport: slug, tournamentId, seasonId, direction, page }),
         args,
       );
     },
   },
   V2Event: {
-    id: ({ slug, value }) => toGlobalId({ version: 'v2', sport: slug, typeName: 'V2Event', nativeId: String(value.id) }),
+    id: ({ slug, value }) =>
+      toGlobalId({ version: 'v2', sport: slug, typeName: 'V2Event', nativeId: String(value.id) }),
     ref: ({ slug, value }) => ({ version: 'V2', nativeId: String(value.id), sport: slug }),
     startTime: ({ value }) => new Date(value.startTimestamp * 1000),
     startTimestamp: ({ value }) => value.startTimestamp,
@@ -72,7 +81,8 @@ export const v2EventResolvers: Resolvers = {
       return season == null ? null : String(season.id);
     },
     round: ({ value }) => readPart(value, 'roundInfo')?.round ?? null,
-    winner: ({ value }) => (value.winnerCode === 1 ? 'HOME' : value.winnerCode === 2 ? 'AWAY' : value.winnerCode === 3 ? 'DRAW' : null),
+    winner: ({ value }) =>
+      value.winnerCode === 1 ? 'HOME' : value.winnerCode === 2 ? 'AWAY' : value.winnerCode === 3 ? 'DRAW' : null,
     raw: ({ value }) => value,
   },
 };

@@ -57,7 +57,8 @@ export const v2Resolvers: Resolvers = {
       if (ns.sport === 'CYCLING') throw knownGap('v2CyclingPlayers');
       return loadV2Player(ctx, await v2Slug(ctx, ns.choice), playerId);
     },
-    tournament: async (ns, { id }, ctx) => loadV2Tournament(ctx, await v2Slug(ctx, ns.choice), integerId(id, 'tournament id')),
+    tournament: async (ns, { id }, ctx) =>
+      loadV2Tournament(ctx, await v2Slug(ctx, ns.choice), integerId(id, 'tournament id')),
     manager: async (ns, { id }, ctx) => loadV2Manager(ctx, await v2Slug(ctx, ns.choice), integerId(id, 'manager id')),
   },
   V2Team: {
@@ -67,9 +68,11 @@ export const v2Resolvers: Resolvers = {
     shortName: ({ value }) => value.shortName ?? null,
     country: ({ value }) => value.country?.name ?? null,
     isRider: ({ value }) => value.type === 'rider',
-    manager: ({ slug, value }) => (value.manager === undefined ? null : tagType({ slug, value: value.manager }, 'V2Manager')),
+    manager: ({ slug, value }) =>
+      value.manager === undefined ? null : tagType({ slug, value: value.manager }, 'V2Manager'),
     // The venue has no route of its own: its ID names the team that carries it (src/model/node-sources.ts).
-    venue: ({ slug, value }) => (value.venue === undefined ? null : tagType(listedAt({ slug, value: value.venue }, { team: value.id }), 'V2Venue')),
+    venue: ({ slug, value }) =>
+      value.venue === undefined ? null : tagType(listedAt({ slug, value: value.venue }, { team: value.id }), 'V2Venue'),
     image: ({ slug, value }) => ({ url: `/images/v2/${slug}/teams/${value.id}`, version: 'V2', placeholder: null }),
     raw: ({ value }) => value,
   },
@@ -80,7 +83,8 @@ export const v2Resolvers: Resolvers = {
     shortName: ({ value }) => value.shortName ?? null,
     position: ({ value }) => value.position ?? null,
     jerseyNumber: ({ value }) => value.jerseyNumber ?? null,
-    dateOfBirth: ({ value }) => (value.dateOfBirthTimestamp === undefined ? null : new Date(value.dateOfBirthTimestamp * 1000)),
+    dateOfBirth: ({ value }) =>
+      value.dateOfBirthTimestamp === undefined ? null : new Date(value.dateOfBirthTimestamp * 1000),
     country: ({ value }) => value.country?.name ?? null,
     team: ({ value }) => value.team ?? null,
     image: ({ slug, value }) => ({ url: `/images/v2/${slug}/players/${value.id}`, version: 'V2', placeholder: null }),
@@ -94,7 +98,11 @@ export const v2Resolvers: Resolvers = {
     ref: ({ slug, value }) => ref(slug, value.id),
     name: ({ value }) => value.name,
     category: ({ value }) => value.category?.name ?? null,
-    image: ({ slug, value }) => ({ url: `/images/v2/${slug}/tournaments/${value.id}`, version: 'V2', placeholder: null }),
+    image: ({ slug, value }) => ({
+      url: `/images/v2/${slug}/tournaments/${value.id}`,
+      version: 'V2',
+      placeholder: null,
+    }),
     raw: ({ value }) => value,
   },
   V2Manager: {

@@ -18,7 +18,11 @@ import { v3Routes, type V3Event, type V3League, type V3Team, type V3WindowName }
 const windowName = (w: V3WindowEnum): V3WindowName => w.toLowerCase() as V3WindowName;
 const gid = (slug: string, typeName: string, id: number, via?: Readonly<Record<string, string>>) =>
   toGlobalId({ version: 'v3', sport: slug, typeName, nativeId: String(id), via });
-const eventModel = (slug: string, value: V3Event, league: V3League | { id: number; name: string } | null): V3EventModel =>
+const eventModel = (
+  slug: string,
+  value: V3Event,
+  league: V3League | { id: number; name: string } | null,
+): V3EventModel =>
   tagType({ slug, value, league: league === null ? null : { id: league.id, name: league.name } }, 'V3Event');
 
 /** V3 has no team route: a team's ID names the event it played in, and where that event was listed. */
@@ -37,8 +41,12 @@ export const v3Resolvers: Resolvers = {
     },
     search: async (_, { query }, ctx) => {
       const text = query.trim();
-      if (text.length < 2 || text.length > 100) throw new GatewayError(ErrorCode.BadUserInput, 'query must be 2 to 100 characters.');
-      return (await ctx.upstream.load(v3Routes.search, { query: text })).results.map((r) => ({ ...r, nativeId: String(r.id) }));
+      if (text.length < 2 || text.length > 100)
+        throw new GatewayError(ErrorCode.BadUserInput, 'query must be 2 to 100 characters.');
+      return (await ctx.upstream.load(v3Routes.search, { query: text })).results.map((r) => ({
+        ...r,
+        nativeId: String(r.id),
+      }));
     },
     window: async (_, args, ctx, info) => {
       const { window } = args;
@@ -70,7 +78,12 @@ export const v3Resolvers: Resolvers = {
     id: (e) => gid(e.slug, 'V3Event', e.value.id, listingOf(e) ?? listingOf(e.value)),
     ref: (e) => ({ version: 'V3', nativeId: String(e.value.id), sport: e.slug }),
     startTime: (e) => new Date(e.value.startTime),
-    status: (e) => ({ live: e.value.status === 'live', finished: e.value.status === 'finished', description: e.value.status, code: null }),
+    status: (e) => ({
+      live: e.value.status === 'live',
+      finished: e.value.status === 'finished',
+      description: e.value.status,
+      code: null,
+    }),
     homeTeam: (e) => teamModel(e, e.value.homeTeam),
     awayTeam: (e) => teamModel(e, e.value.awayTeam),
     homeScore: (e) => e.value.score?.home ?? null,

@@ -16,7 +16,8 @@ function bestPrices(odds: V4OddsPayload, market: string) {
         // Spread and total prices compare only at the same line.
         const key = `${o.name}@${o.point ?? ''}`;
         const current = best.get(key);
-        if (current === undefined || o.price > current.price) best.set(key, { outcome: o.name, price: o.price, point: o.point ?? null, bookmaker: bookmaker.name });
+        if (current === undefined || o.price > current.price)
+          best.set(key, { outcome: o.name, price: o.price, point: o.point ?? null, bookmaker: bookmaker.name });
       }
     }
   }

@@ -36,7 +36,10 @@ export const v6FootballResolvers: Resolvers = {
     statMapping: (_, __, ctx) => loadStatMapping(ctx),
     teamStats: async (_, { matchId }, ctx) => {
       const payload = await ctx.upstream.load(v6FootballRoutes.teamStats, { matchId: opaqueV6Id(matchId, 'matchId') });
-      const mapping = await loadStatMapping(ctx, payload.mappingVersion === undefined ? undefined : String(payload.mappingVersion));
+      const mapping = await loadStatMapping(
+        ctx,
+        payload.mappingVersion === undefined ? undefined : String(payload.mappingVersion),
+      );
       return { payload, mapping };
     },
   },
@@ -59,7 +62,8 @@ export const v6FootballResolvers: Resolvers = {
     duplicateOf: (definition) => (definition.statId === TOTAL_SHOTS_DUPLICATE ? TOTAL_SHOTS : null),
   },
   V6MatchTeamStats: {
-    id: ({ payload }) => toGlobalId({ version: 'v6', sport: SPORT, typeName: 'V6MatchTeamStats', nativeId: payload.matchId }),
+    id: ({ payload }) =>
+      toGlobalId({ version: 'v6', sport: SPORT, typeName: 'V6MatchTeamStats', nativeId: payload.matchId }),
     ref: ({ payload }) => ({ version: 'V6', nativeId: payload.matchId, sport: SPORT }),
     mappingVersion: ({ payload }) => (payload.mappingVersion === undefined ? null : String(payload.mappingVersion)),
     namedWith: ({ mapping }) => String(mapping.version),

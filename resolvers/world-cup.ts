@@ -50,11 +50,15 @@ function throwMissing(part: string, alternative: string): never {
 
 /** A hub part the upstream left out (spec 4.6: "returns partial data if a sub-query is briefly unavailable"). */
 function hubPartMissing(part: string, alternative: string): GatewayError {
-  return new GatewayError(ErrorCode.UpstreamUnavailable, `The World Cup hub's ${part} were briefly unavailable upstream.`, {
-    version: 'v1',
-    route: v1WorldCupRoutes.hub.template,
-    alternative,
-  });
+  return new GatewayError(
+    ErrorCode.UpstreamUnavailable,
+    `The World Cup hub's ${part} were briefly unavailable upstream.`,
+    {
+      version: 'v1',
+      route: v1WorldCupRoutes.hub.template,
+      alternative,
+    },
+  );
 }
 
 export async function loadV1Lineups(ctx: GatewayContext, gameId: number) {
@@ -71,7 +75,10 @@ export async function loadV1Lineups(ctx: GatewayContext, gameId: number) {
 async function coachOf(ctx: GatewayContext, teamId: number): Promise<V1CoachModel | null> {
   const { matches } = await ctx.upstream.load(v1WorldCupRoutes.matches, {});
   const latest = matches
-    .filter((m) => m.statusGroup !== V1StatusGroup.Scheduled && (m.homeCompetitor.id === teamId || m.awayCompetitor.id === teamId))
+    .filter(
+      (m) =>
+        m.statusGroup !== V1StatusGroup.Scheduled && (m.homeCompetitor.id === teamId || m.awayCompetitor.id === teamId),
+    )
     .sort((a, b) => Date.parse(b.startTime) - Date.parse(a.startTime))[0];
   if (latest === undefined) return null;
   const lineup = (await loadV1Lineups(ctx, latest.id)).find((team) => team.competitorId === teamId);
@@ -94,7 +101,8 @@ export const worldCupV1Resolvers: Resolvers = {
   V1WorldCup: {
     competitionId: (scope) => String(scope.competitionId),
     hub: (_, __, ctx) => ctx.upstream.load(v1WorldCupRoutes.hub, {}),
-    matches: async (_, filter, ctx) => filterMatches((await ctx.upstream.load(v1WorldCupRoutes.matches, {})).matches, filter),
+    matches: async (_, filter, ctx) =>
+      filterMatches((await ctx.upstream.load(v1WorldCupRoutes.matches, {})).matches, filter),
     standings: async (_, __, ctx) => (await ctx.upstream.load(v1WorldCupRoutes.standings, {})).standings,
     groups: async (_, __, ctx) => (await ctx.upstream.load(v1WorldCupRoutes.groups, {})).groups,
     predictions: async (_, __, ctx) => (await ctx.upstream.load(v1WorldCupRoutes.odds, {})).polls,
@@ -103,7 +111,9 @@ export const worldCupV1Resolvers: Resolvers = {
       const { lineups, events, commentary, ...detail } = game;
       return { game: detail, lineups, events, commentary };
     },
-    gameDetail: async (_, { id }, ctx) => ({ game: (await ctx.upstream.load(v1WorldCupRoutes.game, { gameId: integerId(id, 'game id') })).game }),
+    gameDetail: async (_, { id }, ctx) => ({
+      game: (await ctx.upstream.load(v1WorldCupRoutes.game, { gameId: integerId(id, 'game id') })).game,
+    }),
     lineups: (_, { gameId }, ctx) => loadV1Lineups(ctx, integerId(gameId, 'game id')),
     competitor: (_, { id }, ctx) => loadV1FootballCompetitor(ctx, integerId(id, 'competitor id')),
     competition: (_, { id }) => scopeOf(id),
@@ -112,15 +122,18 @@ export const worldCupV1Resolvers: Resolvers = {
     competitionId: (scope) => String(scope.competitionId),
     matches: async (scope, filter, ctx) =>
       filterMatches((await ctx.upstream.load(v1WorldCupRoutes.competitionMatches, scope)).matches, filter),
-    standings: async (scope, _, ctx) => (await ctx.upstream.load(v1WorldCupRoutes.competitionStandings, scope)).standings,
+    standings: async (scope, _, ctx) =>
+      (await ctx.upstream.load(v1WorldCupRoutes.competitionStandings, scope)).standings,
     groups: async (scope, _, ctx) => (await ctx.upstream.load(v1WorldCupRoutes.competitionGroups, scope)).groups,
-    competitors: async (scope, _, ctx) => (await ctx.upstream.load(v1WorldCupRoutes.competitionCompetitors, scope)).competitors,
+    competitors: async (scope, _, ctx) =>
+      (await ctx.upstream.load(v1WorldCupRoutes.competitionCompetitors, scope)).competitors,
   },
   V1WorldCupHub: {
     // A part sent malformed raises its own UPSTREAM_INVALID_RESPONSE; a part left out is the documented partial answer.
     matches: (hub) => filterMatches(readPart(hub, 'games') ?? throwMissing('games', 'v1 { worldCup { matches } }'), {}),
     standings: (hub) => readPart(hub, 'standings') ?? throwMissing('standings', 'v1 { worldCup { standings } }'),
-    bracket: (hub) => readPart(hub, 'brackets') ?? throwMissing('brackets', 'v2(sport: FOOTBALL) { worldCup2026 { knockout } }'),
+    bracket: (hub) =>
+      readPart(hub, 'brackets') ?? throwMissing('brackets', 'v2(sport: FOOTBALL) { worldCup2026 { knockout } }'),
     unavailable: (hub) => hub.unavailable ?? [],
     raw: (hub) => hub,
   },
@@ -197,9 +210,12 @@ export const worldCupV1Resolvers: Resolvers = {
     // The venue has no route of its own: its ID names the game that carries it (src/model/node-sources.ts).
     venue: ({ game }) => (game.venue === undefined ? null : listedAt(game.venue, { game: game.id })),
     lineups: (model: V1WorldCupGameModel, _, ctx) => model.lineups ?? loadV1Lineups(ctx, model.game.id),
-    events: (model, _, ctx) => model.events ?? ctx.upstream.load(v1WorldCupRoutes.worldCupGame, { id: model.game.id }).then((p) => p.game.events),
+    events: (model, _, ctx) =>
+      model.events ??
+      ctx.upstream.load(v1WorldCupRoutes.worldCupGame, { id: model.game.id }).then((p) => p.game.events),
     commentary: (model, _, ctx) =>
-      model.commentary ?? ctx.upstream.load(v1WorldCupRoutes.worldCupGame, { id: model.game.id }).then((p) => p.game.commentary),
+      model.commentary ??
+      ctx.upstream.load(v1WorldCupRoutes.worldCupGame, { id: model.game.id }).then((p) => p.game.commentary),
     raw: ({ game }) => game,
   },
   V1FootballVenue: {
@@ -211,7 +227,9 @@ export const worldCupV1Resolvers: Resolvers = {
     attendance: (venue) => venue.attendance ?? null,
     coordinates: (venue) =>
       // `== null`: an optional field may also be null, and Coordinates' fields are non-null.
-      venue.latitude == null || venue.longitude == null ? null : { latitude: venue.latitude, longitude: venue.longitude },
+      venue.latitude == null || venue.longitude == null
+        ? null
+        : { latitude: venue.latitude, longitude: venue.longitude },
     raw: (venue) => venue,
   },
   V1Lineup: {

@@ -54,7 +54,9 @@ async function listFiles(dir: string): Promise<string[]> {
 }
 
 export async function inputFingerprint(): Promise<string> {
-  const files = [...(await Promise.all(inputDirs.map(listFiles))).flat(), ...inputFiles].filter((path) => !notInput(path)).sort();
+  const files = [...(await Promise.all(inputDirs.map(listFiles))).flat(), ...inputFiles]
+    .filter((path) => !notInput(path))
+    .sort();
   const hash = createHash('sha256');
   for (const file of files) {
     hash.update(`${file}\0`);
@@ -74,7 +76,10 @@ async function currentStamp(): Promise<BuildStamp | undefined> {
 
 /** codegen's output that the build ships (possible-types.json): made from the schema, so made again with it. */
 function codegen(): void {
-  execFileSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', '--silent', 'codegen'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', '--silent', 'codegen'], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
 }
 
 async function bundle(outDir: string): Promise<void> {
@@ -94,9 +99,18 @@ async function bundle(outDir: string): Promise<void> {
     // binary beside it, and msgpackr, which both it and the cache encode
     // with, so that one copy is loaded), ws's optional native helpers, and
     // GraphiQL's 9 MB of assets (imported when first asked for, src/graphiql/assets.ts).
-    external: ['fs-native-extensions', 'lmdb', 'msgpackr', 'bufferutil', 'utf-8-validate', '@graphql-yoga/render-graphiql'],
+    external: [
+      'fs-native-extensions',
+      'lmdb',
+      'msgpackr',
+      'bufferutil',
+      'utf-8-validate',
+      '@graphql-yoga/render-graphiql',
+    ],
     // Bundled CommonJS dependencies call require() for Node's built-ins.
-    banner: { js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);",
+    },
     legalComments: 'none',
     logLevel: 'warning',
   });

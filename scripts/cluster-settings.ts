@@ -46,7 +46,8 @@ export function readClusterSettings(env: NodeJS.ProcessEnv, args: readonly strin
   if (args.length > 1) problems.push(`at most one argument (the number of replicas), got ${args.length}`);
   const replicas = read.int('CLUSTER_REPLICAS', 3, 1, MAX_REPLICAS);
   const firstPort = read.int('PORT', 4000, 1, 65_535);
-  if (firstPort + replicas - 1 > 65_535) problems.push(`PORT ${firstPort} leaves no room for ${replicas} consecutive ports`);
+  if (firstPort + replicas - 1 > 65_535)
+    problems.push(`PORT ${firstPort} leaves no room for ${replicas} consecutive ports`);
 
   const settings: ClusterSettings = {
     replicas,
@@ -66,7 +67,9 @@ export function readClusterSettings(env: NodeJS.ProcessEnv, args: readonly strin
   const own = [
     ...Array.from({ length: replicas }, (_, index) => ({ name: `replica r${index + 1}`, port: firstPort + index })),
     ...(settings.baseUrl === undefined ? [{ name: 'SANDBOX_PORT', port: settings.sandboxPort }] : []),
-    ...(settings.redisUrl === undefined && settings.redisPort !== undefined ? [{ name: 'REDIS_PORT', port: settings.redisPort }] : []),
+    ...(settings.redisUrl === undefined && settings.redisPort !== undefined
+      ? [{ name: 'REDIS_PORT', port: settings.redisPort }]
+      : []),
   ];
   for (const [index, one] of own.entries()) {
     const clash = own.slice(index + 1).find((other) => other.port === one.port);

@@ -17,7 +17,12 @@ import { startSandbox, type SandboxHandle } from '../src/sandbox/server.js';
 import { planAllowances } from '../src/upstream/assumptions.js';
 import { startGatewayProcess, type GatewayProcess } from '../test/support/gateway-process.js';
 import { RedisServerMissingError, startRedis, type RedisServer } from '../test/support/redis-server.js';
-import { ClusterSettingsError, readClusterSettings, sandboxDefaults, type ClusterSettings } from './cluster-settings.js';
+import {
+  ClusterSettingsError,
+  readClusterSettings,
+  sandboxDefaults,
+  type ClusterSettings,
+} from './cluster-settings.js';
 import { linePrefixer, type LinePrefixer } from './line-prefixer.js';
 import { portIsFree } from './port-is-free.js';
 
@@ -73,9 +78,14 @@ function stopAll(): Promise<void> {
 
 async function checkPorts(): Promise<void> {
   const wanted = [
-    ...Array.from({ length: settings.replicas }, (_, index) => ({ name: `r${index + 1} (PORT + ${index})`, port: settings.firstPort + index })),
+    ...Array.from({ length: settings.replicas }, (_, index) => ({
+      name: `r${index + 1} (PORT + ${index})`,
+      port: settings.firstPort + index,
+    })),
     ...(settings.baseUrl === undefined ? [{ name: 'the sandbox (SANDBOX_PORT)', port: settings.sandboxPort }] : []),
-    ...(settings.redisUrl === undefined && settings.redisPort !== undefined ? [{ name: 'redis-server (REDIS_PORT)', port: settings.redisPort }] : []),
+    ...(settings.redisUrl === undefined && settings.redisPort !== undefined
+      ? [{ name: 'redis-server (REDIS_PORT)', port: settings.redisPort }]
+      : []),
   ];
   const taken: string[] = [];
   for (const { name, port } of wanted) if (!(await portIsFree(port))) taken.push(`${port} for ${name}`);
@@ -88,7 +98,11 @@ async function startRedisServer(): Promise<string> {
   const dir = join(settings.dataDir, 'redis');
   await mkdir(dir, { recursive: true });
   try {
-    redis = await startRedis({ dir, detached: true, ...(settings.redisPort === undefined ? {} : { port: settings.redisPort }) });
+    redis = await startRedis({
+      dir,
+      detached: true,
+      ...(settings.redisPort === undefined ? {} : { port: settings.redisPort }),
+    });
   } catch (error) {
     if (error instanceof RedisServerMissingError) fail(`${error.message}, or set REDIS_URL to a Redis of your own`);
     throw error;
@@ -114,11 +128,15 @@ async function startReplicas(env: Record<string, string>): Promise<void> {
       } catch (error) {
         output.flush();
         // Its output has been printed above, prefixed; the first line says how it ended.
-        throw new Error(`replica ${id} did not start: ${(error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''}`);
+        throw new Error(
+          `replica ${id} did not start: ${(error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''}`,
+        );
       }
     }),
   );
-  const failures = results.flatMap((result) => (result.status === 'rejected' ? [String((result.reason as Error).message)] : []));
+  const failures = results.flatMap((result) =>
+    result.status === 'rejected' ? [String((result.reason as Error).message)] : [],
+  );
   if (failures.length > 0) {
     await stopAll();
     fail(failures.join('\n'));
@@ -144,7 +162,10 @@ function watch(): void {
   if (redis !== undefined) {
     const server = redis;
     void server.exited().then((end) => {
-      if (!stopping) say(`redis-server exited (${describeEnd(end)}); its last lines:\n${server.tail().trimEnd().split('\n').slice(-5).join('\n')}`);
+      if (!stopping)
+        say(
+          `redis-server exited (${describeEnd(end)}); its last lines:\n${server.tail().trimEnd().split('\n').slice(-5).join('\n')}`,
+        );
     });
   }
 }
@@ -182,7 +203,9 @@ async function start(): Promise<void> {
     `ready: ${replicas.length} replica${replicas.length === 1 ? '' : 's'}, plan ${settings.plan} (${planAllowances[settings.plan]} upstream requests a day)`,
     `  redis    ${printable(redisUrl)}${redis === undefined ? '' : `  (data in ${join(settings.dataDir, 'redis')})`}`,
     `  upstream ${baseUrl}${sandbox === undefined ? '' : '  (the sandbox)'}`,
-    ...replicas.map(({ id, child }) => `  ${id.padEnd(8)} ${child.url}/graphql  (DATA_DIR ${join(settings.dataDir, id)})`),
+    ...replicas.map(
+      ({ id, child }) => `  ${id.padEnd(8)} ${child.url}/graphql  (DATA_DIR ${join(settings.dataDir, id)})`,
+    ),
     'Ctrl-C stops them all.',
   ];
   say(lines.join('\n'));

@@ -47,10 +47,17 @@ export const isExecutable: Probe = (path) => {
 };
 
 /** The packages none of whose binaries is executable. */
-export function missingPackages(packages: readonly SystemPackage[], probe: Probe, path: string | undefined): SystemPackage[] {
+export function missingPackages(
+  packages: readonly SystemPackage[],
+  probe: Probe,
+  path: string | undefined,
+): SystemPackage[] {
   const dirs = (path ?? '').split(delimiter).filter((dir) => dir !== '');
   return packages.filter((pkg) => {
-    const candidates = [...pkg.binaries, ...(pkg.onPath === undefined ? [] : dirs.map((dir) => join(dir, pkg.onPath!)))];
+    const candidates = [
+      ...pkg.binaries,
+      ...(pkg.onPath === undefined ? [] : dirs.map((dir) => join(dir, pkg.onPath!))),
+    ];
     return !candidates.some(probe);
   });
 }
@@ -79,7 +86,10 @@ export function installPlan(missing: readonly SystemPackage[], installer: Instal
     };
   }
   if (!installer.root && !installer.hasSudo) {
-    return { kind: 'cannot', message: `The tests need ${names.join(' and ')}. As root: ${oneLiner.replaceAll('sudo ', '')}` };
+    return {
+      kind: 'cannot',
+      message: `The tests need ${names.join(' and ')}. As root: ${oneLiner.replaceAll('sudo ', '')}`,
+    };
   }
   const prefix = installer.root ? [] : ['sudo'];
   const env = ['env', 'DEBIAN_FRONTEND=noninteractive'];
@@ -99,7 +109,11 @@ function onPath(command: string): boolean {
 
 function main(): void {
   const missing = missingPackages(testPackages, isExecutable, process.env['PATH']);
-  const plan = installPlan(missing, { root: process.getuid?.() === 0, hasAptGet: onPath('apt-get'), hasSudo: onPath('sudo') });
+  const plan = installPlan(missing, {
+    root: process.getuid?.() === 0,
+    hasAptGet: onPath('apt-get'),
+    hasSudo: onPath('sudo'),
+  });
   if (plan.kind === 'nothing') return;
   if (plan.kind === 'cannot') {
     process.stderr.write(`system-deps: ${plan.message}\n`);
@@ -109,7 +123,9 @@ function main(): void {
   for (const [command = '', ...args] of plan.commands) {
     const run = spawnSync(command, args, { stdio: 'inherit' });
     if (run.status !== 0) {
-      process.stderr.write(`system-deps: ${[command, ...args].join(' ')} failed (${run.error?.message ?? `exit ${String(run.status)}`})\n`);
+      process.stderr.write(
+        `system-deps: ${[command, ...args].join(' ')} failed (${run.error?.message ?? `exit ${String(run.status)}`})\n`,
+      );
       process.exit(1);
     }
   }

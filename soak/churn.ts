@@ -23,7 +23,8 @@ export interface ChurnStats {
   lastError: string | undefined;
 }
 
-const SNAPSHOTS = 'subscription ($m: ID!) { oddsSnapshots(matchId: $m) { matchId timestampMs stale feed markets { marketId suspended outcomes { name price } } } }';
+const SNAPSHOTS =
+  'subscription ($m: ID!) { oddsSnapshots(matchId: $m) { matchId timestampMs stale feed markets { marketId suspended outcomes { name price } } } }';
 const CHANGES = 'subscription ($m: ID!) { oddsChanges(matchId: $m) { kind marketId outcome price } }';
 /** A few of the sandbox's hockey V1 games: the upstream odds subscriptions open, linger and close as churners come and go. */
 const MATCHES = ['410001', '410002', '410003', '410004', '410005', '410006'];
@@ -34,8 +35,18 @@ export interface Churn {
   stop(): Promise<void>;
 }
 
-export function startChurn(gatewayUrl: string, options: { wsChurners: number; sseChurners: number; framesPerCycle: number }): Churn {
-  const stats: ChurnStats = { wsConnections: 0, wsSubscriptions: 0, sseSubscriptions: 0, frames: 0, errors: 0, lastError: undefined };
+export function startChurn(
+  gatewayUrl: string,
+  options: { wsChurners: number; sseChurners: number; framesPerCycle: number },
+): Churn {
+  const stats: ChurnStats = {
+    wsConnections: 0,
+    wsSubscriptions: 0,
+    sseSubscriptions: 0,
+    frames: 0,
+    errors: 0,
+    lastError: undefined,
+  };
   let running = true;
   let cycle = 0;
   const wsUrl = `${gatewayUrl.replace(/^http/, 'ws')}/graphql`;
@@ -57,7 +68,10 @@ export function startChurn(gatewayUrl: string, options: { wsChurners: number; ss
         if (error === undefined) resolve();
         else reject(error instanceof Error ? error : new Error(JSON.stringify(error)));
       };
-      const timer = setTimeout(() => finish(new Error(`no ${frames} frames within ${FRAME_TIMEOUT_MS} ms`)), FRAME_TIMEOUT_MS);
+      const timer = setTimeout(
+        () => finish(new Error(`no ${frames} frames within ${FRAME_TIMEOUT_MS} ms`)),
+        FRAME_TIMEOUT_MS,
+      );
       stats.wsSubscriptions++;
       const unsubscribe = client.subscribe(
         { query, variables: { m: matchId } },

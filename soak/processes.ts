@@ -21,7 +21,12 @@ export interface Child {
   stop(): Promise<void>;
 }
 
-function startChild(script: string, env: Record<string, string>, onLine?: (line: string) => void, nodeArgs: readonly string[] = []): Child {
+function startChild(
+  script: string,
+  env: Record<string, string>,
+  onLine?: (line: string) => void,
+  nodeArgs: readonly string[] = [],
+): Child {
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], {
     cwd: root,
     env: { ...process.env, ...env },
@@ -83,22 +88,31 @@ export interface GatewayChild extends Child {
  * lines, V4 odds and V3 windows make part of the mix go upstream again and
  * again, so the upstream pool and cache keep churning too.
  */
-export async function startGatewayChild(sandbox: SandboxChild, apiKey: string, extraEnv: Record<string, string>): Promise<GatewayChild> {
+export async function startGatewayChild(
+  sandbox: SandboxChild,
+  apiKey: string,
+  extraEnv: Record<string, string>,
+): Promise<GatewayChild> {
   const port = await freePort();
   const dataDir = await mkdtemp(join(tmpdir(), 'sports-graph-soak-'));
-  const child = startChild('src/main.ts', {
-    SPORTS_API_BASE_URL: sandbox.url,
-    SPORTS_API_KEY: apiKey,
-    SPORTS_API_PLAN: 'mega',
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-    CACHE_TTL_LINES: '2',
-    CACHE_TTL_V4ODDS: '2',
-    CACHE_TTL_V3WINDOW: '2',
-    ...extraEnv,
-  }, undefined, gatewayNodeArgs());
+  const child = startChild(
+    'src/main.ts',
+    {
+      SPORTS_API_BASE_URL: sandbox.url,
+      SPORTS_API_KEY: apiKey,
+      SPORTS_API_PLAN: 'mega',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      CACHE_TTL_LINES: '2',
+      CACHE_TTL_V4ODDS: '2',
+      CACHE_TTL_V3WINDOW: '2',
+      ...extraEnv,
+    },
+    undefined,
+    gatewayNodeArgs(),
+  );
   const url = `http://127.0.0.1:${port}`;
   await withTimeout(waitHealthy(url), 30_000, child, 'the gateway did not become healthy');
   return {
@@ -135,7 +149,9 @@ async function waitHealthy(url: string): Promise<string> {
 async function withTimeout<T>(promise: Promise<T>, ms: number, child: Child, message: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const exited = new Promise<never>((_, reject) => {
-    child.process.once('exit', (code) => reject(new Error(`${message}: exited with ${String(code)}\n${child.tail.join('\n')}`)));
+    child.process.once('exit', (code) =>
+      reject(new Error(`${message}: exited with ${String(code)}\n${child.tail.join('\n')}`)),
+    );
   });
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`${message} within ${ms} ms\n${child.tail.join('\n')}`)), ms);

@@ -27,7 +27,8 @@ export const cachedOperations: readonly SoakOperation[] = [
   },
   {
     name: 'v1 standings',
-    query: '{ v1 { hockey { standings(competition: 11) { entries { position points competitor { id name ref { version nativeId sport } } } } } } }',
+    query:
+      '{ v1 { hockey { standings(competition: 11) { entries { position points competitor { id name ref { version nativeId sport } } } } } } }',
     variables: none,
   },
   {
@@ -42,17 +43,20 @@ export const cachedOperations: readonly SoakOperation[] = [
 export const uncachedOperations: readonly SoakOperation[] = [
   {
     name: 'v1 lines',
-    query: 'query ($g: ID!) { v1 { hockey { lines(gameId: $g) { gameId moneyline { home away draw } totalGoals { line over under } } } } }',
+    query:
+      'query ($g: ID!) { v1 { hockey { lines(gameId: $g) { gameId moneyline { home away draw } totalGoals { line over under } } } } }',
     variables: (n) => ({ g: hockeyGame(n) }),
   },
   {
     name: 'v4 odds',
-    query: 'query ($e: ID!) { v4 { odds(sport: FOOTBALL, eventId: $e) { eventId bookmakers { key markets { key outcomes { name price } } } } } }',
+    query:
+      'query ($e: ID!) { v4 { odds(sport: FOOTBALL, eventId: $e) { eventId bookmakers { key markets { key outcomes { name price } } } } } }',
     variables: (n) => ({ e: v4Event(n) }),
   },
   {
     name: 'v3 window',
-    query: '{ v3 { window(sport: FOOTBALL, window: TODAY) { events { id homeTeam { name } awayTeam { name } homeScore awayScore } } } }',
+    query:
+      '{ v3 { window(sport: FOOTBALL, window: TODAY) { events { id homeTeam { name } awayTeam { name } homeScore awayScore } } } }',
     variables: none,
   },
 ];

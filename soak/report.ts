@@ -91,9 +91,30 @@ export function judge(samples: readonly Sample[], load: LoadStats, churn: ChurnS
   const graphqlErrors = Object.values(load.graphqlErrors).reduce((sum, n) => sum + n, 0);
 
   const checks: Check[] = [
-    { name: 'RSS, floor', ...rss, drained: drained === undefined ? null : drained.rssBytes / MiB, unit: 'MiB', rule: 'end <= start x 1.2 + 20 MiB', ok: rss.end <= rss.start * 1.2 + 20 },
-    { name: 'Heap used, floor', ...heap, drained: drained === undefined ? null : drained.heapUsedBytes / MiB, unit: 'MiB', rule: 'end <= start x 1.2 + 20 MiB', ok: heap.end <= heap.start * 1.2 + 20 },
-    { name: 'Event-loop delay p99', ...loop, drained: drained?.eventLoopP99Ms ?? null, unit: 'ms', rule: 'max < 100 ms', ok: loop.max < 100 },
+    {
+      name: 'RSS, floor',
+      ...rss,
+      drained: drained === undefined ? null : drained.rssBytes / MiB,
+      unit: 'MiB',
+      rule: 'end <= start x 1.2 + 20 MiB',
+      ok: rss.end <= rss.start * 1.2 + 20,
+    },
+    {
+      name: 'Heap used, floor',
+      ...heap,
+      drained: drained === undefined ? null : drained.heapUsedBytes / MiB,
+      unit: 'MiB',
+      rule: 'end <= start x 1.2 + 20 MiB',
+      ok: heap.end <= heap.start * 1.2 + 20,
+    },
+    {
+      name: 'Event-loop delay p99',
+      ...loop,
+      drained: drained?.eventLoopP99Ms ?? null,
+      unit: 'ms',
+      rule: 'max < 100 ms',
+      ok: loop.max < 100,
+    },
     {
       name: 'Upstream sockets (pool gauge)',
       ...pool,
@@ -110,7 +131,10 @@ export function judge(samples: readonly Sample[], load: LoadStats, churn: ChurnS
       drained: drained?.upstreamTcpSockets ?? null,
       unit: 'count',
       rule: 'drained <= start',
-      ok: drained?.upstreamTcpSockets !== null && drained?.upstreamTcpSockets !== undefined && drained.upstreamTcpSockets <= tcp.start,
+      ok:
+        drained?.upstreamTcpSockets !== null &&
+        drained?.upstreamTcpSockets !== undefined &&
+        drained.upstreamTcpSockets <= tcp.start,
     });
   }
   const handles = window((s) => s.activeHandles);
@@ -123,7 +147,10 @@ export function judge(samples: readonly Sample[], load: LoadStats, churn: ChurnS
     ok: drained !== undefined && drained.activeHandles <= handles.start,
   });
   const otherErrors = load.httpOther + load.transportErrors + graphqlErrors + churn.errors;
-  checks.push(counter('HTTP 5xx', load.http5xx), counter('Other errors (HTTP, transport, GraphQL, churn)', otherErrors));
+  checks.push(
+    counter('HTTP 5xx', load.http5xx),
+    counter('Other errors (HTTP, transport, GraphQL, churn)', otherErrors),
+  );
   return { flat: checks.every((check) => check.ok), checks };
 }
 

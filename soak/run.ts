@@ -65,12 +65,19 @@ async function soak(sandbox: SandboxChild, gateway: GatewayChild): Promise<boole
 
   const load = startSteadyLoad(gateway.url, { qps: settings.qps, workers: settings.workers });
   const churn = startChurn(gateway.url, settings);
-  log(`load running for ${settings.seconds} s (warm-up ${settings.warmupSeconds} s, a sample every ${settings.sampleSeconds} s)`);
+  log(
+    `load running for ${settings.seconds} s (warm-up ${settings.warmupSeconds} s, a sample every ${settings.sampleSeconds} s)`,
+  );
   let lastLog = 0;
   while (elapsed() < settings.seconds) {
     await sleep(Math.min(settings.sampleSeconds * 1000, (settings.seconds - elapsed()) * 1000));
     const t = elapsed();
-    const sample = await takeSample(gateway.url, upstreamPort, Math.round(t * 10) / 10, t < settings.warmupSeconds ? 'warm-up' : 'load');
+    const sample = await takeSample(
+      gateway.url,
+      upstreamPort,
+      Math.round(t * 10) / 10,
+      t < settings.warmupSeconds ? 'warm-up' : 'load',
+    );
     samples.push(sample);
     if (t - lastLog >= 30 || t >= settings.seconds) {
       lastLog = t;
@@ -97,7 +104,10 @@ async function soak(sandbox: SandboxChild, gateway: GatewayChild): Promise<boole
       ok: load.stats.ok,
       answeredFromCache: load.stats.fromCache,
       wentUpstream: load.stats.wentUpstream,
-      latencyMs: { p50: round(percentile(load.stats.latenciesMs, 50)), p99: round(percentile(load.stats.latenciesMs, 99)) },
+      latencyMs: {
+        p50: round(percentile(load.stats.latenciesMs, 50)),
+        p99: round(percentile(load.stats.latenciesMs, 99)),
+      },
       http5xx: load.stats.http5xx,
       httpOther: load.stats.httpOther,
       transportErrors: load.stats.transportErrors,
@@ -112,9 +122,22 @@ async function soak(sandbox: SandboxChild, gateway: GatewayChild): Promise<boole
       heapMiBPerMinute: round(slopePerMinute(underLoad, (s) => s.heapUsedBytes / 2 ** 20)),
     },
   };
-  const machine = { cpus: cpus().length, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, platform: process.platform };
+  const machine = {
+    cpus: cpus().length,
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+    platform: process.platform,
+  };
 
-  const results = { date: new Date().toISOString(), machine, settings, flat: verdict.flat, checks: verdict.checks, summary, samples };
+  const results = {
+    date: new Date().toISOString(),
+    machine,
+    settings,
+    flat: verdict.flat,
+    checks: verdict.checks,
+    summary,
+    samples,
+  };
   const resultsDir = fileURLToPath(new URL('./results/', import.meta.url));
   await mkdir(resultsDir, { recursive: true });
   await writeFile(`${resultsDir}latest.json`, `${JSON.stringify(results, null, 2)}\n`);
@@ -165,7 +188,9 @@ async function main(): Promise<number> {
     children.push(sandbox);
     const gateway = await startGatewayChild(sandbox, apiKey, {});
     children.push(gateway);
-    log(`sandbox ${sandbox.url} (pid ${String(sandbox.process.pid)}), gateway ${gateway.url} (pid ${String(gateway.process.pid)})`);
+    log(
+      `sandbox ${sandbox.url} (pid ${String(sandbox.process.pid)}), gateway ${gateway.url} (pid ${String(gateway.process.pid)})`,
+    );
     return (await soak(sandbox, gateway)) ? 0 : 1;
   } catch (error) {
     log(error instanceof Error ? (error.stack ?? error.message) : String(error));

@@ -66,7 +66,12 @@ export async function establishedTo(port: number): Promise<number | null> {
   return readAny ? count : null;
 }
 
-export async function takeSample(gatewayUrl: string, upstreamPort: number, t: number, phase: Sample['phase']): Promise<Sample> {
+export async function takeSample(
+  gatewayUrl: string,
+  upstreamPort: number,
+  t: number,
+  phase: Sample['phase'],
+): Promise<Sample> {
   const response = await fetch(`${gatewayUrl}/metrics`);
   if (!response.ok) throw new Error(`/metrics answered ${response.status}`);
   const values = parseMetrics(await response.text());

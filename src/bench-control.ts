@@ -91,13 +91,18 @@ export function attachBenchControl(wsServer: WebSocketServer): void {
     if ((command as { type?: unknown }).type === 'bench_memory') {
       // Live objects only, when the bench started the gateway with --expose-gc and asks for it.
       if ((command as { gc?: unknown }).gc === true) (globalThis as { gc?: () => void }).gc?.();
-      const heapSpaces = Object.fromEntries(getHeapSpaceStatistics().map((space) => [space.space_name, space.space_used_size]));
+      const heapSpaces = Object.fromEntries(
+        getHeapSpaceStatistics().map((space) => [space.space_name, space.space_used_size]),
+      );
       const reply: MemoryReply = { type: 'bench_memory', usage: process.memoryUsage(), heapSpaces };
       process.send?.(reply);
       return;
     }
     if ((command as { type?: unknown }).type === 'bench_heap_snapshot') {
-      const reply: HeapSnapshotReply = { type: 'bench_heap_snapshot_done', path: writeHeapSnapshot((command as HeapSnapshotCommand).path) };
+      const reply: HeapSnapshotReply = {
+        type: 'bench_heap_snapshot_done',
+        path: writeHeapSnapshot((command as HeapSnapshotCommand).path),
+      };
       process.send?.(reply);
       return;
     }

@@ -256,7 +256,6 @@ export interface Config {
   };
 }
 
-
 /** How many connections the gateway holds, and for how long (src/http/connection-bounds.ts, src/live/idle-sockets.ts). */
 export interface ConnectionConfig {
   /**
@@ -335,7 +334,9 @@ export function loadConfig(env: Env = process.env): Config {
     if (asked.length === 1 && asked[0] === 'none') return [];
     const unknown = asked.filter((group) => !(FIELD_GROUPS as readonly string[]).includes(group));
     if (unknown.length > 0) {
-      problems.push(`${name} takes ${FIELD_GROUPS.join(', ')} (comma separated) or none, got "${unknown.join('", "')}"`);
+      problems.push(
+        `${name} takes ${FIELD_GROUPS.join(', ')} (comma separated) or none, got "${unknown.join('", "')}"`,
+      );
       return [...fallback];
     }
     return [...new Set(asked as FieldGroup[])];
@@ -362,7 +363,10 @@ export function loadConfig(env: Env = process.env): Config {
     port: int('PORT', 4000, 0, 65_535),
     host: env['HOST'] || '127.0.0.1',
     logLevel: env['LOG_LEVEL'] || 'info',
-    sandbox: { matchEventMs: int('SANDBOX_MATCH_EVENT_MS', 3_000), matchMinuteMs: int('SANDBOX_MATCH_MINUTE_MS', 10_000) },
+    sandbox: {
+      matchEventMs: int('SANDBOX_MATCH_EVENT_MS', 3_000),
+      matchMinuteMs: int('SANDBOX_MATCH_MINUTE_MS', 10_000),
+    },
     timeouts: {
       connectMs: int('UPSTREAM_CONNECT_TIMEOUT_MS', 3_000, 1),
       headersMs: int('UPSTREAM_HEADERS_TIMEOUT_MS', 5_000, 1),
@@ -421,7 +425,11 @@ export function loadConfig(env: Env = process.env): Config {
       maxBytes: int('RESULT_CACHE_MAX_BYTES', 16 * 1024 * 1024, 1024),
     },
     cluster: {
-      redisUrl: url('REDIS_URL', ['redis:', 'rediss:'], 'write it as redis://host:6379 (rediss:// for TLS, redis://:password@host:6379 with a password), or unset it to run a single gateway without Redis'),
+      redisUrl: url(
+        'REDIS_URL',
+        ['redis:', 'rediss:'],
+        'write it as redis://host:6379 (rediss:// for TLS, redis://:password@host:6379 with a password), or unset it to run a single gateway without Redis',
+      ),
       keyPrefix: env['REDIS_KEY_PREFIX'] ?? 'sports-graph:',
       replicaId: env['REPLICA_ID'] || defaultReplicaId(),
     },
@@ -465,9 +473,14 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const badHosts = config.access.allowedHosts.filter((entry) => !isAllowedHostEntry(entry));
   if (badHosts.length > 0) {
-    problems.push(`GATEWAY_ALLOWED_HOSTS takes host names or IP addresses without scheme or port, or *, got "${badHosts.join('", "')}"`);
+    problems.push(
+      `GATEWAY_ALLOWED_HOSTS takes host names or IP addresses without scheme or port, or *, got "${badHosts.join('", "')}"`,
+    );
   }
-  if (!/^[\w.:-]{1,64}$/.test(config.cluster.replicaId)) problems.push(`REPLICA_ID must be 1 to 64 letters, digits, '.', ':', '_' or '-', got "${config.cluster.replicaId}"`);
+  if (!/^[\w.:-]{1,64}$/.test(config.cluster.replicaId))
+    problems.push(
+      `REPLICA_ID must be 1 to 64 letters, digits, '.', ':', '_' or '-', got "${config.cluster.replicaId}"`,
+    );
   if (config.cluster.keyPrefix.length > 64) problems.push('REDIS_KEY_PREFIX must be at most 64 characters');
   const overCarved = budgetProblem(config.access.clientKeys, config.plan);
   if (overCarved !== undefined) problems.push(overCarved);
@@ -477,6 +490,9 @@ export function loadConfig(env: Env = process.env): Config {
 
 /** Unique among replicas started together on one machine, and readable in a metric label. */
 function defaultReplicaId(): string {
-  const host = hostname().replace(/[^\w.-]/g, '').slice(0, 40) || 'replica';
+  const host =
+    hostname()
+      .replace(/[^\w.-]/g, '')
+      .slice(0, 40) || 'replica';
   return `${host}-${process.pid}-${randomBytes(2).toString('hex')}`;
 }

@@ -45,7 +45,10 @@ async function main(): Promise<void> {
     throw error;
   }
   // Before anything starts (the embedded sandbox, the state): a port, DATA_DIR or Redis the gateway cannot use is one line and exit 2, not a stack later.
-  const problem = (await checkPort(config.host, config.port)) ?? dataDirProblem(config.dataDir) ?? (config.cluster.redisUrl === undefined ? undefined : await checkRedis(config.cluster.redisUrl));
+  const problem =
+    (await checkPort(config.host, config.port)) ??
+    dataDirProblem(config.dataDir) ??
+    (config.cluster.redisUrl === undefined ? undefined : await checkRedis(config.cluster.redisUrl));
   if (problem !== undefined) failStart(problem);
   const logger = createLogger(config.logLevel);
 
@@ -79,7 +82,8 @@ async function main(): Promise<void> {
   const start = startLine(config, sandbox?.url);
   logger.info(start.fields, start.message);
   const dataset = sandbox?.fixtures.dataset.name;
-  if (dataset !== undefined && dataset !== 'default') logger.info({ dataset }, `the embedded sandbox serves the ${dataset} data set (SANDBOX_DATASET)`);
+  if (dataset !== undefined && dataset !== 'default')
+    logger.info({ dataset }, `the embedded sandbox serves the ${dataset} data set (SANDBOX_DATASET)`);
 
   let gateway: Gateway;
   try {

@@ -3,10 +3,25 @@ import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { AfterAnswer, AfterAnswerCounter, AfterAnswerHistogram } from './metrics-after-answer.js';
 
-function metricsOn(registry: Registry): { queue: AfterAnswer; counter: AfterAnswerCounter<'route'>; histogram: AfterAnswerHistogram<'route'> } {
+function metricsOn(registry: Registry): {
+  queue: AfterAnswer;
+  counter: AfterAnswerCounter<'route'>;
+  histogram: AfterAnswerHistogram<'route'>;
+} {
   const queue = new AfterAnswer();
-  const counter = new AfterAnswerCounter(queue, { name: 'test_requests_total', help: 'requests', labelNames: ['route'] as const, registers: [registry] });
-  const histogram = new AfterAnswerHistogram(queue, { name: 'test_duration_seconds', help: 'duration', labelNames: ['route'] as const, buckets: [0.1, 1], registers: [registry] });
+  const counter = new AfterAnswerCounter(queue, {
+    name: 'test_requests_total',
+    help: 'requests',
+    labelNames: ['route'] as const,
+    registers: [registry],
+  });
+  const histogram = new AfterAnswerHistogram(queue, {
+    name: 'test_duration_seconds',
+    help: 'duration',
+    labelNames: ['route'] as const,
+    buckets: [0.1, 1],
+    registers: [registry],
+  });
   return { queue, counter, histogram };
 }
 
@@ -24,7 +39,10 @@ describe('metrics observed after the answer', () => {
     expect(Object.keys((counter as unknown as { hashMap: object }).hashMap)).toHaveLength(1);
     expect((await counter.get()).values).toEqual([expect.objectContaining({ labels: { route: '/a' }, value: 3 })]);
     const counts = (await histogram.get()).values.filter((value) => value.metricName === 'test_duration_seconds_count');
-    expect(counts.map((value) => [value.labels['route'], value.value])).toEqual([['/a', 1], ['/b', 1]]);
+    expect(counts.map((value) => [value.labels['route'], value.value])).toEqual([
+      ['/a', 1],
+      ['/b', 1],
+    ]);
   });
 
   it('are all visible to a scrape made before the check phase', async () => {

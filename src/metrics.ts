@@ -45,7 +45,7 @@ export class GatewayMetrics {
 
   readonly resultCacheFastHits = new AfterAnswerCounter(this.afterAnswer, {
     name: 'sports_graph_result_cache_fast_hits_total',
-    help: 'Operation-result cache hits answered before yoga by the HTTP fast path (src/results/fast-path.ts); yoga\'s own request metrics do not see them.',
+    help: "Operation-result cache hits answered before yoga by the HTTP fast path (src/results/fast-path.ts); yoga's own request metrics do not see them.",
     registers: [this.registry],
   });
 
@@ -57,13 +57,13 @@ export class GatewayMetrics {
 
   readonly resultCacheSharedHits = new Counter({
     name: 'sports_graph_result_cache_shared_hits_total',
-    help: 'Operation results this replica did not hold and found in the cluster\'s Redis (stored by a replica, this one included); 0 alone.',
+    help: "Operation results this replica did not hold and found in the cluster's Redis (stored by a replica, this one included); 0 alone.",
     registers: [this.registry],
   });
 
   readonly redisRoundTrips = new Counter({
     name: 'sports_graph_redis_round_trips_total',
-    help: 'Round trips to the cluster\'s Redis on the command connection (a pipeline is one), by sender: the Lua script\'s name, else the command (src/state/redis/round-trips.ts); none alone.',
+    help: "Round trips to the cluster's Redis on the command connection (a pipeline is one), by sender: the Lua script's name, else the command (src/state/redis/round-trips.ts); none alone.",
     labelNames: ['sender'] as const,
     registers: [this.registry],
   });
@@ -143,7 +143,7 @@ export class GatewayMetrics {
 
   readonly allowanceLimit: Gauge = new Gauge({
     name: 'sports_graph_allowance_limit',
-    help: 'The plan\'s daily allowance.',
+    help: "The plan's daily allowance.",
     registers: [this.registry],
     collect: (): void => this.#showAllowance(),
   });
@@ -232,7 +232,9 @@ export class GatewayMetrics {
     collect: (): void => this.cacheFileEnabled.set(this.#cacheFile?.stats().enabled === true ? 1 : 0),
   });
 
-  observeCacheFile(file: { stats(): { entries: number; bytes: number; pendingWrites: number; enabled: boolean } } | undefined): void {
+  observeCacheFile(
+    file: { stats(): { entries: number; bytes: number; pendingWrites: number; enabled: boolean } } | undefined,
+  ): void {
     this.#cacheFile = file;
   }
 
@@ -240,7 +242,9 @@ export class GatewayMetrics {
     this.#cluster = state;
   }
 
-  observeAllowance(ledger: { snapshot(): { readonly limit: number; readonly used: number; readonly remaining: number } }): void {
+  observeAllowance(ledger: {
+    snapshot(): { readonly limit: number; readonly used: number; readonly remaining: number };
+  }): void {
     this.#allowance = ledger;
   }
 

@@ -35,8 +35,16 @@ function pathOf(url: string): string {
 
 export function operationMetrics(metrics: GatewayMetrics): Metrics {
   return {
-    graphql_envelop_request: { counter: metrics.operations, fillLabelsFn: operationLabels, phases: ['execute', 'subscribe'] },
-    graphql_envelop_request_duration: { histogram: metrics.operationDuration, fillLabelsFn: operationLabels, phases: ['execute', 'subscribe'] },
+    graphql_envelop_request: {
+      counter: metrics.operations,
+      fillLabelsFn: operationLabels,
+      phases: ['execute', 'subscribe'],
+    },
+    graphql_envelop_request_duration: {
+      histogram: metrics.operationDuration,
+      fillLabelsFn: operationLabels,
+      phases: ['execute', 'subscribe'],
+    },
     graphql_envelop_error_result: {
       counter: metrics.operationErrors,
       fillLabelsFn: (params) => ({

@@ -34,13 +34,19 @@ export const gatewayRoutes: readonly GatewayRoute[] = [
     name: 'graphql',
     // Queries and mutations over GET/POST, subscriptions over SSE; graphql-ws upgrades on the same path.
     path: /^\/graphql$/,
-    spending: { kind: 'gated', door: 'src/plugins/use-cost-limit.ts (operations), src/live/poll-payers.ts (subscriptions that start shared polls)' },
+    spending: {
+      kind: 'gated',
+      door: 'src/plugins/use-cost-limit.ts (operations), src/live/poll-payers.ts (subscriptions that start shared polls)',
+    },
   },
   {
     name: 'subgraph',
     // The Federation v2 subgraph (src/federation): a router's queries and `_entities` over POST, subscriptions over SSE.
     path: /^\/subgraph$/,
-    spending: { kind: 'gated', door: 'src/plugins/use-cost-limit.ts with the subgraph cost table (src/federation/entity-cost.ts)' },
+    spending: {
+      kind: 'gated',
+      door: 'src/plugins/use-cost-limit.ts with the subgraph cost table (src/federation/entity-cost.ts)',
+    },
   },
   {
     name: 'images',

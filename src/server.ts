@@ -121,7 +121,6 @@ export interface ShutdownReport {
   readonly tookMs: number;
 }
 
-
 /** Every `schema/*.graphql` file, in name order. */
 export function loadTypeDefs(): string[] {
   const schemaDir = runtimeDir('schema');
@@ -130,7 +129,6 @@ export function loadTypeDefs(): string[] {
     .sort()
     .map((name) => readFileSync(join(schemaDir, name), 'utf8'));
 }
-
 
 export async function createGateway(config: Config, options: GatewayOptions): Promise<Gateway> {
   const logger = options.logger ?? createLogger(config.logLevel);
@@ -177,7 +175,9 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
   const typeDefs = loadTypeDefs();
   const schema = withDegradedParts(makeExecutableSchema({ typeDefs, resolvers }));
   if (!clientKeys.enabled && config.baseUrl !== undefined) {
-    logger.warn('no gateway client keys are configured: anyone who reaches this gateway can spend the upstream allowance (set GATEWAY_CLIENT_KEYS)');
+    logger.warn(
+      'no gateway client keys are configured: anyone who reaches this gateway can spend the upstream allowance (set GATEWAY_CLIENT_KEYS)',
+    );
   }
 
   const resultCache: ResultCache | undefined = config.resultCache.enabled
@@ -187,7 +187,10 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
   const tracing = await openTracing(config.tracing, { replicaId: config.cluster.replicaId, logger });
   // Automatic persisted queries (shared by the cluster), or trusted documents only.
   const persisted = persistedOperations({ config: config.persisted, tiers: state.tiers });
-  const inputBounds: InputBounds = { maxDepth: config.limits.maxVariablesDepth, maxValues: config.limits.maxVariablesValues };
+  const inputBounds: InputBounds = {
+    maxDepth: config.limits.maxVariablesDepth,
+    maxValues: config.limits.maxVariablesValues,
+  };
   const hostPolicy = new HostPolicy({
     allowedHosts: config.access.allowedHosts.length > 0 ? config.access.allowedHosts : defaultAllowedHosts(config.host),
     corsOrigins: config.access.corsOrigins,
@@ -203,7 +206,10 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     return state.readiness();
   };
   const reportRequestError: ReportError = (error, req) =>
-    logger.error({ err: error, method: req.method, path: (req.url ?? '').split('?')[0] }, 'a request handler failed before yoga');
+    logger.error(
+      { err: error, method: req.method, path: (req.url ?? '').split('?')[0] },
+      'a request handler failed before yoga',
+    );
 
   const context = (): OperationContext => {
     const deadline = Date.now() + config.timeouts.operationMs;
@@ -229,7 +235,13 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     }),
     ...(config.access.introspection ? [] : [useDisableIntrospection()]),
   ];
-  const operationPlugins = ({ costs, resultNamespace }: { costs?: Readonly<Record<string, FieldCost>>; resultNamespace?: string }): GatewayPlugin[] => [
+  const operationPlugins = ({
+    costs,
+    resultNamespace,
+  }: {
+    costs?: Readonly<Record<string, FieldCost>>;
+    resultNamespace?: string;
+  }): GatewayPlugin[] => [
     ...useOperationLimits(config.limits),
     useKnownOperationTypes(),
     // @defer and @stream (src/plugins/incremental-delivery.ts).
@@ -240,7 +252,15 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     // A span per operation, before the result cache and the cost plugin so that it covers them (src/tracing/).
     ...(tracing === undefined ? [] : [useOperationSpans(tracing)]),
     // Before the cost plugin: a stored result spends nothing, so it is neither estimated nor refused (src/plugins/use-result-cache.ts).
-    ...(resultCache === undefined ? [] : [useResultCache({ cache: resultCache, budgets, ...(resultNamespace === undefined ? {} : { namespace: resultNamespace }) })]),
+    ...(resultCache === undefined
+      ? []
+      : [
+          useResultCache({
+            cache: resultCache,
+            budgets,
+            ...(resultNamespace === undefined ? {} : { namespace: resultNamespace }),
+          }),
+        ]),
     // Before the trace: a refusal ends the onExecute chain and keeps its own `extensions.cost`.
     useCostLimit(costs === undefined ? {} : { costs }),
     useUpstreamTrace(),
@@ -252,10 +272,18 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     // subscriptions keep graphql-js's executor and are shared instead.
     ...(config.graphqlJit ? [useJit()] : []),
     // Last: it wraps the execute function that really runs, graphql-jit's included.
-    useOperationTimeout({ sweep: settleSweep, operationMs: config.timeouts.operationMs, settleMs: config.timeouts.settleMs, logger }),
+    useOperationTimeout({
+      sweep: settleSweep,
+      operationMs: config.timeouts.operationMs,
+      settleMs: config.timeouts.settleMs,
+      logger,
+    }),
   ];
 
-  const yoga: YogaServerInstance<Record<string, unknown>, OperationContext> = createYoga<Record<string, unknown>, OperationContext>({
+  const yoga: YogaServerInstance<Record<string, unknown>, OperationContext> = createYoga<
+    Record<string, unknown>,
+    OperationContext
+  >({
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
@@ -299,7 +327,9 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
   const subgraph = config.federation.subgraph
     ? () =>
         createYoga<Record<string, unknown>, OperationContext>({
-          schema: withDegradedParts(buildGatewaySubgraphSchema(typeDefs, resolvers, { hidden: config.federation.hidden })),
+          schema: withDegradedParts(
+            buildGatewaySubgraphSchema(typeDefs, resolvers, { hidden: config.federation.hidden }),
+          ),
           graphqlEndpoint: SUBGRAPH_PATH,
           landingPage: false,
           batching: false,
@@ -309,7 +339,11 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
           graphiql: false,
           cors: false,
           context,
-          plugins: [...inputPlugins(), ...accessPlugins(), ...operationPlugins({ costs: subgraphFieldCosts, resultNamespace: 'subgraph:' })],
+          plugins: [
+            ...inputPlugins(),
+            ...accessPlugins(),
+            ...operationPlugins({ costs: subgraphFieldCosts, resultNamespace: 'subgraph:' }),
+          ],
         })
     : undefined;
 
@@ -331,7 +365,9 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
         );
   // Every answer written below, refusals included, is compressed when it is worth it (src/http/compress.ts).
   const compressed = (next: RequestListener): RequestListener =>
-    config.service.compression ? compressResponses({ thresholdBytes: config.service.compressionThresholdBytes }, next) : next;
+    config.service.compression
+      ? compressResponses({ thresholdBytes: config.service.compressionThresholdBytes }, next)
+      : next;
   const inFlight = new InFlightRequests();
   const handler = routeSubgraph(subgraph, standAlone);
   // The front door, outermost first: no throw escapes, foreign host names are refused before anything reads the request, bodies are bounded.
@@ -342,7 +378,13 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     { requireHostHeader: false, ...serverTimeouts(config.connections) },
     inFlight.track(
       guardRequests(
-        cap.guard(compressed(refuseForeignHosts(hostPolicy, limitRequestBody(config.limits.maxBodyBytes, handler, reportRequestError), { open: ['/healthz', '/readyz'] }))),
+        cap.guard(
+          compressed(
+            refuseForeignHosts(hostPolicy, limitRequestBody(config.limits.maxBodyBytes, handler, reportRequestError), {
+              open: ['/healthz', '/readyz'],
+            }),
+          ),
+        ),
         reportRequestError,
       ),
     ),
@@ -364,7 +406,10 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     maxPayload: config.limits.maxWsMessageBytes,
     // Browsers let any page open a WebSocket: only our own pages and the configured origins may,
     // and only under a host name we answer for (src/http/host-check.ts). Refused at the upgrade, with a coded body.
-    verifyClient: ({ req }: { req: IncomingMessage }, accept: (ok: boolean, status?: number, body?: string, headers?: Record<string, string>) => void) => {
+    verifyClient: (
+      { req }: { req: IncomingMessage },
+      accept: (ok: boolean, status?: number, body?: string, headers?: Record<string, string>) => void,
+    ) => {
       try {
         const refusal = upgradeRefusal(hostPolicy, req);
         if (refusal === undefined) {
@@ -455,7 +500,10 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
         // No new connections; idle keep-alive ones close now, busy ones after their answer (Connection: close).
         server.close();
         server.closeIdleConnections();
-        logger.info({ requests: inFlight.size, wsOperations: wsOperations(), timeoutMs }, 'shutting down: draining operations in flight');
+        logger.info(
+          { requests: inFlight.size, wsOperations: wsOperations(), timeoutMs },
+          'shutting down: draining operations in flight',
+        );
         await waitFor(() => inFlight.size === 0 && wsOperations() === 0, deadline);
         const cut = inFlight.size + wsOperations();
         if (cut > 0) logger.warn({ cut, timeoutMs }, 'shutdown bound reached: cutting what is still running');
@@ -463,7 +511,9 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
         await new Promise((resolve) => setImmediate(resolve));
         graphqlWs.stop();
         // Closes every socket with 1001 Going Away (graphql-ws's own shutdown), then stops the WebSocket server.
-        await graphqlWs.dispose().catch((error: unknown) => logger.warn({ err: error }, 'closing the WebSocket server failed'));
+        await graphqlWs
+          .dispose()
+          .catch((error: unknown) => logger.warn({ err: error }, 'closing the WebSocket server failed'));
         // The close handshake: each client answers the 1001 frame; one that does not within a second is cut.
         await waitFor(() => wsServer.clients.size === 0, Date.now() + 1_000);
         for (const client of wsServer.clients) client.terminate();
@@ -479,4 +529,3 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     },
   };
 }
-

@@ -42,7 +42,10 @@ export async function checkPort(host: string, port: number): Promise<string | un
       server.listen({ port, host, exclusive: true }, resolve);
     });
   } catch (error) {
-    return portProblem(error, host, port) ?? `PORT ${port} on ${address(host, port)} cannot be listened on (${String((error as Error).message)}): set PORT and HOST to an address this machine can listen on.`;
+    return (
+      portProblem(error, host, port) ??
+      `PORT ${port} on ${address(host, port)} cannot be listened on (${String((error as Error).message)}): set PORT and HOST to an address this machine can listen on.`
+    );
   } finally {
     await new Promise<void>((resolve) => (server.listening ? server.close(() => resolve()) : resolve()));
   }

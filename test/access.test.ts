@@ -37,7 +37,9 @@ describe('client keys', () => {
   it('/healthz stays open; /metrics needs a key', async () => {
     expect((await fetch(`${stack.gateway.url}/healthz`)).status).toBe(200);
     expect((await fetch(`${stack.gateway.url}/metrics`)).status).toBe(401);
-    expect((await fetch(`${stack.gateway.url}/metrics`, { headers: { authorization: `Bearer ${KEY}` } })).status).toBe(200);
+    expect((await fetch(`${stack.gateway.url}/metrics`, { headers: { authorization: `Bearer ${KEY}` } })).status).toBe(
+      200,
+    );
   });
 
   it('WebSocket: no or wrong key closes with 4403; a key in connectionParams works', async () => {
@@ -46,12 +48,20 @@ describe('client keys', () => {
       const client = createClient({ url, webSocketImpl: WebSocket, retryAttempts: 0, connectionParams });
       const code = await new Promise<number>((resolve) => {
         client.on('closed', (event) => resolve((event as { code: number }).code));
-        client.subscribe({ query: QUOTA }, { next: () => undefined, error: () => undefined, complete: () => undefined });
+        client.subscribe(
+          { query: QUOTA },
+          { next: () => undefined, error: () => undefined, complete: () => undefined },
+        );
       });
       expect(code).toBe(4403);
       await client.dispose();
     }
-    const client = createClient({ url, webSocketImpl: WebSocket, retryAttempts: 0, connectionParams: { authorization: `Bearer ${KEY}` } });
+    const client = createClient({
+      url,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      connectionParams: { authorization: `Bearer ${KEY}` },
+    });
     const result = await new Promise<unknown>((resolve, reject) => {
       client.subscribe({ query: QUOTA }, { next: resolve, error: reject, complete: () => undefined });
     });
@@ -64,7 +74,11 @@ describe('CSRF, CORS, introspection and GraphiQL', () => {
   let stack: TestStack;
   beforeAll(async () => {
     stack = await startStack({
-      env: { GATEWAY_CORS_ORIGINS: 'https://widgets.example.org', GATEWAY_INTROSPECTION: 'false', GATEWAY_GRAPHIQL: 'false' },
+      env: {
+        GATEWAY_CORS_ORIGINS: 'https://widgets.example.org',
+        GATEWAY_INTROSPECTION: 'false',
+        GATEWAY_GRAPHIQL: 'false',
+      },
     });
   });
   afterAll(() => stack.close());
@@ -90,28 +104,56 @@ describe('CSRF, CORS, introspection and GraphiQL', () => {
     const form = { 'content-type': 'application/x-www-form-urlencoded' };
     const attempts: Array<[string, RequestInit, { fetchSite: string | null; origin: string | null }]> = [
       // <img src> or a no-cors GET: Fetch Metadata, and no Origin at all.
-      ['<img> GET', { headers: { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors' } }, { fetchSite: 'cross-site', origin: null }],
+      [
+        '<img> GET',
+        { headers: { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors' } },
+        { fetchSite: 'cross-site', origin: null },
+      ],
       [
         'form POST',
-        { method: 'POST', headers: { ...form, 'sec-fetch-site': 'cross-site', origin: 'https://evil.example.com' }, body: formBody },
+        {
+          method: 'POST',
+          headers: { ...form, 'sec-fetch-site': 'cross-site', origin: 'https://evil.example.com' },
+          body: formBody,
+        },
         { fetchSite: 'cross-site', origin: 'https://evil.example.com' },
       ],
       [
         'no-cors text/plain POST from a browser without Fetch Metadata',
-        { method: 'POST', headers: { 'content-type': 'text/plain', origin: 'https://evil.example.com' }, body: JSON.stringify({ query: STANDINGS }) },
+        {
+          method: 'POST',
+          headers: { 'content-type': 'text/plain', origin: 'https://evil.example.com' },
+          body: JSON.stringify({ query: STANDINGS }),
+        },
         { fetchSite: null, origin: 'https://evil.example.com' },
       ],
-      ['a sandboxed frame (Origin: null)', { method: 'POST', headers: { ...form, 'sec-fetch-site': 'cross-site', origin: 'null' }, body: formBody }, { fetchSite: 'cross-site', origin: 'null' }],
-      ['same-site but not an allowed origin', { method: 'POST', headers: { ...form, 'sec-fetch-site': 'same-site', origin: 'http://api.localhost.example' }, body: formBody }, { fetchSite: 'same-site', origin: 'http://api.localhost.example' }],
+      [
+        'a sandboxed frame (Origin: null)',
+        { method: 'POST', headers: { ...form, 'sec-fetch-site': 'cross-site', origin: 'null' }, body: formBody },
+        { fetchSite: 'cross-site', origin: 'null' },
+      ],
+      [
+        'same-site but not an allowed origin',
+        {
+          method: 'POST',
+          headers: { ...form, 'sec-fetch-site': 'same-site', origin: 'http://api.localhost.example' },
+          body: formBody,
+        },
+        { fetchSite: 'same-site', origin: 'http://api.localhost.example' },
+      ],
     ];
     for (const [name, init, evidence] of attempts) {
       const url = init.method === 'POST' ? `${stack.gateway.url}/graphql` : getUrl(STANDINGS);
       const response = await fetch(url, init);
       expect(response.status, name).toBe(403);
-      const error = ((await response.json()) as { errors: Array<{ message: string; extensions: Record<string, unknown> }> }).errors[0]!;
+      const error = (
+        (await response.json()) as { errors: Array<{ message: string; extensions: Record<string, unknown> }> }
+      ).errors[0]!;
       expect(error.extensions, name).toMatchObject({ code: 'CSRF_REFUSED', ...evidence });
       expect(error.message, name).toMatch(/^Refused to run a GraphQL operation for a cross-site browser request/);
-      expect(error.message, name).toContain(evidence.origin === null ? 'from a page of another site' : `from the page origin ${evidence.origin}`);
+      expect(error.message, name).toContain(
+        evidence.origin === null ? 'from a page of another site' : `from the page origin ${evidence.origin}`,
+      );
       expect(error.message, name).toContain('GATEWAY_CORS_ORIGINS');
     }
     expect((await requestCounts(stack.sandbox.url)).total).toBe(0);
@@ -122,9 +164,15 @@ describe('CSRF, CORS, introspection and GraphiQL', () => {
       ['a page of the gateway', { 'sec-fetch-site': 'same-origin', origin: stack.gateway.url }],
       ['the address bar', { 'sec-fetch-site': 'none' }],
       ['a GATEWAY_CORS_ORIGINS page', { 'sec-fetch-site': 'cross-site', origin: 'https://widgets.example.org' }],
-      ['a page on an allowed host name, another port', { 'sec-fetch-site': 'same-site', origin: 'http://localhost:5173' }],
+      [
+        'a page on an allowed host name, another port',
+        { 'sec-fetch-site': 'same-site', origin: 'http://localhost:5173' },
+      ],
       ['an older browser on a page of the gateway', { origin: stack.gateway.url }],
-      ['the custom header (a browser sends it only after a CORS preflight)', { 'sec-fetch-site': 'cross-site', origin: 'https://evil.example.com', 'x-graphql-csrf': '1' }],
+      [
+        'the custom header (a browser sends it only after a CORS preflight)',
+        { 'sec-fetch-site': 'cross-site', origin: 'https://evil.example.com', 'x-graphql-csrf': '1' },
+      ],
     ];
     for (const [name, headers] of allowed) {
       const response = await fetch(getUrl(QUOTA), { headers });
@@ -138,8 +186,12 @@ describe('CSRF, CORS, introspection and GraphiQL', () => {
         method: 'OPTIONS',
         headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
       });
-    expect((await preflight('https://widgets.example.org')).headers.get('access-control-allow-origin')).toBe('https://widgets.example.org');
-    expect((await preflight('https://evil.example.com')).headers.get('access-control-allow-origin')).not.toBe('https://evil.example.com');
+    expect((await preflight('https://widgets.example.org')).headers.get('access-control-allow-origin')).toBe(
+      'https://widgets.example.org',
+    );
+    expect((await preflight('https://evil.example.com')).headers.get('access-control-allow-origin')).not.toBe(
+      'https://evil.example.com',
+    );
   });
 
   it('a WebSocket from a foreign origin is refused', async () => {

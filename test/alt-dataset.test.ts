@@ -29,7 +29,9 @@ type Json = Record<string, unknown>;
 function instantOf(text: string): string {
   const m = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.\d+)?([+-])(\d\d):(\d\d)$/.exec(text);
   if (m === null) throw new Error(`not an ISO date with an offset: ${text}`);
-  const [y, mo, d, h, mi, s, sign, oh, om] = m.slice(1).map((part) => (part === '+' || part === '-' ? part : Number(part)));
+  const [y, mo, d, h, mi, s, sign, oh, om] = m
+    .slice(1)
+    .map((part) => (part === '+' || part === '-' ? part : Number(part)));
   const local = Date.UTC(y as number, (mo as number) - 1, d as number, h as number, mi as number, s as number);
   const offsetMs = (sign === '+' ? 1 : -1) * ((oh as number) * 60 + (om as number)) * 60_000;
   return new Date(local - offsetMs).toISOString();
@@ -46,14 +48,25 @@ function ok<T>(response: GraphQLResponse<T>): T {
 describe('the alt data set through the gateway', () => {
   let stack: TestStack;
   const counted = async (): Promise<Record<string, number>> => (await requestCounts(stack.sandbox.url)).byRoute;
-  const query = <T = Json>(text: string, variables?: Json): Promise<GraphQLResponse<T>> => gql<T>(stack.gateway.url, text, variables);
+  const query = <T = Json>(text: string, variables?: Json): Promise<GraphQLResponse<T>> =>
+    gql<T>(stack.gateway.url, text, variables);
 
   beforeAll(async () => {
     stack = await startStack({ sandbox: { dataset: 'alt' } });
     // The free sport catalogue, once, so that every count below is the test's own routes.
-    const sports = ok(await query<{ sports: Array<{ sport: string; slugs: Record<string, string | null> }> }>('{ sports { sport slugs { v1 v2 v3 v4 v6 } } }'));
+    const sports = ok(
+      await query<{ sports: Array<{ sport: string; slugs: Record<string, string | null> }> }>(
+        '{ sports { sport slugs { v1 v2 v3 v4 v6 } } }',
+      ),
+    );
     // Unknown fields beside each entry and inside `slugs` are not read as versions.
-    expect(sports.sports.find((s) => s.sport === 'ICE_HOCKEY')?.slugs).toEqual({ v1: 'hockey', v2: 'hockey', v3: 'hockey', v4: 'ice-hockey', v6: null });
+    expect(sports.sports.find((s) => s.sport === 'ICE_HOCKEY')?.slugs).toEqual({
+      v1: 'hockey',
+      v2: 'hockey',
+      v3: 'hockey',
+      v4: 'ice-hockey',
+      v6: null,
+    });
     expect(sports.sports).toHaveLength(stack.sandbox.fixtures.sports.length);
   });
   afterAll(() => stack.close());
@@ -71,9 +84,15 @@ describe('the alt data set through the gateway', () => {
     it('standings: a competition ID past 2^31, competitor IDs past 2^40, Unicode names, optional columns absent, unknown fields only in raw', async () => {
       const { ids } = stack.sandbox.fixtures.hockeyV1;
       expect(ids.topLeague.standingsId).toBeGreaterThan(2 ** 31);
-      const table = stack.sandbox.fixtures.hockeyV1.leagueByStandingsId.get(ids.topLeague.standingsId)?.standings.get(ids.currentSeason);
+      const table = stack.sandbox.fixtures.hockeyV1.leagueByStandingsId
+        .get(ids.topLeague.standingsId)
+        ?.standings.get(ids.currentSeason);
       const data = ok(
-        await query<{ v1: { hockey: { standings: { entries: Array<Json & { competitor: Json & { ref: { nativeId: string } } }> } } } }>(
+        await query<{
+          v1: {
+            hockey: { standings: { entries: Array<Json & { competitor: Json & { ref: { nativeId: string } } }> } };
+          };
+        }>(
           `query($c: ID) { v1 { hockey { standings(competition: $c) { entries {
             position points played overtimeLosses goalsFor goalsAgainst goalDifference
             competitor { id name imageVersion ref { nativeId } }
@@ -83,13 +102,29 @@ describe('the alt data set through the gateway', () => {
         ),
       );
       const entries = data.v1.hockey.standings.entries;
-      expect(entries.map((e) => [e['position'], e.competitor['name'], e.competitor.ref.nativeId, e['points'], e['played']])).toEqual(
-        (table?.standings ?? []).map((row) => [row.position, row.competitor.name, String(row.competitor.id), row.points, row.played]),
+      expect(
+        entries.map((e) => [e['position'], e.competitor['name'], e.competitor.ref.nativeId, e['points'], e['played']]),
+      ).toEqual(
+        (table?.standings ?? []).map((row) => [
+          row.position,
+          row.competitor.name,
+          String(row.competitor.id),
+          row.points,
+          row.played,
+        ]),
       );
       expect(entries).toHaveLength(10);
-      expect(entries.map((e) => e.competitor['name'])).toEqual(expect.arrayContaining(['東京アイスバックス', 'הפועל תל אביב', 'نمور القاهرة', 'São Paulo Pinguins 🐧']));
+      expect(entries.map((e) => e.competitor['name'])).toEqual(
+        expect.arrayContaining(['東京アイスバックス', 'הפועל תל אביב', 'نمور القاهرة', 'São Paulo Pinguins 🐧']),
+      );
       for (const entry of entries) {
-        expect([entry['overtimeLosses'], entry['goalsFor'], entry['goalsAgainst'], entry['goalDifference'], entry.competitor['imageVersion']]).toEqual([null, null, null, null, null]);
+        expect([
+          entry['overtimeLosses'],
+          entry['goalsFor'],
+          entry['goalsAgainst'],
+          entry['goalDifference'],
+          entry.competitor['imageVersion'],
+        ]).toEqual([null, null, null, null, null]);
         // The unknown fields arrived, and changed nothing else.
         expect(entry['raw']).toMatchObject({ providerRef: 'alt/7f3a-β', _meta: { feed: 'alt' } });
       }
@@ -101,8 +136,14 @@ describe('the alt data set through the gateway', () => {
       if (athlete === undefined) throw new Error('no athletes');
       expect(String(athlete.id)).toHaveLength(16);
       expect(athlete.id).toBeLessThanOrEqual(Number.MAX_SAFE_INTEGER);
-      const fields = 'id name position jerseyNumber bio heightCm birthDate shoots statistics { name } team { nativeId name } currentSeason { season }';
-      const data = ok(await query<{ v1: { hockey: { athlete: Json & { id: string } } } }>(`query($id: ID!) { v1 { hockey { athlete(id: $id) { ${fields} } } } }`, { id: String(athlete.id) }));
+      const fields =
+        'id name position jerseyNumber bio heightCm birthDate shoots statistics { name } team { nativeId name } currentSeason { season }';
+      const data = ok(
+        await query<{ v1: { hockey: { athlete: Json & { id: string } } } }>(
+          `query($id: ID!) { v1 { hockey { athlete(id: $id) { ${fields} } } } }`,
+          { id: String(athlete.id) },
+        ),
+      );
       expect(data.v1.hockey.athlete).toEqual({
         id: data.v1.hockey.athlete.id,
         name: athlete.name,
@@ -119,7 +160,11 @@ describe('the alt data set through the gateway', () => {
       expect(fromGlobalId(data.v1.hockey.athlete.id).nativeId).toBe(String(athlete.id));
       expect(await counted()).toEqual({ 'GET /v1/hockey/athletes': 1 });
 
-      const again = ok(await query<{ node: Json }>(`query($id: ID!) { node(id: $id) { ... on V1HockeyAthlete { ${fields} } } }`, { id: data.v1.hockey.athlete.id }));
+      const again = ok(
+        await query<{ node: Json }>(`query($id: ID!) { node(id: $id) { ... on V1HockeyAthlete { ${fields} } } }`, {
+          id: data.v1.hockey.athlete.id,
+        }),
+      );
       expect(again.node).toEqual(data.v1.hockey.athlete);
       expect(await counted()).toEqual({ 'GET /v1/hockey/athletes': 1 });
     });
@@ -136,7 +181,20 @@ describe('the alt data set through the gateway', () => {
     it('news: dates at +05:30, +09:00, -05:00 and +03:00 come out as the instants they name; article and source IDs past 2^32', async () => {
       const { ids, news } = stack.sandbox.fixtures.hockeyV1;
       const data = ok(
-        await query<{ v1: { hockey: { news: { articles: Array<{ title: string; publishedAt: string; ref: { nativeId: string }; source: { nativeId: string; name: string } }> } } } }>(
+        await query<{
+          v1: {
+            hockey: {
+              news: {
+                articles: Array<{
+                  title: string;
+                  publishedAt: string;
+                  ref: { nativeId: string };
+                  source: { nativeId: string; name: string };
+                }>;
+              };
+            };
+          };
+        }>(
           `query($c: ID) { v1 { hockey { news(competitionId: $c, limit: 50) { articles { title publishedAt ref { nativeId } source { nativeId name } } } } } }`,
           { c: String(ids.topLeague.newsId) },
         ),
@@ -150,9 +208,13 @@ describe('the alt data set through the gateway', () => {
       expect(india).toBeDefined();
       const shown = articles.find((a) => a.ref.nativeId === String(india?.id));
       // 5 h 30 min earlier than the local time written: the instant, not the wall clock.
-      expect(Date.parse(`${india?.publishDate.slice(0, 19)}Z`) - Date.parse(shown?.publishedAt ?? '')).toBe(330 * 60_000);
+      expect(Date.parse(`${india?.publishDate.slice(0, 19)}Z`) - Date.parse(shown?.publishedAt ?? '')).toBe(
+        330 * 60_000,
+      );
       expect(shown?.source.name).toBe('The Hindu — Sport');
-      expect(new Set(articles.map((a) => a.source.name))).toEqual(new Set(['The Hindu — Sport', 'スポーツ報知', 'ESPN Deportes']));
+      expect(new Set(articles.map((a) => a.source.name))).toEqual(
+        new Set(['The Hindu — Sport', 'スポーツ報知', 'ESPN Deportes']),
+      );
       expect(await counted()).toEqual({ 'GET /v1/hockey/news': 1 });
     });
 
@@ -164,12 +226,16 @@ describe('the alt data set through the gateway', () => {
         if (athlete === undefined) throw new Error('the alt rosters should hold right-to-left and CJK names');
         await resetCounts(stack.sandbox.url);
         const data = ok(
-          await query<{ v1: { hockey: { searchAthletes: Array<{ nativeId: string; name: string; athlete: { name: string } }> } } }>(
+          await query<{
+            v1: { hockey: { searchAthletes: Array<{ nativeId: string; name: string; athlete: { name: string } }> } };
+          }>(
             'query($n: String!) { v1 { hockey { searchAthletes(name: $n, first: 1) { nativeId name athlete { name } } } } }',
             { n: athlete.name },
           ),
         );
-        expect(data.v1.hockey.searchAthletes).toEqual([{ nativeId: String(athlete.id), name: athlete.name, athlete: { name: athlete.name } }]);
+        expect(data.v1.hockey.searchAthletes).toEqual([
+          { nativeId: String(athlete.id), name: athlete.name, athlete: { name: athlete.name } },
+        ]);
         expect(await counted()).toEqual({ 'GET /search': 1, 'GET /v1/hockey/athletes': 1 });
       }
     });
@@ -185,7 +251,12 @@ describe('the alt data set through the gateway', () => {
         ),
       );
       const { moneyline, puckLine, totalGoals } = game.lines.lines.markets;
-      expect(data.v1.hockey.lines).toEqual({ gameId: String(game.id), moneyline, puckLine: puckLine ?? null, totalGoals });
+      expect(data.v1.hockey.lines).toEqual({
+        gameId: String(game.id),
+        moneyline,
+        puckLine: puckLine ?? null,
+        totalGoals,
+      });
       expect(await counted()).toEqual({ 'GET /v1/hockey/bets/lines': 1 });
     });
 
@@ -194,7 +265,14 @@ describe('the alt data set through the gateway', () => {
       const team = leagues[0]?.teams[0];
       const athlete = athletes[0];
       const data = ok(
-        await query<{ v1: { hockey: { standings: { entries: Array<{ competitor: { ref: { nativeId: string }; image: { url: string } } }> }; athlete: { image: { url: string } } } } }>(
+        await query<{
+          v1: {
+            hockey: {
+              standings: { entries: Array<{ competitor: { ref: { nativeId: string }; image: { url: string } } }> };
+              athlete: { image: { url: string } };
+            };
+          };
+        }>(
           `query($c: ID, $a: ID!) { v1 { hockey {
             standings(competition: $c) { entries { competitor { ref { nativeId } image { url } } } }
             athlete(id: $a) { image { url } }
@@ -202,7 +280,8 @@ describe('the alt data set through the gateway', () => {
           { c: String(stack.sandbox.fixtures.hockeyV1.ids.topLeague.standingsId), a: String(athlete?.id) },
         ),
       );
-      const competitorUrl = data.v1.hockey.standings.entries.find((e) => e.competitor.ref.nativeId === String(team?.id))?.competitor.image.url;
+      const competitorUrl = data.v1.hockey.standings.entries.find((e) => e.competitor.ref.nativeId === String(team?.id))
+        ?.competitor.image.url;
       expect(competitorUrl).toBe(`/images/v1/competitors/${team?.id}`);
       const athleteUrl = data.v1.hockey.athlete.image.url;
       expect(athleteUrl).toBe(`/images/v1/athletes/${athlete?.id}?imageVersion=${athlete?.imageVersion}`);
@@ -213,12 +292,18 @@ describe('the alt data set through the gateway', () => {
         expect(image.headers.get('content-type')).toMatch(/^image\//);
         await image.arrayBuffer();
       }
-      expect(await counted()).toEqual({ [`GET /v1/football/images/competitors/${team?.id}`]: 1, [`GET /v1/football/images/athletes/${athlete?.id}`]: 1 });
+      expect(await counted()).toEqual({
+        [`GET /v1/football/images/competitors/${team?.id}`]: 1,
+        [`GET /v1/football/images/athletes/${athlete?.id}`]: 1,
+      });
 
       const tooBig = await fetch(`${stack.gateway.url}/images/v1/competitors/90071992547409930`);
       expect(tooBig.status).toBe(400);
       expect(await tooBig.json()).toEqual({ error: { code: 'BAD_USER_INPUT', message: 'Invalid V1 ID.' } });
-      expect(await counted()).toEqual({ [`GET /v1/football/images/competitors/${team?.id}`]: 1, [`GET /v1/football/images/athletes/${athlete?.id}`]: 1 });
+      expect(await counted()).toEqual({
+        [`GET /v1/football/images/competitors/${team?.id}`]: 1,
+        [`GET /v1/football/images/athletes/${athlete?.id}`]: 1,
+      });
     });
   });
 
@@ -226,21 +311,38 @@ describe('the alt data set through the gateway', () => {
     it('matches: each +05:30 start time is the instant V2 gives as startTimestamp; Unicode team names; absent parts null', async () => {
       const wc = stack.sandbox.fixtures.worldCup;
       const data = ok(
-        await query<{ v1: { worldCup: { matches: Array<{ ref: { nativeId: string }; startTime: string; groupName: string | null; venueName: string | null; homeTeam: { name: string } | null }> } } }>(
-          '{ v1 { worldCup { matches { ref { nativeId } startTime groupName venueName homeTeam { name } } } } }',
-        ),
+        await query<{
+          v1: {
+            worldCup: {
+              matches: Array<{
+                ref: { nativeId: string };
+                startTime: string;
+                groupName: string | null;
+                venueName: string | null;
+                homeTeam: { name: string } | null;
+              }>;
+            };
+          };
+        }>('{ v1 { worldCup { matches { ref { nativeId } startTime groupName venueName homeTeam { name } } } } }'),
       );
       const matches = data.v1.worldCup.matches;
       expect(matches).toHaveLength(104);
       expect(matches.map((m) => [m.ref.nativeId, m.startTime, m.groupName, m.venueName])).toEqual(
         wc.matches.map((m) => [String(m.v1Id), instantOf(m.startTime), null, null]),
       );
-      expect(matches.map((m) => m.homeTeam?.name)).toEqual(expect.arrayContaining(['México', '日本', 'المغرب', 'Cabo Verde 🇨🇻']));
+      expect(matches.map((m) => m.homeTeam?.name)).toEqual(
+        expect.arrayContaining(['México', '日本', 'المغرب', 'Cabo Verde 🇨🇻']),
+      );
       expect(await counted()).toEqual({ 'GET /api/v1/world-cup/matches': 1 });
 
       const first = wc.matches[0];
       await resetCounts(stack.sandbox.url);
-      const v2 = ok(await query<{ v2: { event: { startTime: string; startTimestamp: number } } }>('query($id: ID!) { v2(sport: FOOTBALL) { event(id: $id) { startTime startTimestamp } } }', { id: String(first?.v2Id) }));
+      const v2 = ok(
+        await query<{ v2: { event: { startTime: string; startTimestamp: number } } }>(
+          'query($id: ID!) { v2(sport: FOOTBALL) { event(id: $id) { startTime startTimestamp } } }',
+          { id: String(first?.v2Id) },
+        ),
+      );
       expect(v2.v2.event.startTime).toBe(matches[0]?.startTime);
       expect(v2.v2.event.startTimestamp * 1000).toBe(Date.parse(matches[0]?.startTime ?? ''));
       expect(await counted()).toEqual({ [`GET /v2/football/api/match/${first?.v2Id}`]: 1 });
@@ -250,7 +352,18 @@ describe('the alt data set through the gateway', () => {
       const match = stack.sandbox.fixtures.worldCup.matches.find((m) => m.state === 'finished');
       if (match?.home === undefined) throw new Error('no finished match');
       const data = ok(
-        await query<{ v1: { worldCup: { gameDetail: { venue: Json; match: { startTime: string } }; lineups: Array<{ teamId: string; players: Array<{ athleteId: string; name: string }>; coach: { athleteId: string } }> } } }>(
+        await query<{
+          v1: {
+            worldCup: {
+              gameDetail: { venue: Json; match: { startTime: string } };
+              lineups: Array<{
+                teamId: string;
+                players: Array<{ athleteId: string; name: string }>;
+                coach: { athleteId: string };
+              }>;
+            };
+          };
+        }>(
           `query($g: ID!) { v1 { worldCup {
             gameDetail(id: $g) { match { startTime } venue { ref { nativeId } name city capacity attendance coordinates { latitude } } }
             lineups(gameId: $g) { teamId players { athleteId name } coach { athleteId } }
@@ -269,28 +382,50 @@ describe('the alt data set through the gateway', () => {
       });
       const home = data.v1.worldCup.lineups[0];
       expect(home?.teamId).toBe(String(match.home.v1Id));
-      expect(home?.players.map((p) => [p.athleteId, p.name])).toEqual(match.home.players.slice(0, 18).map((p) => [String(p.v1Id), p.name]));
+      expect(home?.players.map((p) => [p.athleteId, p.name])).toEqual(
+        match.home.players.slice(0, 18).map((p) => [String(p.v1Id), p.name]),
+      );
       expect(home?.coach.athleteId).toBe(String(match.home.coach.v1AthleteId));
-      expect(await counted()).toEqual({ [`GET /api/v1/game/${match.v1Id}`]: 1, [`GET /api/v1/game/${match.v1Id}/lineups`]: 1 });
+      expect(await counted()).toEqual({
+        [`GET /api/v1/game/${match.v1Id}`]: 1,
+        [`GET /api/v1/game/${match.v1Id}/lineups`]: 1,
+      });
     });
   });
 
   describe('v2', () => {
     it('team: team, venue and manager IDs past 2^42, Unicode names, absent parts null; node(id:) answers from the cache', async () => {
       const team = stack.sandbox.fixtures.otherSports.hockeyV2.teams[0];
-      if (team?.venue === undefined || team.manager === undefined) throw new Error('no hockey V2 team with venue and manager');
-      const fields = 'id name shortName country venue { ref { nativeId } name city capacity coordinates { latitude } } manager { ref { nativeId } name }';
-      const data = ok(await query<{ v2: { team: Json & { id: string } } }>(`query($id: ID!) { v2(sport: ICE_HOCKEY) { team(id: $id) { ${fields} } } }`, { id: String(team.id) }));
+      if (team?.venue === undefined || team.manager === undefined)
+        throw new Error('no hockey V2 team with venue and manager');
+      const fields =
+        'id name shortName country venue { ref { nativeId } name city capacity coordinates { latitude } } manager { ref { nativeId } name }';
+      const data = ok(
+        await query<{ v2: { team: Json & { id: string } } }>(
+          `query($id: ID!) { v2(sport: ICE_HOCKEY) { team(id: $id) { ${fields} } } }`,
+          { id: String(team.id) },
+        ),
+      );
       expect(data.v2.team).toEqual({
         id: data.v2.team.id,
         name: '札幌 Kraken 🐙',
         shortName: null,
         country: null,
-        venue: { ref: { nativeId: String(team.venue.id) }, name: '札幌 Arena', city: '札幌', capacity: 10_000, coordinates: null },
+        venue: {
+          ref: { nativeId: String(team.venue.id) },
+          name: '札幌 Arena',
+          city: '札幌',
+          capacity: 10_000,
+          coordinates: null,
+        },
         manager: { ref: { nativeId: String(team.manager.id) }, name: team.manager.name },
       });
       expect(await counted()).toEqual({ [`GET /v2/hockey/api/teams/${team.id}`]: 1 });
-      const again = ok(await query<{ node: Json }>(`query($id: ID!) { node(id: $id) { ... on V2Team { ${fields} } } }`, { id: data.v2.team.id }));
+      const again = ok(
+        await query<{ node: Json }>(`query($id: ID!) { node(id: $id) { ... on V2Team { ${fields} } } }`, {
+          id: data.v2.team.id,
+        }),
+      );
       expect(again.node).toEqual(data.v2.team);
       expect(await counted()).toEqual({ [`GET /v2/hockey/api/teams/${team.id}`]: 1 });
     });
@@ -298,11 +433,25 @@ describe('the alt data set through the gateway', () => {
     it('season events: a season ID past 2^42 comes out as an ID; the season fills its pages differently (6 clubs, 7 rounds played)', async () => {
       const hockey = stack.sandbox.fixtures.otherSports.hockeyV2;
       const season = hockey.seasons[0];
-      const finished = hockey.events.filter((e) => e.status.type === 'finished').sort((a, b) => b.startTimestamp - a.startTimestamp);
+      const finished = hockey.events
+        .filter((e) => e.status.type === 'finished')
+        .sort((a, b) => b.startTimestamp - a.startTimestamp);
       expect(finished).toHaveLength(21);
       const pages = Math.ceil(finished.length / V2_EVENTS_PAGE_SIZE);
       const data = ok(
-        await query<{ v2: { seasonEvents: { nodes: Array<{ ref: { nativeId: string }; seasonId: string; round: number | null; homeTeam: { name: string } }>; pageInfo: { hasNextPage: boolean } } } }>(
+        await query<{
+          v2: {
+            seasonEvents: {
+              nodes: Array<{
+                ref: { nativeId: string };
+                seasonId: string;
+                round: number | null;
+                homeTeam: { name: string };
+              }>;
+              pageInfo: { hasNextPage: boolean };
+            };
+          };
+        }>(
           `query($t: ID!, $s: ID!) { v2(sport: ICE_HOCKEY) { seasonEvents(tournamentId: $t, seasonId: $s, direction: LAST, first: 25) {
             nodes { ref { nativeId } seasonId round homeTeam { name } } pageInfo { hasNextPage }
           } } }`,
@@ -315,13 +464,23 @@ describe('the alt data set through the gateway', () => {
       );
       expect(pageInfo.hasNextPage).toBe(false);
       const base = `GET /v2/hockey/api/tournament/${hockey.uniqueTournament.id}/season/${season?.id}/events/last`;
-      expect(await counted()).toEqual(Object.fromEntries(Array.from({ length: pages }, (_, page) => [`${base}/${page}`, 1])));
+      expect(await counted()).toEqual(
+        Object.fromEntries(Array.from({ length: pages }, (_, page) => [`${base}/${page}`, 1])),
+      );
     });
 
     it('football: the 48 World Cup teams with Unicode names, IDs past 2^42, in one request', async () => {
-      const data = ok(await query<{ v2: { football: { worldCup2026: { teams: Array<{ ref: { nativeId: string }; name: string }> } } } }>('{ v2(sport: FOOTBALL) { football { worldCup2026 { teams { ref { nativeId } name } } } } }'));
-      expect(data.v2.football.worldCup2026.teams.map((t) => [t.ref.nativeId, t.name])).toEqual(stack.sandbox.fixtures.worldCup.teams.map((t) => [String(t.v2Id), t.name]));
-      expect(data.v2.football.worldCup2026.teams.map((t) => t.name)).toEqual(expect.arrayContaining(['대한민국', 'ایران', 'Côte d’Ivoire', 'Україна']));
+      const data = ok(
+        await query<{
+          v2: { football: { worldCup2026: { teams: Array<{ ref: { nativeId: string }; name: string }> } } };
+        }>('{ v2(sport: FOOTBALL) { football { worldCup2026 { teams { ref { nativeId } name } } } } }'),
+      );
+      expect(data.v2.football.worldCup2026.teams.map((t) => [t.ref.nativeId, t.name])).toEqual(
+        stack.sandbox.fixtures.worldCup.teams.map((t) => [String(t.v2Id), t.name]),
+      );
+      expect(data.v2.football.worldCup2026.teams.map((t) => t.name)).toEqual(
+        expect.arrayContaining(['대한민국', 'ایران', 'Côte d’Ivoire', 'Україна']),
+      );
       expect(await counted()).toEqual({ 'GET /v2/football/api/world-cup-2026/teams': 1 });
     });
 
@@ -329,12 +488,25 @@ describe('the alt data set through the gateway', () => {
       const upcoming = stack.sandbox.fixtures.worldCup.matches.filter((m) => m.state !== 'finished');
       expect(upcoming).toHaveLength(56);
       const data = ok(
-        await query<{ v2: { football: { worldCup2026: { matches: { nodes: Array<{ ref: { nativeId: string }; startTime: string }>; pageInfo: { hasNextPage: boolean } } } } } }>(
+        await query<{
+          v2: {
+            football: {
+              worldCup2026: {
+                matches: {
+                  nodes: Array<{ ref: { nativeId: string }; startTime: string }>;
+                  pageInfo: { hasNextPage: boolean };
+                };
+              };
+            };
+          };
+        }>(
           '{ v2(sport: FOOTBALL) { football { worldCup2026 { matches(first: 60) { nodes { ref { nativeId } startTime } pageInfo { hasNextPage } } } } } }',
         ),
       );
       const { nodes, pageInfo } = data.v2.football.worldCup2026.matches;
-      expect(nodes.map((n) => [n.ref.nativeId, n.startTime])).toEqual(upcoming.map((m) => [String(m.v2Id), instantOf(m.startTime)]));
+      expect(nodes.map((n) => [n.ref.nativeId, n.startTime])).toEqual(
+        upcoming.map((m) => [String(m.v2Id), instantOf(m.startTime)]),
+      );
       expect(pageInfo.hasNextPage).toBe(false);
       expect(await counted()).toEqual({ 'GET /v2/football/api/world-cup-2026/matches': 2 });
     });
@@ -343,14 +515,22 @@ describe('the alt data set through the gateway', () => {
       const game = stack.sandbox.fixtures.otherSports.baseball.games.find((g) => g.confirmsOnPoll === 0);
       if (game === undefined) throw new Error('no confirmed game');
       const data = ok(
-        await query<{ v2: { baseball: { lineups: { confirmed: boolean; away: { battingOrder: Array<{ player: { name: string } }> } } } } }>(
+        await query<{
+          v2: {
+            baseball: { lineups: { confirmed: boolean; away: { battingOrder: Array<{ player: { name: string } }> } } };
+          };
+        }>(
           'query($id: ID!) { v2(sport: BASEBALL) { baseball { lineups(matchId: $id) { confirmed away { battingOrder { player { name } } } } } } }',
           { id: String(game.id) },
         ),
       );
       expect(data.v2.baseball.lineups.confirmed).toBe(true);
-      const batters = game.lineups.away.confirmed.players.filter((p) => p.role === 'batter' && p.battingOrder !== undefined);
-      expect(data.v2.baseball.lineups.away.battingOrder.map((p) => p.player.name)).toEqual(batters.map((p) => p.player.name));
+      const batters = game.lineups.away.confirmed.players.filter(
+        (p) => p.role === 'batter' && p.battingOrder !== undefined,
+      );
+      expect(data.v2.baseball.lineups.away.battingOrder.map((p) => p.player.name)).toEqual(
+        batters.map((p) => p.player.name),
+      );
       // The event this loaded stays out of the next test's request count (the free catalogue is loaded again, as in beforeAll).
       stack.gateway.services.fetcher.cache.clear();
       ok(await query('{ sports { sport } }'));
@@ -361,7 +541,15 @@ describe('the alt data set through the gateway', () => {
       const carried = games[0];
       const notCarried = games.find((g) => g.league.id === baseballIds.notCarriedLeague);
       const data = ok(
-        await query<{ v2: { event: { ref: { nativeId: string }; homeTeam: { ref: { nativeId: string }; name: string }; tournament: { ref: { nativeId: string } } } } }>(
+        await query<{
+          v2: {
+            event: {
+              ref: { nativeId: string };
+              homeTeam: { ref: { nativeId: string }; name: string };
+              tournament: { ref: { nativeId: string } };
+            };
+          };
+        }>(
           'query($id: ID!) { v2(sport: BASEBALL) { event(id: $id) { ref { nativeId } homeTeam { ref { nativeId } name } tournament { ref { nativeId } } } } }',
           { id: String(carried?.id) },
         ),
@@ -375,7 +563,10 @@ describe('the alt data set through the gateway', () => {
       expect(await counted()).toEqual({ [`GET /v2/baseball/api/match/${carried?.id}`]: 1 });
 
       await resetCounts(stack.sandbox.url);
-      const refused = await query('query($id: ID!) { v2(sport: BASEBALL) { baseball { lineups(matchId: $id) { confirmed } } } }', { id: String(notCarried?.id) });
+      const refused = await query(
+        'query($id: ID!) { v2(sport: BASEBALL) { baseball { lineups(matchId: $id) { confirmed } } } }',
+        { id: String(notCarried?.id) },
+      );
       expect(refused.errors?.map((e) => e.extensions?.['code'])).toEqual(['NOT_SUPPORTED']);
       expect(await counted()).toEqual({ [`GET /v2/baseball/api/match/${notCarried?.id}`]: 1 });
     });
@@ -387,8 +578,18 @@ describe('the alt data set through the gateway', () => {
       const rider = os.cycling.riders[0];
       const data = ok(
         await query<{
-          aussie: { aussieRules: { coach: { ref: { nativeId: string }; name: string; career: Array<{ role: string }> } } };
-          motor: { motorsport: { seasonStages: Array<{ ref: { nativeId: string }; name: string; winner: { nativeId: string; name: string } | null }> } };
+          aussie: {
+            aussieRules: { coach: { ref: { nativeId: string }; name: string; career: Array<{ role: string }> } };
+          };
+          motor: {
+            motorsport: {
+              seasonStages: Array<{
+                ref: { nativeId: string };
+                name: string;
+                winner: { nativeId: string; name: string } | null;
+              }>;
+            };
+          };
           cycling: { cycling: { rider: { ref: { nativeId: string }; name: string; isRider: boolean } } };
           water: { waterPolo: { live: Array<{ ref: { nativeId: string }; homeTeam: { name: string } }> } };
         }>(
@@ -401,13 +602,31 @@ describe('the alt data set through the gateway', () => {
           { coach: String(coach?.id), season: String(season?.id), rider: String(rider?.id) },
         ),
       );
-      expect(data.aussie.aussieRules.coach).toEqual({ ref: { nativeId: String(coach?.id) }, name: coach?.name, career: [{ role: 'Assistant coach' }, { role: 'Senior coach' }] });
+      expect(data.aussie.aussieRules.coach).toEqual({
+        ref: { nativeId: String(coach?.id) },
+        name: coach?.name,
+        career: [{ role: 'Assistant coach' }, { role: 'Senior coach' }],
+      });
       expect(data.motor.motorsport.seasonStages.map((s) => [s.ref.nativeId, s.name, s.winner])).toEqual(
-        os.motorsport.stages.map((s) => [String(s.id), s.name, s.winner === undefined ? null : { nativeId: String(s.winner.id), name: s.winner.name }]),
+        os.motorsport.stages.map((s) => [
+          String(s.id),
+          s.name,
+          s.winner === undefined ? null : { nativeId: String(s.winner.id), name: s.winner.name },
+        ]),
       );
-      expect(data.cycling.cycling.rider).toEqual({ ref: { nativeId: String(rider?.id) }, name: rider?.name, isRider: true });
-      expect(data.water.waterPolo.live.map((e) => [e.ref.nativeId, e.homeTeam.name])).toEqual(os.waterPolo.live.map((e) => [String(e.id), e.homeTeam.name]));
-      for (const name of [coach?.name, rider?.name, ...os.motorsport.stages.flatMap((s) => (s.winner === undefined ? [] : [s.winner.name]))]) {
+      expect(data.cycling.cycling.rider).toEqual({
+        ref: { nativeId: String(rider?.id) },
+        name: rider?.name,
+        isRider: true,
+      });
+      expect(data.water.waterPolo.live.map((e) => [e.ref.nativeId, e.homeTeam.name])).toEqual(
+        os.waterPolo.live.map((e) => [String(e.id), e.homeTeam.name]),
+      );
+      for (const name of [
+        coach?.name,
+        rider?.name,
+        ...os.motorsport.stages.flatMap((s) => (s.winner === undefined ? [] : [s.winner.name])),
+      ]) {
         // Every alt person name has letters past ASCII (fixtures/alt-dataset.ts).
         expect(name).toMatch(/[^\u0000-\u007f]/u);
       }
@@ -426,17 +645,31 @@ describe('the alt data set through the gateway', () => {
       const leagues = stack.sandbox.fixtures.otherSports.v3.windows.get('hockey/today') ?? [];
       const events = leagues.flatMap((l) => l.events);
       const data = ok(
-        await query<{ v3: { window: { leagues: Array<{ nativeId: string; country: string | null }>; events: Array<{ id: string; ref: { nativeId: string }; startTime: string; homeTeam: { name: string } }> } } }>(
+        await query<{
+          v3: {
+            window: {
+              leagues: Array<{ nativeId: string; country: string | null }>;
+              events: Array<{ id: string; ref: { nativeId: string }; startTime: string; homeTeam: { name: string } }>;
+            };
+          };
+        }>(
           '{ v3 { window(sport: ICE_HOCKEY, window: TODAY) { leagues { nativeId country } events { id ref { nativeId } startTime homeTeam { name } } } } }',
         ),
       );
       expect(data.v3.window.leagues).toEqual(leagues.map((l) => ({ nativeId: String(l.id), country: null })));
-      expect(data.v3.window.events.map((e) => [e.ref.nativeId, e.startTime, e.homeTeam.name])).toEqual(events.map((e) => [String(e.id), instantOf(e.startTime ?? ''), e.homeTeam.name]));
+      expect(data.v3.window.events.map((e) => [e.ref.nativeId, e.startTime, e.homeTeam.name])).toEqual(
+        events.map((e) => [String(e.id), instantOf(e.startTime ?? ''), e.homeTeam.name]),
+      );
       expect(events[0]?.startTime?.endsWith(ALT_OFFSET_TEXT)).toBe(true);
       expect(await counted()).toEqual({ 'GET /v3/hockey/today': 1 });
 
       const first = data.v3.window.events[0];
-      const again = ok(await query<{ node: Json }>('query($id: ID!) { node(id: $id) { ... on V3Event { id ref { nativeId } startTime homeTeam { name } } } }', { id: first?.id }));
+      const again = ok(
+        await query<{ node: Json }>(
+          'query($id: ID!) { node(id: $id) { ... on V3Event { id ref { nativeId } startTime homeTeam { name } } } }',
+          { id: first?.id },
+        ),
+      );
       expect(again.node).toEqual(first);
       expect(await counted()).toEqual({ 'GET /v3/hockey/today': 1 });
     });
@@ -444,11 +677,20 @@ describe('the alt data set through the gateway', () => {
     it('v3 cycling: Unicode rider names and IDs past 2^42 in the placings', async () => {
       const [stage, overall] = stack.sandbox.fixtures.otherSports.v3.cycling.get('yesterday') ?? [];
       const data = ok(
-        await query<{ v3: { cycling: { general: { placings: Array<Json> }; stages: Array<{ stage: number; placings: Array<Json> }> } } }>(
+        await query<{
+          v3: {
+            cycling: { general: { placings: Array<Json> }; stages: Array<{ stage: number; placings: Array<Json> }> };
+          };
+        }>(
           '{ v3 { cycling(window: YESTERDAY) { general { placings { position rider riderNativeId } } stages { stage placings { position rider riderNativeId } } } } }',
         ),
       );
-      const placings = (league: typeof stage) => (league?.events ?? []).map((e, i) => ({ position: i + 1, rider: e.homeTeam.name, riderNativeId: String(e.homeTeam.id) }));
+      const placings = (league: typeof stage) =>
+        (league?.events ?? []).map((e, i) => ({
+          position: i + 1,
+          rider: e.homeTeam.name,
+          riderNativeId: String(e.homeTeam.id),
+        }));
       expect(data.v3.cycling.general.placings).toEqual(placings(overall));
       expect(data.v3.cycling.stages).toEqual([{ stage: 4, placings: placings(stage) }]);
       expect(await counted()).toEqual({ 'GET /api/v1/cycling/yesterday': 1 });
@@ -458,18 +700,38 @@ describe('the alt data set through the gateway', () => {
       const eventId = stack.sandbox.fixtures.otherSports.v4.events.get('ice-hockey')?.[0];
       const odds = stack.sandbox.fixtures.otherSports.v4.odds.get(`ice-hockey/${eventId}`);
       const data = ok(
-        await query<{ v4: { odds: { eventId: string; homeTeam: string | null; awayTeam: string | null; bookmakers: Array<{ name: string }>; best: Array<{ outcome: string; price: number }> } } }>(
+        await query<{
+          v4: {
+            odds: {
+              eventId: string;
+              homeTeam: string | null;
+              awayTeam: string | null;
+              bookmakers: Array<{ name: string }>;
+              best: Array<{ outcome: string; price: number }>;
+            };
+          };
+        }>(
           'query($id: ID!) { v4 { odds(sport: ICE_HOCKEY, eventId: $id) { eventId homeTeam awayTeam bookmakers { name } best(market: "moneyline") { outcome price } } } }',
           { id: String(eventId) },
         ),
       );
-      const best = (name: string) => Math.max(...(odds?.bookmakers ?? []).flatMap((b) => b.markets.filter((m) => m.key === 'moneyline').flatMap((m) => m.outcomes.filter((o) => o.name === name).map((o) => o.price))));
+      const best = (name: string) =>
+        Math.max(
+          ...(odds?.bookmakers ?? []).flatMap((b) =>
+            b.markets
+              .filter((m) => m.key === 'moneyline')
+              .flatMap((m) => m.outcomes.filter((o) => o.name === name).map((o) => o.price)),
+          ),
+        );
       expect(data.v4.odds).toEqual({
         eventId: String(eventId),
         homeTeam: null,
         awayTeam: null,
         bookmakers: (odds?.bookmakers ?? []).map((b) => ({ name: b.name })),
-        best: [{ outcome: 'home', price: best('home') }, { outcome: 'away', price: best('away') }],
+        best: [
+          { outcome: 'home', price: best('home') },
+          { outcome: 'away', price: best('away') },
+        ],
       });
       expect(await counted()).toEqual({ 'GET /v4/ice-hockey/odds': 1 });
     });
@@ -479,39 +741,92 @@ describe('the alt data set through the gateway', () => {
     it('football team stats: one match per ID form (dots, spaces and a slash, %, a literal %2F, CJK, RTL, emoji), one percent-encoded request each', async () => {
       const v6 = stack.sandbox.fixtures.football.v6;
       const ids = v6.matchIds.slice(0, 7);
-      expect(ids).toEqual(['m-2026_06.0.jp-ci', 'wc 2026 / m 1', 'm-2 100%', 'm%2F3', '試合.m.4.東京', 'مباراة m 5', '⚽ m6']);
+      expect(ids).toEqual([
+        'm-2026_06.0.jp-ci',
+        'wc 2026 / m 1',
+        'm-2 100%',
+        'm%2F3',
+        '試合.m.4.東京',
+        'مباراة m 5',
+        '⚽ m6',
+      ]);
       for (const id of ids) {
         const stats = v6.statsByMatchId.get(id);
         const response = ok(
-          await query<{ v6: { football: { teamStats: { ref: { nativeId: string }; teams: Array<{ teamId: string; name: string; fullMatch: { stats: Array<{ statId: number; rawValue: string | null }> } }> } } } }>(
+          await query<{
+            v6: {
+              football: {
+                teamStats: {
+                  ref: { nativeId: string };
+                  teams: Array<{
+                    teamId: string;
+                    name: string;
+                    fullMatch: { stats: Array<{ statId: number; rawValue: string | null }> };
+                  }>;
+                };
+              };
+            };
+          }>(
             'query($id: ID!) { v6 { football { teamStats(matchId: $id) { ref { nativeId } teams { teamId name fullMatch { stats { statId rawValue } } } } } } }',
             { id },
           ),
         );
         const teamStats = response.v6.football.teamStats;
         expect(teamStats.ref.nativeId).toBe(id);
-        expect(teamStats.teams.map((t) => [t.teamId, t.name])).toEqual((stats?.teams ?? []).map((t) => [t.teamId, t.name]));
+        expect(teamStats.teams.map((t) => [t.teamId, t.name])).toEqual(
+          (stats?.teams ?? []).map((t) => [t.teamId, t.name]),
+        );
         // Only the statistic IDs the fixture sent (183 is shown as the 128 it duplicates, spec 2.11): the unknown fields beside `stats` are not read as statistics.
-        const sent = Object.entries(stats?.teams[0]?.matchStats['0']?.stats ?? {}).map(([statId, value]) => [statId === '183' ? '128' : statId, value]);
-        const shown = (teamStats.teams[0]?.fullMatch.stats ?? []).filter((s) => s.rawValue !== null).map((s) => [String(s.statId), s.rawValue]);
+        const sent = Object.entries(stats?.teams[0]?.matchStats['0']?.stats ?? {}).map(([statId, value]) => [
+          statId === '183' ? '128' : statId,
+          value,
+        ]);
+        const shown = (teamStats.teams[0]?.fullMatch.stats ?? [])
+          .filter((s) => s.rawValue !== null)
+          .map((s) => [String(s.statId), s.rawValue]);
         expect(Object.fromEntries(shown)).toEqual(Object.fromEntries(sent));
       }
       const byRoute = await counted();
       expect(byRoute).toEqual({
         'GET /v6/football/reference/team-stats': 1,
-        ...Object.fromEntries(ids.map((id) => [`GET /v6/football/api/v1/match/${encodeURIComponent(id)}/team-stats`, 1])),
+        ...Object.fromEntries(
+          ids.map((id) => [`GET /v6/football/api/v1/match/${encodeURIComponent(id)}/team-stats`, 1]),
+        ),
       });
     });
 
     it('baseball: a match and its teams with opaque IDs round-trip through nodes(ids:) from the cache; absent parts null', async () => {
       const matches = stack.sandbox.fixtures.otherSports.baseballV6.matches.slice(0, 7);
-      const fields = 'id ref { nativeId } startTime inning league homeTeam { id ref { nativeId } name image { url } } awayTeam { id ref { nativeId } name }';
-      type Match = { id: string; ref: { nativeId: string }; startTime: string; inning: number | null; league: string; homeTeam: { id: string; ref: { nativeId: string }; name: string; image: unknown }; awayTeam: { id: string; ref: { nativeId: string }; name: string } };
+      const fields =
+        'id ref { nativeId } startTime inning league homeTeam { id ref { nativeId } name image { url } } awayTeam { id ref { nativeId } name }';
+      type Match = {
+        id: string;
+        ref: { nativeId: string };
+        startTime: string;
+        inning: number | null;
+        league: string;
+        homeTeam: { id: string; ref: { nativeId: string }; name: string; image: unknown };
+        awayTeam: { id: string; ref: { nativeId: string }; name: string };
+      };
       const collected: Match[] = [];
       for (const match of matches) {
-        const data = ok(await query<{ v6: { baseball: { match: Match } } }>(`query($id: ID!) { v6 { baseball { match(id: $id) { ${fields} } } } }`, { id: match.id }));
+        const data = ok(
+          await query<{ v6: { baseball: { match: Match } } }>(
+            `query($id: ID!) { v6 { baseball { match(id: $id) { ${fields} } } } }`,
+            { id: match.id },
+          ),
+        );
         const got = data.v6.baseball.match;
-        expect([got.ref.nativeId, got.startTime, got.inning, got.league, got.homeTeam.ref.nativeId, got.homeTeam.name, got.homeTeam.image, got.awayTeam.ref.nativeId]).toEqual([
+        expect([
+          got.ref.nativeId,
+          got.startTime,
+          got.inning,
+          got.league,
+          got.homeTeam.ref.nativeId,
+          got.homeTeam.name,
+          got.homeTeam.image,
+          got.awayTeam.ref.nativeId,
+        ]).toEqual([
           match.id,
           instantOf(match.startTime),
           null,
@@ -523,7 +838,9 @@ describe('the alt data set through the gateway', () => {
         ]);
         collected.push(got);
       }
-      expect(await counted()).toEqual(Object.fromEntries(matches.map((m) => [`GET /v6/baseball/api/v1/match/${encodeURIComponent(m.id)}`, 1])));
+      expect(await counted()).toEqual(
+        Object.fromEntries(matches.map((m) => [`GET /v6/baseball/api/v1/match/${encodeURIComponent(m.id)}`, 1])),
+      );
 
       await resetCounts(stack.sandbox.url);
       const ids = collected.flatMap((m) => [m.id, m.homeTeam.id, m.awayTeam.id]);
@@ -537,7 +854,9 @@ describe('the alt data set through the gateway', () => {
         ),
       );
       expect(again.nodes.map((n) => n.id)).toEqual(ids);
-      expect(again.nodes.map((n) => (n['ref'] as { nativeId: string }).nativeId)).toEqual(collected.flatMap((m) => [m.ref.nativeId, m.homeTeam.ref.nativeId, m.awayTeam.ref.nativeId]));
+      expect(again.nodes.map((n) => (n['ref'] as { nativeId: string }).nativeId)).toEqual(
+        collected.flatMap((m) => [m.ref.nativeId, m.homeTeam.ref.nativeId, m.awayTeam.ref.nativeId]),
+      );
       expect(await counted()).toEqual({});
     });
   });
@@ -546,7 +865,10 @@ describe('the alt data set through the gateway', () => {
     const fx = stack.sandbox.fixtures;
     const team = fx.worldCup.teams[17];
     const warm = ok(
-      await query<{ v1: { worldCup: { competitor: { id: string; name: string } } }; football: { player: { id: string; name: string }; manager: { id: string; name: string } } }>(
+      await query<{
+        v1: { worldCup: { competitor: { id: string; name: string } } };
+        football: { player: { id: string; name: string }; manager: { id: string; name: string } };
+      }>(
         `query($t: ID!, $p: ID!, $m: ID!) {
           v1 { worldCup { competitor(id: $t) { id name } } }
           football: v2(sport: FOOTBALL) { player(id: $p) { id name } manager(id: $m) { id name } }
@@ -579,11 +901,15 @@ describe('choosing a data set', () => {
   it('SANDBOX_DATASET names it; unset is the default data; anything else is refused with the values allowed', () => {
     expect(sandboxDatasetFromEnv({})).toBe('default');
     expect(sandboxDatasetFromEnv({ SANDBOX_DATASET: 'alt' })).toBe('alt');
-    expect(sandboxDatasetFromEnv({ SANDBOX_DATASET: 'other' })).toEqual({ error: 'SANDBOX_DATASET must be one of default, alt, got "other"' });
+    expect(sandboxDatasetFromEnv({ SANDBOX_DATASET: 'other' })).toEqual({
+      error: 'SANDBOX_DATASET must be one of default, alt, got "other"',
+    });
   });
 
   it('startSandbox refuses an unknown data set', async () => {
-    await expect(startSandbox({ dataset: 'nope' as 'alt' })).rejects.toThrow('startSandbox: dataset must be one of default, alt, got "nope"');
+    await expect(startSandbox({ dataset: 'nope' as 'alt' })).rejects.toThrow(
+      'startSandbox: dataset must be one of default, alt, got "nope"',
+    );
   });
 
   it('odds channels carry any safe integer match ID, as every V1/V2 ID', () => {

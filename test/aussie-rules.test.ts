@@ -15,8 +15,17 @@ const SEASON = `tournamentId: "${aussieRulesIds.uniqueTournament}", seasonId: "$
 
 const EVENT_FIELDS = `... on Event { id ref { version nativeId sport } startTime status { finished live } homeTeam { name } awayTeam { name } homeScore awayScore }`;
 
-interface EventNode { id: string; ref: { version: string; nativeId: string; sport: string }; status: { finished: boolean }; homeTeam: { name: string }; homeScore: number | null }
-interface Conn { nodes: EventNode[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } }
+interface EventNode {
+  id: string;
+  ref: { version: string; nativeId: string; sport: string };
+  status: { finished: boolean };
+  homeTeam: { name: string };
+  homeScore: number | null;
+}
+interface Conn {
+  nodes: EventNode[];
+  pageInfo: { hasNextPage: boolean; endCursor: string | null };
+}
 
 describe('Aussie rules V2', () => {
   let stack: TestStack;
@@ -29,7 +38,9 @@ describe('Aussie rules V2', () => {
   it('serves the 18-team league through the generic V2 entities', async () => {
     const f = stack.sandbox.fixtures.otherSports.aussieRules;
     expect(f.teams).toHaveLength(18);
-    const result = await gql<{ v2: { team: { name: string; manager: { name: string }; venue: { capacity: number } } } }>(
+    const result = await gql<{
+      v2: { team: { name: string; manager: { name: string }; venue: { capacity: number } } };
+    }>(
       stack.gateway.url,
       `{ v2(sport: AUSSIE_RULES) { team(id: "${aussieRulesIds.firstTeam}") { name manager { name } venue { capacity } } } }`,
     );
@@ -38,7 +49,17 @@ describe('Aussie rules V2', () => {
   });
 
   it('serves the senior coach: detail, image, career, season statistics, last events (5 endpoints)', async () => {
-    const result = await gql<{ v2: { aussieRules: { coach: Record<string, unknown> & { lastEvents: Conn; seasonStatistics: Array<{ name: string; value: number }>; career: Array<{ role: string; games: number; wins: number; draws: number; losses: number }> } } } }>(
+    const result = await gql<{
+      v2: {
+        aussieRules: {
+          coach: Record<string, unknown> & {
+            lastEvents: Conn;
+            seasonStatistics: Array<{ name: string; value: number }>;
+            career: Array<{ role: string; games: number; wins: number; draws: number; losses: number }>;
+          };
+        };
+      };
+    }>(
       stack.gateway.url,
       `{ v2(sport: AUSSIE_RULES) { aussieRules { coach(id: "${COACH}") {
         id ref { version nativeId sport } name shortName nationality dateOfBirth team { nativeId name } image { url version }
@@ -54,7 +75,8 @@ describe('Aussie rules V2', () => {
     expect(coach?.['ref']).toEqual({ version: 'V2', nativeId: String(COACH), sport: 'aussie-rules' });
     expect(coach?.['image']).toEqual({ url: `/images/v2/aussie-rules/managers/${COACH}`, version: 'V2' });
     expect(coach?.career.map((c) => c.role)).toEqual(['Assistant coach', 'Senior coach']);
-    for (const c of coach?.career ?? []) if (c.role === 'Senior coach') expect(c.wins + c.draws + c.losses).toBe(c.games);
+    for (const c of coach?.career ?? [])
+      if (c.role === 'Senior coach') expect(c.wins + c.draws + c.losses).toBe(c.games);
     const stats = Object.fromEntries(coach?.seasonStatistics.map((s) => [s.name, s.value]) ?? []);
     expect(stats['games']).toBe(10);
     expect(coach?.lastEvents.nodes).toHaveLength(4);
@@ -71,7 +93,20 @@ describe('Aussie rules V2', () => {
   });
 
   it('serves the umpire: detail, image, season statistics, last and next events (5 endpoints)', async () => {
-    const result = await gql<{ v2: { aussieRules: { umpire: { name: string; games: number; image: { url: string }; seasonStatistics: Array<{ name: string; value: number }>; lastEvents: Conn; nextEvents: Conn } } } }>(
+    const result = await gql<{
+      v2: {
+        aussieRules: {
+          umpire: {
+            name: string;
+            games: number;
+            image: { url: string };
+            seasonStatistics: Array<{ name: string; value: number }>;
+            lastEvents: Conn;
+            nextEvents: Conn;
+          };
+        };
+      };
+    }>(
       stack.gateway.url,
       `{ v2(sport: AUSSIE_RULES) { aussieRules { umpire(id: "${UMPIRE}") {
         id name country games debut image { url }
@@ -94,7 +129,9 @@ describe('Aussie rules V2', () => {
     const image = await fetch(`${stack.gateway.url}/images/v2/aussie-rules/referees/${UMPIRE}`);
     expect(image.status).toBe(200);
     expect(image.headers.get('content-type')).toMatch(/^image\//);
-    expect((await requestCounts(stack.sandbox.url)).byRoute[`GET /v2/aussie-rules/api/referee/${UMPIRE}/image`]).toBe(1);
+    expect((await requestCounts(stack.sandbox.url)).byRoute[`GET /v2/aussie-rules/api/referee/${UMPIRE}/image`]).toBe(
+      1,
+    );
     // Referee routes exist for Aussie rules only (spec 4.5): refused before any request elsewhere.
     const before = (await requestCounts(stack.sandbox.url)).total;
     const elsewhere = await fetch(`${stack.gateway.url}/images/v2/hockey/referees/${UMPIRE}`);
@@ -104,7 +141,19 @@ describe('Aussie rules V2', () => {
   });
 
   it('serves the ground: detail, last and next events (3 endpoints)', async () => {
-    const result = await gql<{ v2: { aussieRules: { ground: { name: string; capacity: number; coordinates: { latitude: number }; lastEvents: Conn; nextEvents: Conn } } } }>(
+    const result = await gql<{
+      v2: {
+        aussieRules: {
+          ground: {
+            name: string;
+            capacity: number;
+            coordinates: { latitude: number };
+            lastEvents: Conn;
+            nextEvents: Conn;
+          };
+        };
+      };
+    }>(
       stack.gateway.url,
       `{ v2(sport: AUSSIE_RULES) { aussieRules { ground(id: "${GROUND}") {
         id name city country capacity coordinates { latitude longitude } surface opened
@@ -126,13 +175,20 @@ describe('Aussie rules V2', () => {
       `{ v2(sport: AUSSIE_RULES) { aussieRules { ground(id: "${GROUND}") { lastEvents(first: 1) { nodes { ${EVENT_FIELDS} } } } } } }`,
     );
     const event = list.data?.v2.aussieRules.ground.lastEvents.nodes[0];
-    const node = await gql<{ node: EventNode }>(stack.gateway.url, `query($id: ID!) { node(id: $id) { ${EVENT_FIELDS} } }`, { id: event?.id });
+    const node = await gql<{ node: EventNode }>(
+      stack.gateway.url,
+      `query($id: ID!) { node(id: $id) { ${EVENT_FIELDS} } }`,
+      { id: event?.id },
+    );
     expect(node.errors).toBeUndefined();
     expect(node.data?.node).toEqual(event);
   });
 
   it('reads V1 games and V2 events with one Event fragment', async () => {
-    const result = await gql<{ v1: { worldCup: { matches: EventNode[] } }; v2: { aussieRules: { ground: { lastEvents: Conn } } } }>(
+    const result = await gql<{
+      v1: { worldCup: { matches: EventNode[] } };
+      v2: { aussieRules: { ground: { lastEvents: Conn } } };
+    }>(
       stack.gateway.url,
       `fragment E on Event { id ref { version nativeId sport } startTime status { finished live } homeTeam { name } awayTeam { name } homeScore awayScore }
       { v1 { worldCup { matches { ...E } } }
@@ -148,7 +204,10 @@ describe('Aussie rules V2', () => {
   });
 
   it('refuses the Aussie rules routes on another sport without a request', async () => {
-    const result = await gql(stack.gateway.url, `{ v2(sport: ICE_HOCKEY) { aussieRules { coach(id: "1") { name } } } }`);
+    const result = await gql(
+      stack.gateway.url,
+      `{ v2(sport: ICE_HOCKEY) { aussieRules { coach(id: "1") { name } } } }`,
+    );
     expect(result.errors?.[0]?.extensions?.['code']).toBe('NOT_SUPPORTED');
     expect((await requestCounts(stack.sandbox.url)).total).toBe(0);
   });

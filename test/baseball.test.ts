@@ -35,7 +35,12 @@ describe('baseball V2 lineups', () => {
   let client: Client;
   beforeAll(async () => {
     stack = await startStack({ env: { LINEUP_POLL_INTERVAL_MS: String(INTERVAL_MS), CACHE_TTL_LINEUPS: '0' } });
-    client = createClient({ url: `${stack.gateway.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
+    client = createClient({
+      url: `${stack.gateway.url.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      lazy: true,
+    });
   });
   afterAll(async () => {
     await client.dispose();
@@ -45,7 +50,9 @@ describe('baseball V2 lineups', () => {
 
   const count = async (pattern: RegExp): Promise<number> => {
     const counts = await requestCounts(stack.sandbox.url);
-    return Object.entries(counts.byRoute).filter(([route]) => pattern.test(route)).reduce((sum, [, n]) => sum + n, 0);
+    return Object.entries(counts.byRoute)
+      .filter(([route]) => pattern.test(route))
+      .reduce((sum, [, n]) => sum + n, 0);
   };
 
   it('answers an unconfirmed lineup with the probable pitcher only, then the full card once confirmed', async () => {
@@ -83,7 +90,11 @@ describe('baseball V2 lineups', () => {
     const id = String(game(1)); // starts within 3 hours; confirms on its 3rd lineups request
     // 10 connections with 5 subscriptions each (the gateway caps subscriptions per socket).
     const clients = Array.from({ length: 10 }, () =>
-      createClient({ url: `${stack.gateway.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0 }),
+      createClient({
+        url: `${stack.gateway.url.replace('http', 'ws')}/graphql`,
+        webSocketImpl: WebSocket,
+        retryAttempts: 0,
+      }),
     );
     const runs = Array.from({ length: 50 }, (_, n) =>
       collectUntilComplete<{ confirmed: boolean; polls: number }>(
@@ -108,7 +119,10 @@ describe('baseball V2 lineups', () => {
     const id = String(game(5)); // 8 hours out
     const first = await new Promise<{ polls: number; nextCheckAt: string }>((resolve, reject) => {
       const unsubscribe = client.subscribe<{ baseballLineupConfirmation: { polls: number; nextCheckAt: string } }>(
-        { query: `subscription($id: ID!) { baseballLineupConfirmation(matchId: $id) { polls nextCheckAt } }`, variables: { id } },
+        {
+          query: `subscription($id: ID!) { baseballLineupConfirmation(matchId: $id) { polls nextCheckAt } }`,
+          variables: { id },
+        },
         {
           next: (message) => {
             if (message.data == null) return reject(new Error(JSON.stringify(message.errors)));

@@ -13,7 +13,9 @@ import { startStack } from './support/servers.js';
 const FLOOR = '{"type":"bench_floor","stampMs":';
 
 /** An acknowledged graphql-transport-ws connection that records every text frame after the ack. */
-async function acknowledged(url: string): Promise<{ frames: string[]; binary: () => number; roundTrip: () => Promise<void>; close: () => void }> {
+async function acknowledged(
+  url: string,
+): Promise<{ frames: string[]; binary: () => number; roundTrip: () => Promise<void>; close: () => void }> {
   const socket = new WebSocket(`${url.replace('http', 'ws')}/graphql`, 'graphql-transport-ws');
   const frames: string[] = [];
   let binary = 0;
@@ -59,7 +61,10 @@ describe('a gateway spawned by the bench with BENCH_CONTROL=on', () => {
   let gateway: GatewayProcess;
   beforeAll(async () => {
     sandbox = await startSandbox({ port: 0, apiKey: 'bench-control-key', allowance: 7_500 });
-    gateway = await startGatewayProcess({ SPORTS_API_BASE_URL: sandbox.url, SPORTS_API_KEY: 'bench-control-key', BENCH_CONTROL: 'on' }, { ipc: true });
+    gateway = await startGatewayProcess(
+      { SPORTS_API_BASE_URL: sandbox.url, SPORTS_API_KEY: 'bench-control-key', BENCH_CONTROL: 'on' },
+      { ipc: true },
+    );
   });
   afterAll(async () => {
     await gateway.stop();
@@ -84,7 +89,11 @@ describe('a gateway spawned by the bench with BENCH_CONTROL=on', () => {
   });
 
   it('answers the memory probe with its own memoryUsage and heap spaces', async () => {
-    const memory = await reply<{ usage: { rss: number; heapUsed: number }; heapSpaces: Record<string, number> }>(gateway, { type: 'bench_memory' }, 'bench_memory');
+    const memory = await reply<{ usage: { rss: number; heapUsed: number }; heapSpaces: Record<string, number> }>(
+      gateway,
+      { type: 'bench_memory' },
+      'bench_memory',
+    );
     expect(memory.usage.rss).toBeGreaterThan(memory.usage.heapUsed);
     expect(memory.heapSpaces['old_space']).toBeGreaterThan(0);
   });

@@ -11,10 +11,15 @@ import { hockeyV2Ids } from '../src/sandbox/fixtures/hockey-v2.js';
 import { gql, injectFault, requestCounts, resetCounts } from './support/client.js';
 import { startStack, type TestStack } from './support/servers.js';
 
-const SNAPSHOTS = 'subscription ($m: ID!) { oddsSnapshots(matchId: $m) { matchId timestampMs markets { marketId outcomes { name price } } } }';
+const SNAPSHOTS =
+  'subscription ($m: ID!) { oddsSnapshots(matchId: $m) { matchId timestampMs markets { marketId outcomes { name price } } } }';
 
 /** A raw graphql-transport-ws subscriber that keeps each `next` message's text, and whether any came as a binary frame. */
-function rawSubscriber(url: string, matchId: string, id = 's'): { frames: string[]; binaryFrames: () => number; ready: Promise<void>; close: () => void } {
+function rawSubscriber(
+  url: string,
+  matchId: string,
+  id = 's',
+): { frames: string[]; binaryFrames: () => number; ready: Promise<void>; close: () => void } {
   const frames: string[] = [];
   let binary = 0;
   const socket = new WebSocket(url, 'graphql-transport-ws');
@@ -26,7 +31,9 @@ function rawSubscriber(url: string, matchId: string, id = 's'): { frames: string
       const text = data.toString('utf8');
       const message = JSON.parse(text) as { type: string };
       if (message.type === 'connection_ack') {
-        socket.send(JSON.stringify({ id, type: 'subscribe', payload: { query: SNAPSHOTS, variables: { m: matchId } } }));
+        socket.send(
+          JSON.stringify({ id, type: 'subscribe', payload: { query: SNAPSHOTS, variables: { m: matchId } } }),
+        );
       } else if (message.type === 'next') {
         frames.push(text);
         resolve();
@@ -60,8 +67,16 @@ describe('shared subscription frames', () => {
       await until(() => subscribers.every((s) => s.frames.length >= 2));
       const last = subscribers.map((s) => s.frames[1]!);
       expect(new Set(last).size).toBe(1);
-      const message = JSON.parse(last[0]!) as { id: string; type: string; payload: { data: { oddsSnapshots: { matchId: string; markets: unknown[] } } } };
-      expect(message).toMatchObject({ id: 's', type: 'next', payload: { data: { oddsSnapshots: { matchId: '930001' } } } });
+      const message = JSON.parse(last[0]!) as {
+        id: string;
+        type: string;
+        payload: { data: { oddsSnapshots: { matchId: string; markets: unknown[] } } };
+      };
+      expect(message).toMatchObject({
+        id: 's',
+        type: 'next',
+        payload: { data: { oddsSnapshots: { matchId: '930001' } } },
+      });
       expect(message.payload.data.oddsSnapshots.markets.length).toBeGreaterThan(0);
       // Exactly what JSON.stringify of the parsed message gives: nothing spliced wrongly.
       expect(JSON.stringify(message)).toBe(last[0]);
@@ -81,7 +96,11 @@ describe('shared subscription frames', () => {
       await until(() => subscribers.every((s) => s.frames.length >= 2));
       const last = subscribers.map((s) => s.frames[1]!);
       const payloads = last.map((text, i) => {
-        const message = JSON.parse(text) as { id: string; type: string; payload: { data: { oddsSnapshots: { matchId: string } } } };
+        const message = JSON.parse(text) as {
+          id: string;
+          type: string;
+          payload: { data: { oddsSnapshots: { matchId: string } } };
+        };
         expect(message.id).toBe(ids[i]);
         expect(message.payload.data.oddsSnapshots.matchId).toBe('930002');
         // graphql-ws's own serialization of the same message, byte for byte.
@@ -109,16 +128,26 @@ describe('upstream requests', () => {
     // V1 standings answers only after a minute: a V2 request that waited for it would reach the sandbox a minute late,
     // one that goes out with it arrives while the V1 request is still held. No clock is read on the passing path.
     const heldMs = 60_000;
-    const stack = await startStack({ env: { OPERATION_TIMEOUT_MS: String(heldMs * 2), UPSTREAM_HEADERS_TIMEOUT_MS: String(heldMs * 2) } });
+    const stack = await startStack({
+      env: { OPERATION_TIMEOUT_MS: String(heldMs * 2), UPSTREAM_HEADERS_TIMEOUT_MS: String(heldMs * 2) },
+    });
     try {
       await gql(stack.gateway.url, '{ sports { sport } }'); // the free slug catalogue, cached a day
       await resetCounts(stack.sandbox.url);
-      await injectFault(stack.sandbox.url, { route: 'GET /v1/hockey/standings', kind: 'delay', latencyMs: heldMs, times: 1 });
+      await injectFault(stack.sandbox.url, {
+        route: 'GET /v1/hockey/standings',
+        kind: 'delay',
+        latencyMs: heldMs,
+        times: 1,
+      });
       // Answered (or cut off by the close below) long after the assertion; its outcome is not the point.
       void gql(stack.gateway.url, QUERY, variables).catch(() => undefined);
       const teamRoute = `GET /v2/hockey/api/teams/${hockeyV2Ids.firstTeam}`;
       await until(async () => (await requestCounts(stack.sandbox.url)).byRoute[teamRoute] === 1, heldMs / 2);
-      expect((await requestCounts(stack.sandbox.url)).byRoute).toEqual({ 'GET /v1/hockey/standings': 1, [teamRoute]: 1 });
+      expect((await requestCounts(stack.sandbox.url)).byRoute).toEqual({
+        'GET /v1/hockey/standings': 1,
+        [teamRoute]: 1,
+      });
     } finally {
       await stack.close();
     }

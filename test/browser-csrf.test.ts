@@ -75,7 +75,9 @@ describe('cross-site requests in headless Chromium', () => {
 
   /** Resolves with the status of the next response from the gateway's /graphql the page gets. */
   function nextGraphqlStatus(page: Page): Promise<number> {
-    return page.waitForResponse((response) => response.url().startsWith(`${stack.gateway.url}/graphql`), { timeout: 15_000 }).then((response) => response.status());
+    return page
+      .waitForResponse((response) => response.url().startsWith(`${stack.gateway.url}/graphql`), { timeout: 15_000 })
+      .then((response) => response.status());
   }
 
   it('a form POST from another site runs nothing, and the page shows the 403 CSRF_REFUSED that says why', async () => {
@@ -91,8 +93,14 @@ describe('cross-site requests in headless Chromium', () => {
       await page.goto(`${foreign.origin}/form`);
       expect(await status).toBe(403);
       await page.waitForURL(`${stack.gateway.url}/graphql`);
-      const body = JSON.parse((await page.locator('body').textContent()) ?? '') as { errors: Array<{ message: string; extensions: Record<string, unknown> }> };
-      expect(body.errors[0]?.extensions).toMatchObject({ code: 'CSRF_REFUSED', fetchSite: 'cross-site', origin: foreign.origin });
+      const body = JSON.parse((await page.locator('body').textContent()) ?? '') as {
+        errors: Array<{ message: string; extensions: Record<string, unknown> }>;
+      };
+      expect(body.errors[0]?.extensions).toMatchObject({
+        code: 'CSRF_REFUSED',
+        fetchSite: 'cross-site',
+        origin: foreign.origin,
+      });
       expect(body.errors[0]?.message).toContain(`from the page origin ${foreign.origin} (Sec-Fetch-Site: cross-site)`);
     } finally {
       await page.close();
@@ -103,7 +111,10 @@ describe('cross-site requests in headless Chromium', () => {
   it('an <img> GET and no-cors fetches (GET and text/plain POST) from another site reach the gateway and run nothing', async () => {
     await resetCounts(stack.sandbox.url);
     const get = `${stack.gateway.url}/graphql?query=${encodeURIComponent(standings(2025))}`;
-    foreign.setPage('/img', `<img src="${get}"><script>window.done = new Promise((resolve) => { document.images[0].onerror = () => resolve('error'); document.images[0].onload = () => resolve('load'); });</script>`);
+    foreign.setPage(
+      '/img',
+      `<img src="${get}"><script>window.done = new Promise((resolve) => { document.images[0].onerror = () => resolve('error'); document.images[0].onload = () => resolve('load'); });</script>`,
+    );
     foreign.setPage(
       '/no-cors',
       `<script>
@@ -126,7 +137,10 @@ describe('cross-site requests in headless Chromium', () => {
 
       await page.goto(`${foreign.origin}/no-cors`);
       // Opaque to the page, as no-cors answers are; the gateway refused both.
-      expect(await page.evaluate(() => (window as unknown as { done: Promise<string[]> }).done)).toEqual(['opaque', 'opaque']);
+      expect(await page.evaluate(() => (window as unknown as { done: Promise<string[]> }).done)).toEqual([
+        'opaque',
+        'opaque',
+      ]);
       expect(await refusedByGateway()).toBe(before + 3);
     } finally {
       await page.close();
@@ -145,11 +159,16 @@ describe('cross-site requests in headless Chromium', () => {
         }).then((response) => response.json());
       </script>`,
     );
-    allowed.setPage('/form', `<form method="POST" action="${stack.gateway.url}/graphql"><input name="query" value="${standings(2025)}"></form><script>document.forms[0].submit()</script>`);
+    allowed.setPage(
+      '/form',
+      `<form method="POST" action="${stack.gateway.url}/graphql"><input name="query" value="${standings(2025)}"></form><script>document.forms[0].submit()</script>`,
+    );
     const page = await browser.newPage();
     try {
       await page.goto(`${allowed.origin}/app`);
-      expect(await page.evaluate(() => (window as unknown as { done: Promise<unknown> }).done)).toMatchObject({ data: { v1: { hockey: { standings: { season: 2024 } } } } });
+      expect(await page.evaluate(() => (window as unknown as { done: Promise<unknown> }).done)).toMatchObject({
+        data: { v1: { hockey: { standings: { season: 2024 } } } },
+      });
       const status = nextGraphqlStatus(page);
       await page.goto(`${allowed.origin}/form`);
       expect(await status).toBe(200);
@@ -167,11 +186,16 @@ describe('cross-site requests in headless Chromium', () => {
         const response = await fetch(`/graphql?query=${encodeURIComponent('{ quota { plan limit } }')}`);
         return { status: response.status, body: (await response.json()) as unknown };
       });
-      expect(got).toEqual({ status: 200, body: { data: { quota: { plan: 'PRO', limit: 7_500 } }, extensions: expect.any(Object) } });
+      expect(got).toEqual({
+        status: 200,
+        body: { data: { quota: { plan: 'PRO', limit: 7_500 } }, extensions: expect.any(Object) },
+      });
       const event = await page.evaluate(
         () =>
           new Promise<unknown>((resolve, reject) => {
-            const source = new EventSource(`/graphql?query=${encodeURIComponent('subscription { quotaUpdates { limit } }')}`);
+            const source = new EventSource(
+              `/graphql?query=${encodeURIComponent('subscription { quotaUpdates { limit } }')}`,
+            );
             source.addEventListener('next', (message) => {
               source.close();
               resolve(JSON.parse((message as MessageEvent<string>).data));

@@ -37,7 +37,9 @@ function watch(page: Page): Complaints {
 interface MonacoOnPage {
   editor: {
     getModels(): Array<{ uri: { path: string }; getValue(): string }>;
-    getModelMarkers(filter: { resource?: unknown }): Array<{ message: string; severity: number; startColumn: number; endColumn: number }>;
+    getModelMarkers(filter: {
+      resource?: unknown;
+    }): Array<{ message: string; severity: number; startColumn: number; endColumn: number }>;
   };
 }
 
@@ -69,10 +71,13 @@ async function openGraphiQL(): Promise<{ context: BrowserContext; page: Page; co
 async function run(page: Page): Promise<void> {
   const suggestions = page.locator('.suggest-widget.visible');
   await expect
-    .poll(async () => {
-      if ((await suggestions.count()) > 0) await page.keyboard.press('Escape');
-      return suggestions.count();
-    }, { timeout: 10_000 })
+    .poll(
+      async () => {
+        if ((await suggestions.count()) > 0) await page.keyboard.press('Escape');
+        return suggestions.count();
+      },
+      { timeout: 10_000 },
+    )
     .toBe(0);
   await page.keyboard.press('Control+Enter');
 }
@@ -103,21 +108,28 @@ describe('GraphiQL in headless Chromium', () => {
       const monaco = (globalThis as unknown as { __MONACO?: MonacoOnPage }).__MONACO;
       if (monaco === undefined) return [];
       const model = monaco.editor.getModels().find((candidate) => candidate.uri.path.endsWith('operation.graphql'));
-      return model === undefined ? [] : monaco.editor.getModelMarkers({ resource: model.uri }).map(({ message, severity }) => ({ message, severity }));
+      return model === undefined
+        ? []
+        : monaco.editor
+            .getModelMarkers({ resource: model.uri })
+            .map(({ message, severity }) => ({ message, severity }));
     });
   }
 
   it("Monaco's workers load from the gateway's own files", async () => {
     await expect.poll(() => complaints.workers.length, { timeout: 15_000 }).toBeGreaterThan(0);
     const origin = new URL(stack.gateway.url).origin;
-    for (const url of complaints.workers) expect(url).toMatch(new RegExp(`^${origin}/graphiql/\\w+\\.worker-[0-9a-f]{16}\\.js$`));
+    for (const url of complaints.workers)
+      expect(url).toMatch(new RegExp(`^${origin}/graphiql/\\w+\\.worker-[0-9a-f]{16}\\.js$`));
   });
 
   it('Ctrl+Space after `{ v1 { hoc` suggests `hockey`', async () => {
     await typeOperation('{ v1 { hoc');
     await page.keyboard.press('Control+Space');
     const suggestions = page.locator('.suggest-widget.visible .monaco-list-row');
-    await expect.poll(() => suggestions.allTextContents(), { timeout: 10_000 }).toContainEqual(expect.stringContaining('hockey'));
+    await expect
+      .poll(() => suggestions.allTextContents(), { timeout: 10_000 })
+      .toContainEqual(expect.stringContaining('hockey'));
     await page.keyboard.press('Escape');
   });
 
@@ -125,27 +137,39 @@ describe('GraphiQL in headless Chromium', () => {
     await typeOperation('{ v1 { hockey { standing ');
     await expect
       .poll(operationMarkers, { timeout: 10_000 })
-      .toContainEqual(expect.objectContaining({ message: expect.stringContaining('Cannot query field "standing" on type "V1Hockey"') }));
+      .toContainEqual(
+        expect.objectContaining({
+          message: expect.stringContaining('Cannot query field "standing" on type "V1Hockey"'),
+        }),
+      );
     await expect.poll(() => editor().locator('.squiggly-error').count(), { timeout: 10_000 }).toBeGreaterThan(0);
   });
 
-  it("hovering a field shows its description from the schema", async () => {
+  it('hovering a field shows its description from the schema', async () => {
     await typeOperation('{ v1 { hockey { standings { season ');
     await expect.poll(operationMarkers, { timeout: 10_000 }).toEqual([]);
-    await editor().locator('.view-line span', { hasText: /^standings$/ }).hover();
-    await expect.poll(() => page.locator('.monaco-hover:not(.hidden)').textContent(), { timeout: 10_000 }).toContain('A league table.');
+    await editor()
+      .locator('.view-line span', { hasText: /^standings$/ })
+      .hover();
+    await expect
+      .poll(() => page.locator('.monaco-hover:not(.hidden)').textContent(), { timeout: 10_000 })
+      .toContain('A league table.');
   });
 
   it('a query runs and its data shows in the results pane', async () => {
     await typeOperation('{ v1 { hockey { standings(competition: 11) { season ');
     await run(page);
-    await expect.poll(() => page.locator('.graphiql-response').textContent(), { timeout: 15_000 }).toMatch(/"season":\s*2026/);
+    await expect
+      .poll(() => page.locator('.graphiql-response').textContent(), { timeout: 15_000 })
+      .toMatch(/"season":\s*2026/);
   });
 
-  it('a subscription runs over the gateway\'s WebSocket and its first event shows', async () => {
+  it("a subscription runs over the gateway's WebSocket and its first event shows", async () => {
     await typeOperation('subscription { quotaUpdates { plan limit ');
     await run(page);
-    await expect.poll(() => page.locator('.graphiql-response').textContent(), { timeout: 15_000 }).toMatch(/"limit":\s*7500/);
+    await expect
+      .poll(() => page.locator('.graphiql-response').textContent(), { timeout: 15_000 })
+      .toMatch(/"limit":\s*7500/);
     expect(complaints.sockets).toContain(`${stack.gateway.url.replace('http', 'ws')}/graphql`);
   });
 
@@ -171,7 +195,10 @@ describe('GraphiQL opens on the example operations', () => {
   const editorText = (suffix: string): Promise<string | undefined> =>
     page.evaluate((end) => {
       const monaco = (globalThis as unknown as { __MONACO?: MonacoOnPage }).__MONACO;
-      return monaco?.editor.getModels().find((model) => model.uri.path.endsWith(end))?.getValue();
+      return monaco?.editor
+        .getModels()
+        .find((model) => model.uri.path.endsWith(end))
+        ?.getValue();
     }, suffix);
   /** The whole response (the pane's DOM holds only the lines in view). */
   const response = () => editorText('response.json');
@@ -179,18 +206,36 @@ describe('GraphiQL opens on the example operations', () => {
   /** Selects a tab; clicks again while its entrance animation swallows the click. */
   async function select(name: string): Promise<void> {
     await expect
-      .poll(async () => {
-        if ((await activeTab()) !== name) await tabs().filter({ hasText: new RegExp(`^${name}$`) }).click();
-        return activeTab();
-      }, { timeout: 10_000 })
+      .poll(
+        async () => {
+          if ((await activeTab()) !== name)
+            await tabs()
+              .filter({ hasText: new RegExp(`^${name}$`) })
+              .click();
+          return activeTab();
+        },
+        { timeout: 10_000 },
+      )
       .toBe(name);
   }
 
   it('one tab per example, in order, the first with its description and its variables; no stock welcome', async () => {
-    expect(await tabs().allTextContents()).toEqual(['HockeyNight', 'WorldCup', 'V2Discovery', 'V6TeamStats', 'LogoFallback', 'OddsSnapshots', 'Allowance']);
+    expect(await tabs().allTextContents()).toEqual([
+      'HockeyNight',
+      'WorldCup',
+      'V2Discovery',
+      'V6TeamStats',
+      'LogoFallback',
+      'OddsSnapshots',
+      'Allowance',
+    ]);
     expect(await activeTab()).toBe('HockeyNight');
     await expect.poll(() => editorText('operation.graphql')).toMatch(/^# A hockey night on V1/);
-    expect(JSON.parse((await editorText('variables.json')) ?? '')).toEqual({ standings: '11', news: '303', game: '410001' });
+    expect(JSON.parse((await editorText('variables.json')) ?? '')).toEqual({
+      standings: '11',
+      news: '303',
+      game: '410001',
+    });
     expect(await page.locator('body').textContent()).not.toContain('Welcome to');
   });
 
@@ -205,10 +250,12 @@ describe('GraphiQL opens on the example operations', () => {
     await expect.poll(response, { timeout: 15_000 }).toMatch(/"matchId":\s*"920001"/);
   });
 
-  it('the schema explorer plugin (@graphiql/plugin-explorer, in the app bundle) shows the open operation\'s fields', async () => {
+  it("the schema explorer plugin (@graphiql/plugin-explorer, in the app bundle) shows the open operation's fields", async () => {
     await page.locator('button[aria-label="Show GraphiQL Explorer"]').click();
     const explorer = page.locator('.docExplorerWrap').first();
-    await expect.poll(() => explorer.textContent(), { timeout: 10_000 }).toMatch(/subscription.*oddsSnapshots.*GraphiQL Explorer/s);
+    await expect
+      .poll(() => explorer.textContent(), { timeout: 10_000 })
+      .toMatch(/subscription.*oddsSnapshots.*GraphiQL Explorer/s);
   });
 
   it('a reload keeps the tabs as they were: no tab added, the active one shown', async () => {

@@ -21,7 +21,12 @@ describe('in headless Chromium', () => {
     [stack, browser] = await Promise.all([
       startStack({
         sandbox: { oddsCadence: 'fast' },
-        env: { ODDS_WATCHDOG_MS: '1000', ODDS_LINGER_MS: '200', ODDS_BACKOFF_INITIAL_MS: '100', ODDS_BACKOFF_MAX_MS: '400' },
+        env: {
+          ODDS_WATCHDOG_MS: '1000',
+          ODDS_LINGER_MS: '200',
+          ODDS_BACKOFF_INITIAL_MS: '100',
+          ODDS_BACKOFF_MAX_MS: '400',
+        },
       }),
       launchChromium(),
     ]);
@@ -67,11 +72,15 @@ describe('in headless Chromium', () => {
       await page.locator('#connection[data-state="reconnecting"]').waitFor({ timeout: 5_000 });
       await oddsControl.market(stack.sandbox.url, match, 'next-goal', 'suspend');
       await page.locator('#connection[data-state="live"]').waitFor({ timeout: 10_000 });
-      await expect.poll(() => page.locator('[data-market="next-goal"]').getAttribute('data-status'), { timeout: 5_000 }).toBe('suspended');
+      await expect
+        .poll(() => page.locator('[data-market="next-goal"]').getAttribute('data-status'), { timeout: 5_000 })
+        .toBe('suspended');
 
       // Closed: removed from markets[], still shown as closed.
       await oddsControl.market(stack.sandbox.url, match, 'next-goal', 'close');
-      await expect.poll(() => page.locator('[data-market="next-goal"]').getAttribute('data-status'), { timeout: 5_000 }).toBe('closed');
+      await expect
+        .poll(() => page.locator('[data-market="next-goal"]').getAttribute('data-status'), { timeout: 5_000 })
+        .toBe('closed');
       await oddsControl.price(stack.sandbox.url, match, 'match-result', 'Home', 8.25);
       await expect.poll(() => home.textContent(), { timeout: 5_000 }).toBe('8.25');
 
@@ -87,14 +96,22 @@ describe('in headless Chromium', () => {
     // A ticker that polls every second (mega plan, all of it for the ticker, a 1 s cache), so the scoreboard follows within the test's waits.
     const live = await startStack({
       sandbox: { oddsCadence: 'fast', allowance: 150_000 },
-      env: { SPORTS_API_PLAN: 'mega', LIVE_TICKER_ALLOWANCE_PERCENT: '100', LIVE_TICKER_MIN_INTERVAL_MS: '1', CACHE_TTL_WORLDCUP: '1' },
+      env: {
+        SPORTS_API_PLAN: 'mega',
+        LIVE_TICKER_ALLOWANCE_PERCENT: '100',
+        LIVE_TICKER_MIN_INTERVAL_MS: '1',
+        CACHE_TTL_WORLDCUP: '1',
+      },
     });
     const page = await browser.newPage();
     const urls = watchNetwork(page);
     const game = live.sandbox.fixtures.worldCup.matches.find((m) => m.state === 'live')!;
     const home = page.locator('[data-market="match-result"] .price[data-outcome="Home"]');
     const script = async (body: unknown): Promise<void> => {
-      const response = await fetch(`${live.sandbox.url}/__sandbox/matches/${game.v1Id}/events`, { method: 'POST', body: JSON.stringify(body) });
+      const response = await fetch(`${live.sandbox.url}/__sandbox/matches/${game.v1Id}/events`, {
+        method: 'POST',
+        body: JSON.stringify(body),
+      });
       expect(response.status).toBe(200);
     };
     try {
@@ -108,7 +125,9 @@ describe('in headless Chromium', () => {
       const [homeGoals, awayGoals] = [game.homeScore!, game.awayScore!];
 
       await script({ type: 'goal', team: 'home' });
-      await expect.poll(() => page.locator('#score').textContent(), { timeout: 5_000 }).toBe(`${homeGoals + 1} – ${awayGoals}`);
+      await expect
+        .poll(() => page.locator('#score').textContent(), { timeout: 5_000 })
+        .toBe(`${homeGoals + 1} – ${awayGoals}`);
       await expect.poll(async () => Number(await home.textContent()), { timeout: 5_000 }).toBeLessThan(before);
 
       await script({ type: 'end' });
@@ -129,9 +148,13 @@ describe('in headless Chromium', () => {
       await page.goto(`${stack.gateway.url}/graphql?query=${encodeURIComponent(query)}`);
       const run = page.locator('.graphiql-execute-button');
       await run.waitFor({ timeout: 15_000 });
-      await expect.poll(() => page.locator('.graphiql-query-editor').textContent(), { timeout: 10_000 }).toContain('quota');
+      await expect
+        .poll(() => page.locator('.graphiql-query-editor').textContent(), { timeout: 10_000 })
+        .toContain('quota');
       await run.click();
-      await expect.poll(() => page.locator('.graphiql-response').textContent(), { timeout: 10_000 }).toMatch(/"limit":\s*7500/);
+      await expect
+        .poll(() => page.locator('.graphiql-response').textContent(), { timeout: 10_000 })
+        .toMatch(/"limit":\s*7500/);
       expect(offGateway(urls)).toEqual([]);
     } finally {
       await page.close();

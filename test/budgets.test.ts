@@ -28,9 +28,17 @@ describe('budget configuration', () => {
   const base = { SPORTS_API_KEY: 'k', SPORTS_API_BASE_URL: 'http://127.0.0.1:9' };
 
   it('refuses budgets that add up past the plan allowance, naming the variable', () => {
-    expect(() => loadConfig({ ...base, SPORTS_API_PLAN: 'free', GATEWAY_CLIENT_KEYS: 'a:key-a:60,b:key-b:41' })).toThrow(ConfigError);
-    expect(() => loadConfig({ ...base, SPORTS_API_PLAN: 'free', GATEWAY_CLIENT_KEYS: 'a:key-a:60,b:key-b:41' })).toThrow(/GATEWAY_CLIENT_KEYS/);
-    const config = loadConfig({ ...base, SPORTS_API_PLAN: 'free', GATEWAY_CLIENT_KEYS: 'a:key-a:60,b:key-b:40,c:key:with:colons' });
+    expect(() =>
+      loadConfig({ ...base, SPORTS_API_PLAN: 'free', GATEWAY_CLIENT_KEYS: 'a:key-a:60,b:key-b:41' }),
+    ).toThrow(ConfigError);
+    expect(() =>
+      loadConfig({ ...base, SPORTS_API_PLAN: 'free', GATEWAY_CLIENT_KEYS: 'a:key-a:60,b:key-b:41' }),
+    ).toThrow(/GATEWAY_CLIENT_KEYS/);
+    const config = loadConfig({
+      ...base,
+      SPORTS_API_PLAN: 'free',
+      GATEWAY_CLIENT_KEYS: 'a:key-a:60,b:key-b:40,c:key:with:colons',
+    });
     expect(config.access.clientKeys).toEqual([
       { name: 'a', key: 'key-a', budget: 60 },
       { name: 'b', key: 'key-b', budget: 40 },
@@ -41,9 +49,19 @@ describe('budget configuration', () => {
   it('reads budgets from the keys file too, and checks them against the plan', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'budgets-'));
     const file = join(dir, 'keys.json');
-    await writeFile(file, JSON.stringify([{ name: 'a', key: 'key-a', budget: 7_000 }, { name: 'b', key: 'key-b', budget: 600 }]));
-    expect(() => loadConfig({ ...base, SPORTS_API_PLAN: 'pro', GATEWAY_CLIENT_KEYS_FILE: file })).toThrow(/budgets add up/);
-    expect(loadConfig({ ...base, SPORTS_API_PLAN: 'ultra', GATEWAY_CLIENT_KEYS_FILE: file }).access.clientKeys[0]).toMatchObject({ budget: 7_000 });
+    await writeFile(
+      file,
+      JSON.stringify([
+        { name: 'a', key: 'key-a', budget: 7_000 },
+        { name: 'b', key: 'key-b', budget: 600 },
+      ]),
+    );
+    expect(() => loadConfig({ ...base, SPORTS_API_PLAN: 'pro', GATEWAY_CLIENT_KEYS_FILE: file })).toThrow(
+      /budgets add up/,
+    );
+    expect(
+      loadConfig({ ...base, SPORTS_API_PLAN: 'ultra', GATEWAY_CLIENT_KEYS_FILE: file }).access.clientKeys[0],
+    ).toMatchObject({ budget: 7_000 });
     await rm(dir, { recursive: true, force: true });
   });
 });
@@ -85,11 +103,20 @@ describe('per-client daily budgets', () => {
   it('a budget that runs out mid-operation fails only the fields it cannot pay, before sending them', async () => {
     await resetCounts(stack.sandbox.url);
     // 2 needed, 1 left: it runs; one athlete is paid, the other errors at its path.
-    const partial = await gql<{ v1: { hockey: { athletes: Array<{ name: string } | null> } } }>(stack.gateway.url, athletes(3, 4), undefined, as(SMALL));
+    const partial = await gql<{ v1: { hockey: { athletes: Array<{ name: string } | null> } } }>(
+      stack.gateway.url,
+      athletes(3, 4),
+      undefined,
+      as(SMALL),
+    );
     expect(partial.data!.v1.hockey.athletes.filter((item) => item !== null)).toHaveLength(1);
     expect(partial.errors).toHaveLength(1);
     expect(partial.errors?.[0]?.path?.slice(0, 3)).toEqual(['v1', 'hockey', 'athletes']);
-    expect(partial.errors?.[0]?.extensions).toMatchObject({ code: 'QUOTA_EXHAUSTED', scope: 'client', resetsAt: expect.any(String) });
+    expect(partial.errors?.[0]?.extensions).toMatchObject({
+      code: 'QUOTA_EXHAUSTED',
+      scope: 'client',
+      resetsAt: expect.any(String),
+    });
     expect(costOf(partial.extensions)).toMatchObject({ estimated: 2, upstreamRequests: 1, budgetRemaining: 0 });
     expect((await requestCounts(stack.sandbox.url)).total).toBe(1);
 
@@ -121,8 +148,14 @@ describe('per-client daily budgets', () => {
       connectionParams: { authorization: `Bearer ${BIG}` },
     });
     const run = (query: string) =>
-      new Promise<{ errors?: Array<{ message: string; extensions?: Record<string, unknown> }>; extensions?: Record<string, unknown> }>((resolve, reject) => {
-        client.subscribe({ query }, { next: (value) => resolve(value as never), error: reject, complete: () => undefined });
+      new Promise<{
+        errors?: Array<{ message: string; extensions?: Record<string, unknown> }>;
+        extensions?: Record<string, unknown>;
+      }>((resolve, reject) => {
+        client.subscribe(
+          { query },
+          { next: (value) => resolve(value as never), error: reject, complete: () => undefined },
+        );
       });
     const spent = await run(athletes(6));
     expect(costOf(spent.extensions)).toMatchObject({ upstreamRequests: 1, budgetRemaining: 97 });
@@ -133,9 +166,14 @@ describe('per-client daily budgets', () => {
       retryAttempts: 0,
       connectionParams: { authorization: `Bearer ${SMALL}` },
     });
-    const refused = await new Promise<{ errors?: Array<{ extensions?: Record<string, unknown> }> }>((resolve, reject) => {
-      small.subscribe({ query: athletes(7) }, { next: (value) => resolve(value as never), error: reject, complete: () => undefined });
-    });
+    const refused = await new Promise<{ errors?: Array<{ extensions?: Record<string, unknown> }> }>(
+      (resolve, reject) => {
+        small.subscribe(
+          { query: athletes(7) },
+          { next: (value) => resolve(value as never), error: reject, complete: () => undefined },
+        );
+      },
+    );
     expect(refused.errors?.[0]?.extensions).toMatchObject({ code: 'QUOTA_EXHAUSTED', scope: 'client' });
     await small.dispose();
     expect((await requestCounts(stack.sandbox.url)).total).toBe(1);

@@ -73,12 +73,18 @@ describe('the build, with tracing on', () => {
     });
     expect(gateway.process.spawnargs.slice(1)).toEqual(['dist/main.js']);
     const traceId = randomBytes(16).toString('hex');
-    const answer = await gql(gateway.url, `query Standings ${STANDINGS}`, undefined, { traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01` });
+    const answer = await gql(gateway.url, `query Standings ${STANDINGS}`, undefined, {
+      traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01`,
+    });
     expect(answer.errors).toBeUndefined();
-    const spans = await receiver.waitFor((all) => all.some((span) => span.traceId === traceId && span.name === 'query Standings'));
+    const spans = await receiver.waitFor((all) =>
+      all.some((span) => span.traceId === traceId && span.name === 'query Standings'),
+    );
     const operation = spans.find((span) => span.traceId === traceId && span.name === 'query Standings');
     expect(operation?.resource['service.name']).toBe('sports-graph-bundle');
-    expect(spans.filter((span) => span.traceId === traceId).map((span) => span.name)).toContain('GET /v1/hockey/standings');
+    expect(spans.filter((span) => span.traceId === traceId).map((span) => span.name)).toContain(
+      'GET /v1/hockey/standings',
+    );
     expect(receiver.refused).toEqual([]);
   });
 });
@@ -135,7 +141,7 @@ describe('the build, with default settings', () => {
     expect(byHash.data).toEqual(registered.data);
   });
 
-  it('serves the odds widget\'s page, a file the build copies next to the bundle', async () => {
+  it("serves the odds widget's page, a file the build copies next to the bundle", async () => {
     const widget = await fetch(`${gateway.url}/widgets/odds`);
     expect(widget.status).toBe(200);
     expect(widget.headers.get('content-type')).toMatch(/text\/html/);
@@ -156,7 +162,11 @@ describe('the build, with trusted documents only', () => {
   it('runs a manifest operation by its ID and refuses an ad-hoc document before any upstream request', async () => {
     const file = join(dir, 'persisted-documents.json');
     await writeFile(file, JSON.stringify({ [sha256(STANDINGS)]: STANDINGS }));
-    gateway = await startGatewayProcess({ ...upstream, SPORTS_API_BASE_URL: sandbox.url, TRUSTED_DOCUMENTS_FILE: file });
+    gateway = await startGatewayProcess({
+      ...upstream,
+      SPORTS_API_BASE_URL: sandbox.url,
+      TRUSTED_DOCUMENTS_FILE: file,
+    });
     await resetCounts(sandbox.url);
     const refused = await post(gateway.url, { query: SPORTS });
     expect(refused.status).toBe(403);

@@ -26,9 +26,14 @@ describe('the upstream cache file under the state-file rules', () => {
   let sandbox: SandboxHandle;
   let dataDir: string;
   let gateway: GatewayProcess | undefined;
-  const env = (): Record<string, string> => ({ SPORTS_API_BASE_URL: sandbox.url, SPORTS_API_KEY: API_KEY, SPORTS_API_PLAN: 'pro' });
+  const env = (): Record<string, string> => ({
+    SPORTS_API_BASE_URL: sandbox.url,
+    SPORTS_API_KEY: API_KEY,
+    SPORTS_API_PLAN: 'pro',
+  });
   const file = (): string => join(dataDir, CACHE_STORE_FILE);
-  const setAside = async (): Promise<string[]> => (await readdir(dataDir)).filter((name) => name.startsWith(`${CACHE_STORE_FILE}.unusable-`));
+  const setAside = async (): Promise<string[]> =>
+    (await readdir(dataDir)).filter((name) => name.startsWith(`${CACHE_STORE_FILE}.unusable-`));
 
   beforeAll(async () => {
     sandbox = await startSandbox({ port: 0, apiKey: API_KEY, allowance: 7_500 });

@@ -17,7 +17,8 @@ import { startStack, type TestStack } from './support/servers.js';
 const KEY = 'payer-client-key-0001';
 const as = { authorization: `Bearer ${KEY}` };
 let nextAthlete = 0;
-const freshAthletes = (n: number): string => Array.from({ length: n }, () => `"${hockeyV1Ids.firstAthleteId + nextAthlete++}"`).join(', ');
+const freshAthletes = (n: number): string =>
+  Array.from({ length: n }, () => `"${hockeyV1Ids.firstAthleteId + nextAthlete++}"`).join(', ');
 
 /** Reservations the ledger holds for requests still in flight (single node: allowance left less what is free). */
 const inFlight = (ledger: Ledger): number => ledger.snapshot().remaining - ledger.available();
@@ -27,7 +28,11 @@ async function leaveAfterFirstPart(url: string, query: string): Promise<void> {
   const abort = new AbortController();
   const response = await fetch(`${url}/graphql`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'multipart/mixed;deferSpec=20220824, application/json', ...as },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'multipart/mixed;deferSpec=20220824, application/json',
+      ...as,
+    },
     body: JSON.stringify({ query }),
     signal: abort.signal,
   });
@@ -40,7 +45,8 @@ async function leaveAfterFirstPart(url: string, query: string): Promise<void> {
 describe('a client pays for each counted request when it is reserved', () => {
   let stack: TestStack;
   const budgetLeft = (): number | undefined => stack.gateway.services.spend.budgetRemaining('payer');
-  const quiet = () => vi.waitFor(() => expect(inFlight(stack.gateway.services.ledger)).toBe(0), { timeout: 20_000, interval: 50 });
+  const quiet = () =>
+    vi.waitFor(() => expect(inFlight(stack.gateway.services.ledger)).toBe(0), { timeout: 20_000, interval: 50 });
 
   beforeAll(async () => {
     stack = await startStack({
@@ -56,7 +62,8 @@ describe('a client pays for each counted request when it is reserved', () => {
   it('@defer: ten operations of 4 athletes, each left after its first part: the budget falls by every request sent', async () => {
     await resetCounts(stack.sandbox.url);
     await injectFault(stack.sandbox.url, { route: 'GET /v1/hockey/athletes', kind: 'delay', latencyMs: 200 });
-    const query = () => `{ quota { used } ... @defer { v1 { hockey { athletes(ids: [${freshAthletes(4)}]) { name } } } } }`;
+    const query = () =>
+      `{ quota { used } ... @defer { v1 { hockey { athletes(ids: [${freshAthletes(4)}]) { name } } } } }`;
     await Promise.all(Array.from({ length: 10 }, () => leaveAfterFirstPart(stack.gateway.url, query())));
     await quiet();
     await clearFaults(stack.sandbox.url);
@@ -70,7 +77,8 @@ describe('a client pays for each counted request when it is reserved', () => {
 describe('@stream and a hung upstream', () => {
   let stack: TestStack;
   const budgetLeft = (): number | undefined => stack.gateway.services.spend.budgetRemaining('payer');
-  const quiet = () => vi.waitFor(() => expect(inFlight(stack.gateway.services.ledger)).toBe(0), { timeout: 30_000, interval: 50 });
+  const quiet = () =>
+    vi.waitFor(() => expect(inFlight(stack.gateway.services.ledger)).toBe(0), { timeout: 30_000, interval: 50 });
 
   beforeAll(async () => {
     stack = await startStack({
@@ -87,7 +95,8 @@ describe('@stream and a hung upstream', () => {
     await resetCounts(stack.sandbox.url);
     const before = budgetLeft() ?? 0;
     await injectFault(stack.sandbox.url, { route: 'GET /v1/hockey/athletes', kind: 'delay', latencyMs: 200 });
-    const query = () => `{ quota { used } v1 { hockey { athletes(ids: [${freshAthletes(4)}]) @stream(initialCount: 0) { name } } } }`;
+    const query = () =>
+      `{ quota { used } v1 { hockey { athletes(ids: [${freshAthletes(4)}]) @stream(initialCount: 0) { name } } } }`;
     await Promise.all(Array.from({ length: 5 }, () => leaveAfterFirstPart(stack.gateway.url, query())));
     await quiet();
     await clearFaults(stack.sandbox.url);
@@ -102,7 +111,9 @@ describe('@stream and a hung upstream', () => {
     const usedBefore = stack.gateway.services.ledger.snapshot().used;
     await injectFault(stack.sandbox.url, { route: 'GET /v1/hockey/athletes', kind: 'hang' });
     const answers = await Promise.all(
-      Array.from({ length: 60 }, () => gql(stack.gateway.url, `{ v1 { hockey { athletes(ids: [${freshAthletes(1)}]) { name } } } }`, undefined, as)),
+      Array.from({ length: 60 }, () =>
+        gql(stack.gateway.url, `{ v1 { hockey { athletes(ids: [${freshAthletes(1)}]) { name } } } }`, undefined, as),
+      ),
     );
     expect(answers.every((answer) => (answer.errors?.length ?? 0) > 0)).toBe(true);
     await quiet();

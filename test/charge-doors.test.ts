@@ -22,10 +22,14 @@ describe('every door charges its client when the request is reserved', () => {
   let nextAthlete = 0;
   const budgetLeft = (): number => stack.gateway.services.spend.budgetRemaining('door') ?? Number.NaN;
   const used = (): number => stack.gateway.services.ledger.snapshot().used;
-  const quiet = () => vi.waitFor(() => expect(inFlight(stack.gateway.services.ledger)).toBe(0), { timeout: 20_000, interval: 50 });
+  const quiet = () =>
+    vi.waitFor(() => expect(inFlight(stack.gateway.services.ledger)).toBe(0), { timeout: 20_000, interval: 50 });
 
   /** Runs `send` against a hung route; returns what the ledger kept and what the client was charged meanwhile. */
-  async function againstHungRoute(route: string, send: () => Promise<unknown>): Promise<{ ledgered: number; charged: number; sent: number }> {
+  async function againstHungRoute(
+    route: string,
+    send: () => Promise<unknown>,
+  ): Promise<{ ledgered: number; charged: number; sent: number }> {
     await quiet();
     await resetCounts(stack.sandbox.url);
     const budgetBefore = budgetLeft();
@@ -34,7 +38,11 @@ describe('every door charges its client when the request is reserved', () => {
     await send();
     await quiet();
     await clearFaults(stack.sandbox.url);
-    return { ledgered: used() - usedBefore, charged: budgetBefore - budgetLeft(), sent: (await requestCounts(stack.sandbox.url)).total };
+    return {
+      ledgered: used() - usedBefore,
+      charged: budgetBefore - budgetLeft(),
+      sent: (await requestCounts(stack.sandbox.url)).total,
+    };
   }
 
   beforeAll(async () => {
@@ -66,7 +74,10 @@ describe('every door charges its client when the request is reserved', () => {
       });
       expect(response.status).toBe(200);
       // Two polls reached the hung upstream (each ends at its deadline, the next follows): then leave.
-      await vi.waitFor(async () => expect((await requestCounts(stack.sandbox.url)).total).toBeGreaterThanOrEqual(2), { timeout: 20_000, interval: 100 });
+      await vi.waitFor(async () => expect((await requestCounts(stack.sandbox.url)).total).toBeGreaterThanOrEqual(2), {
+        timeout: 20_000,
+        interval: 100,
+      });
       abort.abort();
       await response.body?.cancel().catch(() => undefined);
     });
@@ -77,10 +88,18 @@ describe('every door charges its client when the request is reserved', () => {
 
   it('graphql-ws query: every athlete request sent is charged', async () => {
     const result = await againstHungRoute('GET /v1/hockey/athletes', async () => {
-      const client = createClient({ url: `${stack.gateway.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0, connectionParams: as });
+      const client = createClient({
+        url: `${stack.gateway.url.replace('http', 'ws')}/graphql`,
+        webSocketImpl: WebSocket,
+        retryAttempts: 0,
+        connectionParams: as,
+      });
       const ids = Array.from({ length: 3 }, () => `"${hockeyV1Ids.firstAthleteId + nextAthlete++}"`).join(', ');
       await new Promise<void>((resolve, reject) => {
-        client.subscribe({ query: `{ v1 { hockey { athletes(ids: [${ids}]) { name } } } }` }, { next: () => undefined, error: reject, complete: resolve });
+        client.subscribe(
+          { query: `{ v1 { hockey { athletes(ids: [${ids}]) { name } } } }` },
+          { next: () => undefined, error: reject, complete: resolve },
+        );
       });
       await client.dispose();
     });
@@ -95,7 +114,12 @@ describe('every door charges its client when the request is reserved', () => {
         __typename: 'V1HockeyAthlete',
         ref: { version: 'V1', nativeId: String(hockeyV1Ids.firstAthleteId + nextAthlete++), sport: 'hockey' },
       }));
-      const answer = await gqlAt(`${stack.gateway.url}/subgraph`, 'query ($r: [_Any!]!) { _entities(representations: $r) { ... on V1HockeyAthlete { name } } }', { r: representations }, as);
+      const answer = await gqlAt(
+        `${stack.gateway.url}/subgraph`,
+        'query ($r: [_Any!]!) { _entities(representations: $r) { ... on V1HockeyAthlete { name } } }',
+        { r: representations },
+        as,
+      );
       expect(answer.errors?.length).toBe(3);
     });
     expect(result.sent).toBe(3);

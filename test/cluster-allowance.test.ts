@@ -10,7 +10,8 @@ import { gql, requestCounts, type GraphQLResponse } from './support/client.js';
 import { startCluster, type Cluster } from './support/cluster.js';
 
 const ATHLETE_ROUTE = 'GET /v1/hockey/athletes';
-const athlete = (offset: number): string => `{ v1 { hockey { athlete(id: ${hockeyV1Ids.firstAthleteId + offset}) { name } } } }`;
+const athlete = (offset: number): string =>
+  `{ v1 { hockey { athlete(id: ${hockeyV1Ids.firstAthleteId + offset}) { name } } } }`;
 const QUOTA = '{ quota { used remaining } }';
 
 /** Counted athlete requests the sandbox received. */
@@ -21,10 +22,17 @@ async function athleteRequests(cluster: Cluster): Promise<number> {
 const codeOf = (response: GraphQLResponse): unknown => response.errors?.[0]?.extensions?.['code'];
 
 /** Sends `count` distinct athlete queries from `first` on, round-robin over the replicas, all at once. */
-function hammer(cluster: Cluster, first: number, count: number, headers: Record<string, string> = {}): Promise<GraphQLResponse[]> {
+function hammer(
+  cluster: Cluster,
+  first: number,
+  count: number,
+  headers: Record<string, string> = {},
+): Promise<GraphQLResponse[]> {
   const replicas = cluster.replicas;
   return Promise.all(
-    Array.from({ length: count }, (_, index) => gql(replicas[index % replicas.length]!.url, athlete(first + index), undefined, headers)),
+    Array.from({ length: count }, (_, index) =>
+      gql(replicas[index % replicas.length]!.url, athlete(first + index), undefined, headers),
+    ),
   );
 }
 
@@ -67,12 +75,20 @@ describe('cluster: one allowance, one budget per client', { timeout: 120_000 }, 
     // The 101st counted request would have been logged, and answered 429: exactly 100 reached the upstream.
     expect(await athleteRequests(cluster)).toBe(100);
     for (const replica of cluster.replicas) {
-      expect(await eventually(() => quotaOf(replica.url), (quota) => quota.used === 100)).toEqual({ used: 100, remaining: 0 });
+      expect(
+        await eventually(
+          () => quotaOf(replica.url),
+          (quota) => quota.used === 100,
+        ),
+      ).toEqual({ used: 100, remaining: 0 });
     }
   });
 
   it("a client's budget is one budget across the cluster", async () => {
-    cluster = await startCluster({ replicas: 3, env: { SPORTS_API_PLAN: 'free', GATEWAY_CLIENT_KEYS: 'alice:key-alice:10' } });
+    cluster = await startCluster({
+      replicas: 3,
+      env: { SPORTS_API_PLAN: 'free', GATEWAY_CLIENT_KEYS: 'alice:key-alice:10' },
+    });
     const responses = await hammer(cluster, 0, 16, { 'x-client-key': 'key-alice' });
     const refused = responses.filter((response) => codeOf(response) === 'QUOTA_EXHAUSTED');
     expect(responses.filter((response) => response.errors === undefined)).toHaveLength(10);
@@ -85,8 +101,16 @@ describe('cluster: one allowance, one budget per client', { timeout: 120_000 }, 
     cluster = await startCluster({ replicas: 3, env: { SPORTS_API_PLAN: 'free' } });
     expect((await hammer(cluster, 0, 40)).every((response) => response.errors === undefined)).toBe(true);
     for (const replica of cluster.replicas) {
-      await eventually(() => quotaOf(replica.url), (quota) => quota.used === 40);
-      expect(await eventually(() => membersOf(replica.url), (seen) => seen.members.length === 3)).toMatchObject({ members: ['r1', 'r2', 'r3'] });
+      await eventually(
+        () => quotaOf(replica.url),
+        (quota) => quota.used === 40,
+      );
+      expect(
+        await eventually(
+          () => membersOf(replica.url),
+          (seen) => seen.members.length === 3,
+        ),
+      ).toMatchObject({ members: ['r1', 'r2', 'r3'] });
     }
     // r2 stops (as in a long pause) until the others' member set has dropped it, and Redis dies meanwhile.
     const stalled = cluster.replicas[1]!;
@@ -94,16 +118,28 @@ describe('cluster: one allowance, one budget per client', { timeout: 120_000 }, 
     process.kill(pid, 'SIGSTOP');
     try {
       for (const url of [cluster.replicas[0]!.url, cluster.replicas[2]!.url]) {
-        const seen = await eventually(() => membersOf(url), (body) => body.members.length === 2, 20_000);
+        const seen = await eventually(
+          () => membersOf(url),
+          (body) => body.members.length === 2,
+          20_000,
+        );
         // Dropped from the member set, still counted for the shares.
-        expect(seen).toMatchObject({ members: expect.not.arrayContaining(['r2']) as unknown, recentMembers: ['r1', 'r2', 'r3'] });
+        expect(seen).toMatchObject({
+          members: expect.not.arrayContaining(['r2']) as unknown,
+          recentMembers: ['r1', 'r2', 'r3'],
+        });
       }
       await cluster.redis.kill();
     } finally {
       process.kill(pid, 'SIGCONT');
     }
     for (const replica of cluster.replicas) {
-      expect(await eventually(async () => (await (await fetch(`${replica.url}/healthz`)).json()) as { status: string }, (body) => body.status === 'degraded')).toMatchObject({ status: 'degraded' });
+      expect(
+        await eventually(
+          async () => (await (await fetch(`${replica.url}/healthz`)).json()) as { status: string },
+          (body) => body.status === 'degraded',
+        ),
+      ).toMatchObject({ status: 'degraded' });
     }
     // 60 left, a third each: the two that saw r2 lapse must not take half each.
     const during = await hammer(cluster, 1_000, 90);
@@ -116,7 +152,11 @@ describe('cluster: one allowance, one budget per client', { timeout: 120_000 }, 
     cluster = await startCluster({ replicas: 3, env: { SPORTS_API_PLAN: 'free' } });
     // 40 spent with Redis up: 60 left, 20 for each of three replicas while it is away.
     expect((await hammer(cluster, 0, 40)).every((response) => response.errors === undefined)).toBe(true);
-    for (const replica of cluster.replicas) await eventually(() => quotaOf(replica.url), (quota) => quota.used === 40);
+    for (const replica of cluster.replicas)
+      await eventually(
+        () => quotaOf(replica.url),
+        (quota) => quota.used === 40,
+      );
     // Every replica has seen all three members beat (they beat every second): its share is a third. A replica
     // whose last beat came before another's first would take half or all of what is left (seen once on a busy machine).
     for (const replica of cluster.replicas) {
@@ -151,7 +191,12 @@ describe('cluster: one allowance, one budget per client', { timeout: 120_000 }, 
     // Redis is no longer a reason; the allowance, spent to its last unit, still is (src/upstream/trouble.ts).
     for (const replica of cluster.replicas) {
       const health = await eventually(
-        async () => (await (await fetch(`${replica.url}/healthz`)).json()) as { status: string; reasons: string[]; troubles: Array<{ code: string }> },
+        async () =>
+          (await (await fetch(`${replica.url}/healthz`)).json()) as {
+            status: string;
+            reasons: string[];
+            troubles: Array<{ code: string }>;
+          },
         (body) => !body.reasons.some((reason) => /Redis/.test(reason)) && body.troubles.length > 0,
       );
       expect(health.reasons.some((reason) => /Redis/.test(reason))).toBe(false);
@@ -163,10 +208,15 @@ describe('cluster: one allowance, one budget per client', { timeout: 120_000 }, 
       (body) => body.members.length === 3,
     );
     expect(third).toMatchObject({ replica: 'r3', members: ['r1', 'r2', 'r3'] });
-    expect(await (await fetch(`${cluster.replicas[0]!.url}/metrics`)).text()).toMatch(/^sports_graph_degraded\{replica="r1"\} 0$/m);
+    expect(await (await fetch(`${cluster.replicas[0]!.url}/metrics`)).text()).toMatch(
+      /^sports_graph_degraded\{replica="r1"\} 0$/m,
+    );
     // Redis came back empty: the replicas raised it to the 40 they had seen and added the 60 spent meanwhile.
     for (const replica of cluster.replicas) {
-      const quota = await eventually(() => quotaOf(replica.url), (value) => value.used === 100);
+      const quota = await eventually(
+        () => quotaOf(replica.url),
+        (value) => value.used === 100,
+      );
       expect(quota).toEqual({ used: 100, remaining: 0 });
     }
     const after = await gql(cluster.replicas[1]!.url, athlete(5_000));

@@ -15,7 +15,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestCounts, resetCounts } from './support/client.js';
 import { startCluster, type Cluster } from './support/cluster.js';
 
-
 const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 const persisted = (hash: string) => ({ persistedQuery: { version: 1, sha256Hash: hash } });
 /** Where the store keeps a document under the default `REDIS_KEY_PREFIX`. */
@@ -41,7 +40,9 @@ async function post(url: string, body: Record<string, unknown>): Promise<Answer>
 
 async function getHashOnly(url: string, hash: string): Promise<Answer> {
   const search = new URLSearchParams({ extensions: JSON.stringify(persisted(hash)) });
-  const response = await fetch(`${url}/graphql?${search.toString()}`, { headers: { accept: 'application/graphql-response+json', 'x-graphql-csrf': '1' } });
+  const response = await fetch(`${url}/graphql?${search.toString()}`, {
+    headers: { accept: 'application/graphql-response+json', 'x-graphql-csrf': '1' },
+  });
   return { status: response.status, ...((await response.json()) as Omit<Answer, 'status'>) };
 }
 
@@ -53,7 +54,10 @@ describe('automatic persisted queries shared by a cluster', () => {
   let r1: string;
   let r2: string;
   beforeAll(async () => {
-    cluster = await startCluster({ replicas: 2, env: { APQ_TTL_SECONDS: String(TTL_SECONDS), APQ_MAX_DOCUMENT_BYTES: '256' } });
+    cluster = await startCluster({
+      replicas: 2,
+      env: { APQ_TTL_SECONDS: String(TTL_SECONDS), APQ_MAX_DOCUMENT_BYTES: '256' },
+    });
     [r1, r2] = cluster.replicas.map((replica) => replica.url) as [string, string];
     redis = new Redis(cluster.redis.url);
   }, PROCESS_START_TIMEOUT_MS);

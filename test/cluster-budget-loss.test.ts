@@ -18,7 +18,8 @@ import { startStack, type TestStack } from './support/servers.js';
 const PREFIX = 'sports-graph:';
 const ALICE = { 'x-client-key': 'key-alice' };
 const BOB = { 'x-client-key': 'key-bob' };
-const athlete = (offset: number): string => `{ v1 { hockey { athlete(id: ${hockeyV1Ids.firstAthleteId + offset}) { name } } } }`;
+const athlete = (offset: number): string =>
+  `{ v1 { hockey { athlete(id: ${hockeyV1Ids.firstAthleteId + offset}) { name } } } }`;
 const codeOf = (response: GraphQLResponse): unknown => response.errors?.[0]?.extensions?.['code'];
 const scopeOf = (response: GraphQLResponse): unknown => response.errors?.[0]?.extensions?.['scope'];
 
@@ -39,14 +40,17 @@ describe('shared budgets and allowance survive memory pressure and data loss', {
 
   async function start(serverArgs: string[] = []): Promise<{ stack: TestStack; client: Redis }> {
     redis = await startRedis({ serverArgs });
-    stack = await startStack({ env: { REDIS_URL: redis.url, SPORTS_API_PLAN: 'free', GATEWAY_CLIENT_KEYS: 'alice:key-alice:3,bob:key-bob' } });
+    stack = await startStack({
+      env: { REDIS_URL: redis.url, SPORTS_API_PLAN: 'free', GATEWAY_CLIENT_KEYS: 'alice:key-alice:3,bob:key-bob' },
+    });
     client = new Redis(redis.url, { maxRetriesPerRequest: 1 });
     return { stack, client };
   }
 
   /** Alice spends her whole budget of 3 on distinct athletes; the 4th is refused for her budget. */
   async function spendAlice(url: string): Promise<void> {
-    for (let offset = 0; offset < 3; offset += 1) expect((await gql(url, athlete(offset), undefined, ALICE)).errors).toBeUndefined();
+    for (let offset = 0; offset < 3; offset += 1)
+      expect((await gql(url, athlete(offset), undefined, ALICE)).errors).toBeUndefined();
     const refused = await gql(url, athlete(3), undefined, ALICE);
     expect([codeOf(refused), scopeOf(refused)]).toEqual(['QUOTA_EXHAUSTED', 'client']);
   }
@@ -99,14 +103,20 @@ describe('shared budgets and allowance survive memory pressure and data loss', {
   it('a replica that only saw the counts another one published restores them as well', async () => {
     const { stack: first, client } = await start();
     const second = await startStack({
-      env: { REDIS_URL: redis!.url, REPLICA_ID: 'second', SPORTS_API_PLAN: 'free', GATEWAY_CLIENT_KEYS: 'alice:key-alice:3,bob:key-bob' },
+      env: {
+        REDIS_URL: redis!.url,
+        REPLICA_ID: 'second',
+        SPORTS_API_PLAN: 'free',
+        GATEWAY_CLIENT_KEYS: 'alice:key-alice:3,bob:key-bob',
+      },
     });
     cleanup.push(() => second.close());
     await spendAlice(first.gateway.url);
     // The second replica has run no budget script: what it knows of alice came on the bus.
     // Operations see a narrower view of the shared state; the object is the whole SharedState.
     const { budgets } = second.gateway.services.state as unknown as SharedState;
-    for (let waited = 0; budgets.remaining('alice') !== 0 && waited < 10_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    for (let waited = 0; budgets.remaining('alice') !== 0 && waited < 10_000; waited += 50)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     expect(budgets.remaining('alice')).toBe(0);
     expect(await client.del(`${PREFIX}budgets`)).toBe(1);
     const again = await gql(second.gateway.url, athlete(10), undefined, ALICE);
@@ -118,7 +128,8 @@ describe('shared budgets and allowance survive memory pressure and data loss', {
     const { stack, client } = await start();
     await spendAlice(stack.gateway.url);
     // 5 more for nobody's budget: 8 spent of the free plan's 100.
-    for (let offset = 20; offset < 25; offset += 1) expect((await gql(stack.gateway.url, athlete(offset), undefined, BOB)).errors).toBeUndefined();
+    for (let offset = 20; offset < 25; offset += 1)
+      expect((await gql(stack.gateway.url, athlete(offset), undefined, BOB)).errors).toBeUndefined();
     await client.flushall();
     const again = await gql(stack.gateway.url, athlete(10), undefined, ALICE);
     expect([codeOf(again), scopeOf(again)]).toEqual(['QUOTA_EXHAUSTED', 'client']);

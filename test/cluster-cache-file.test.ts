@@ -16,7 +16,8 @@ const TEAM_AND_NEWS = `{
   v1 { hockey { news(limit: 3) { articles { title } } } }
   v2(sport: ICE_HOCKEY) { hockey { team(id: "${hockeyV2Ids.firstTeam + 2}") { detail { name } roster { position } } } }
 }`;
-const upstreamRequestsOf = (response: GraphQLResponse): number => (response.extensions?.['cost'] as { upstreamRequests: number }).upstreamRequests;
+const upstreamRequestsOf = (response: GraphQLResponse): number =>
+  (response.extensions?.['cost'] as { upstreamRequests: number }).upstreamRequests;
 
 describe('cluster: the replica cache file in front of Redis', () => {
   let cluster: Cluster;

@@ -46,7 +46,11 @@ async function until(what: string, condition: () => boolean | Promise<boolean>, 
 /** An image route's answer, bytes and all. */
 async function image(base: string, path: string): Promise<{ status: number; type: string | null; body: Buffer }> {
   const response = await fetch(`${base}${path}`);
-  return { status: response.status, type: response.headers.get('content-type'), body: Buffer.from(await response.arrayBuffer()) };
+  return {
+    status: response.status,
+    type: response.headers.get('content-type'),
+    body: Buffer.from(await response.arrayBuffer()),
+  };
 }
 
 /**
@@ -152,13 +156,24 @@ describe('cluster: one response cache, one request per resource for all replicas
     // Replica 1 puts them in Redis after answering: wait until they are there before asking the others.
     const redis = new Redis(cluster.redis.url);
     try {
-      const keys = [`v2/football/teams/${imageIds.v2Football.team}`, `v1/competitors/${imageIds.v1PlaceholderCompetitor}@-`, `v2/football/teams/${imageIds.v2Football.teamWithoutImage}`];
-      await until('the three answers are shared', async () => (await redis.exists(...keys.map((key) => `sports-graph:images:item:${key}`))) === 3);
+      const keys = [
+        `v2/football/teams/${imageIds.v2Football.team}`,
+        `v1/competitors/${imageIds.v1PlaceholderCompetitor}@-`,
+        `v2/football/teams/${imageIds.v2Football.teamWithoutImage}`,
+      ];
+      await until(
+        'the three answers are shared',
+        async () => (await redis.exists(...keys.map((key) => `sports-graph:images:item:${key}`))) === 3,
+      );
     } finally {
       redis.disconnect();
     }
     for (const index of [1, 2]) {
-      const [sameLogo, samePlaceholder, stillMissing] = await Promise.all([image(url(index), logo), image(url(index), placeholder), image(url(index), noImage)]);
+      const [sameLogo, samePlaceholder, stillMissing] = await Promise.all([
+        image(url(index), logo),
+        image(url(index), placeholder),
+        image(url(index), noImage),
+      ]);
       expect(sameLogo.status).toBe(200);
       expect(sameLogo.type).toBe(first[0]!.type);
       expect(sameLogo.body.equals(first[0]!.body)).toBe(true);
@@ -172,7 +187,9 @@ describe('cluster: one response cache, one request per resource for all replicas
   it('Redis killed: every replica still answers, from its own layer or the upstream, without an error; back, it is shared again', async () => {
     // Cached on replica 1 (and in Redis) by the first test.
     await cluster.redis.kill();
-    await until('every replica reports degraded', async () => (await Promise.all([0, 1, 2].map((index) => healthStatus(url(index))))).every((status) => status === 'degraded'));
+    await until('every replica reports degraded', async () =>
+      (await Promise.all([0, 1, 2].map((index) => healthStatus(url(index))))).every((status) => status === 'degraded'),
+    );
 
     const cachedHere = await gql(url(0), TEAM_AND_NEWS);
     expect(cachedHere.errors).toBeUndefined();
@@ -187,7 +204,9 @@ describe('cluster: one response cache, one request per resource for all replicas
     expect((await requestCounts(sandboxUrl())).total).toBe(2);
 
     await cluster.redis.restart();
-    await until('every replica reports ok', async () => (await Promise.all([0, 1, 2].map((index) => healthStatus(url(index))))).every((status) => status === 'ok'));
+    await until('every replica reports ok', async () =>
+      (await Promise.all([0, 1, 2].map((index) => healthStatus(url(index))))).every((status) => status === 'ok'),
+    );
     await resetCounts(sandboxUrl());
     const rejoined = { game: String(hockeyV1Ids.firstGameId + 12), athlete: String(hockeyV1Ids.firstAthleteId + 12) };
     expect((await gql(url(2), LINES_AND_ATHLETE, rejoined)).errors).toBeUndefined();

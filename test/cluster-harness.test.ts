@@ -15,7 +15,14 @@ import { findRedisServer, startRedis, type RedisServer } from './support/redis-s
 
 /** A client that fails at once instead of retrying, so "unreachable" is an answer, not a hang. */
 function client(port: number): Redis {
-  const redis = new Redis({ host: '127.0.0.1', port, lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0, enableOfflineQueue: false });
+  const redis = new Redis({
+    host: '127.0.0.1',
+    port,
+    lazyConnect: true,
+    retryStrategy: () => null,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+  });
   redis.on('error', () => undefined);
   return redis;
 }
@@ -43,7 +50,10 @@ function alive(pid: number): boolean {
   }
 }
 
-async function graphql(url: string, query: string): Promise<{ status: number; body: { data?: unknown; errors?: unknown[] } }> {
+async function graphql(
+  url: string,
+  query: string,
+): Promise<{ status: number; body: { data?: unknown; errors?: unknown[] } }> {
   const response = await fetch(`${url}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json' },
@@ -132,7 +142,9 @@ describe('a 2-replica cluster', () => {
     await cluster?.close();
   });
 
-  it('starts two replicas on one sandbox and one Redis; each answers /healthz and GraphQL', { timeout: PROCESS_START_TIMEOUT_MS }, async () => {
+  it('starts two replicas on one sandbox and one Redis; each answers /healthz and GraphQL', {
+    timeout: PROCESS_START_TIMEOUT_MS,
+  }, async () => {
     cluster = await startCluster({ replicas: 2 });
     expect(cluster.replicas.map((replica) => replica.id)).toEqual(['r1', 'r2']);
     expect(new Set(cluster.replicas.map((replica) => replica.port)).size).toBe(2);
@@ -148,7 +160,9 @@ describe('a 2-replica cluster', () => {
     }
   });
 
-  it('kill() ends a replica at once; restart() brings it back on the same port and DATA_DIR', { timeout: PROCESS_START_TIMEOUT_MS }, async () => {
+  it('kill() ends a replica at once; restart() brings it back on the same port and DATA_DIR', {
+    timeout: PROCESS_START_TIMEOUT_MS,
+  }, async () => {
     if (cluster === undefined) throw new Error('the cluster did not start');
     const [, second] = cluster.replicas;
     if (second === undefined) throw new Error('no second replica');
@@ -169,7 +183,9 @@ describe('a 2-replica cluster', () => {
 
   it('close() leaves no replica and no redis-server running', async () => {
     if (cluster === undefined) throw new Error('the cluster did not start');
-    const pids = [...cluster.replicas.map((replica) => replica.pid), cluster.redis.pid].filter((pid) => pid !== undefined);
+    const pids = [...cluster.replicas.map((replica) => replica.pid), cluster.redis.pid].filter(
+      (pid) => pid !== undefined,
+    );
     expect(pids).toHaveLength(3);
     expect(pids.every(alive)).toBe(true);
     await cluster.close();

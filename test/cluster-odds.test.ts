@@ -32,12 +32,18 @@ const channelOf = (match: string): string => `match:${match}:odds`;
 const fresh = (s: Snapshot | undefined): boolean => s !== undefined && !s.stale && s.feed === 'LIVE';
 
 /** Polls `read` until `done` holds over its answer; throws with the last answer after `timeoutMs`. */
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number, what: string): Promise<T> {
+async function until<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs: number,
+  what: string,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
     if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(value).slice(0, 1_000)}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(value).slice(0, 1_000)}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -67,7 +73,12 @@ describe('odds in a cluster: one upstream socket per match', () => {
 
   /** Snapshots and changes of one match on one replica, once the first LIVE snapshot is in. */
   async function watch(replica: Replica, match: string): Promise<Watcher> {
-    const client = createClient({ url: `${replica.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
+    const client = createClient({
+      url: `${replica.url.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      lazy: true,
+    });
     clients.push(client);
     // Changes first: a frame arriving between the two subscribes then shows in both.
     const changes = subscribe<Change>(client, CHANGES, { m: match }, 'oddsChanges');
@@ -100,7 +111,9 @@ describe('odds in a cluster: one upstream socket per match', () => {
     expect(watcher.snaps.stream.error, watcher.replica.id).toBeUndefined();
     expect(watcher.changes.stream.error, watcher.replica.id).toBeUndefined();
     expect(watcher.snaps.stream.completed || watcher.changes.stream.completed, watcher.replica.id).toBe(false);
-    expect(replay(watcher.first.markets, watcher.changes.stream.values), watcher.replica.id).toEqual(replay(latest.markets, []));
+    expect(replay(watcher.first.markets, watcher.changes.stream.values), watcher.replica.id).toEqual(
+      replay(latest.markets, []),
+    );
   }
 
   beforeAll(async () => {
@@ -133,13 +146,23 @@ describe('odds in a cluster: one upstream socket per match', () => {
 
     const before = priceOf(watchers[0]!.first, 'match-result', 'Home')!;
     await oddsControl.price(cluster.sandbox.url, match, 'match-result', 'Home', before + 1);
-    await Promise.all(watchers.map((w) => w.snaps.stream.until((v) => priceOf(v.at(-1), 'match-result', 'Home') === before + 1, 5_000)));
+    await Promise.all(
+      watchers.map((w) => w.snaps.stream.until((v) => priceOf(v.at(-1), 'match-result', 'Home') === before + 1, 5_000)),
+    );
     // The move is in every replica's latest snapshot: one more frame after it shows any duplicate that was coming.
-    await Promise.all(watchers.map((w) => { const seen = w.snaps.stream.values.length; return w.snaps.stream.until((v) => v.length > seen + 1, 5_000); }));
+    await Promise.all(
+      watchers.map((w) => {
+        const seen = w.snaps.stream.values.length;
+        return w.snaps.stream.until((v) => v.length > seen + 1, 5_000);
+      }),
+    );
     for (const w of watchers) {
-      expect(w.changes.stream.values.filter((c) => c.kind === 'PRICE_MOVED' && c.marketId === 'match-result' && c.outcome === 'Home'), w.replica.id).toEqual([
-        expect.objectContaining({ previousPrice: before, price: before + 1, afterReconnect: false }),
-      ]);
+      expect(
+        w.changes.stream.values.filter(
+          (c) => c.kind === 'PRICE_MOVED' && c.marketId === 'match-result' && c.outcome === 'Home',
+        ),
+        w.replica.id,
+      ).toEqual([expect.objectContaining({ previousPrice: before, price: before + 1, afterReconnect: false })]);
       expectConsistent(w);
     }
     // No frame delivered twice anywhere: the holder feeds its own subscribers directly and ignores its own relays.
@@ -158,12 +181,22 @@ describe('odds in a cluster: one upstream socket per match', () => {
     const stoppedAt = Date.now();
     // Nothing closes inside the linger.
     expect((await oddsControl.stats(cluster.sandbox.url)).subscriptions[channel]).toBe(1);
-    await until(() => oddsControl.stats(cluster.sandbox.url), (s) => s.subscriptions[channel] === undefined, LINGER_MS + SLACK_MS, `${channel} closed`);
+    await until(
+      () => oddsControl.stats(cluster.sandbox.url),
+      (s) => s.subscriptions[channel] === undefined,
+      LINGER_MS + SLACK_MS,
+      `${channel} closed`,
+    );
     expect(Date.now() - stoppedAt).toBeGreaterThanOrEqual(LINGER_MS);
     const after = await oddsControl.stats(cluster.sandbox.url);
     expect(after.subscribesByChannel[channel]).toBe(1);
     // And the lease is given back, so that /healthz no longer names a holder.
-    await until(() => health(holder), (h) => h.leases?.[`odds:${match}`] === undefined, 3_000 + SLACK_MS, 'the lease released');
+    await until(
+      () => health(holder),
+      (h) => h.leases?.[`odds:${match}`] === undefined,
+      3_000 + SLACK_MS,
+      'the lease released',
+    );
   }, 60_000);
 
   it('the lease holder killed (SIGKILL): the survivors show RECONNECTING then LIVE, no error, the change made meanwhile once, and one upstream subscription again', async () => {
@@ -179,7 +212,12 @@ describe('odds in a cluster: one upstream socket per match', () => {
     const killedAt = Date.now();
     await holder.kill();
     // The kernel closes the dead holder's socket: the upstream sees it go.
-    await until(() => oddsControl.stats(cluster.sandbox.url), (s) => s.subscriptions[channel] === undefined, SLACK_MS, 'the dead holder\'s socket closed');
+    await until(
+      () => oddsControl.stats(cluster.sandbox.url),
+      (s) => s.subscriptions[channel] === undefined,
+      SLACK_MS,
+      "the dead holder's socket closed",
+    );
     // A move nobody relays: it must reach the survivors through the new socket's first snapshot, once.
     await oddsControl.price(cluster.sandbox.url, match, 'match-result', 'Away', before + 2);
 
@@ -188,25 +226,39 @@ describe('odds in a cluster: one upstream socket per match', () => {
         w.snaps.stream.until((v) => {
           const after = v.slice(seen[i]);
           const stale = after.findIndex((s) => s.stale && s.feed === 'RECONNECTING');
-          return stale >= 0 && after.slice(stale + 1).some((s) => fresh(s) && priceOf(s, 'match-result', 'Away') === before + 2);
+          return (
+            stale >= 0 &&
+            after.slice(stale + 1).some((s) => fresh(s) && priceOf(s, 'match-result', 'Away') === before + 2)
+          );
         }, TAKEOVER_BOUND_MS + SLACK_MS),
       ),
     );
     const liveAgainMs = Date.now() - killedAt;
     expect(liveAgainMs).toBeLessThan(TAKEOVER_BOUND_MS + SLACK_MS);
 
-    const newHolder = await holderOf(match, survivors.map((w) => w.replica));
+    const newHolder = await holderOf(
+      match,
+      survivors.map((w) => w.replica),
+    );
     expect(newHolder).not.toBe(holder);
     const stats = await oddsControl.stats(cluster.sandbox.url);
     expect(stats.subscriptions[channel]).toBe(1);
     expect(stats.subscribesByChannel[channel]).toBe(2);
 
     // One more frame on every survivor: a duplicate of the move would have shown by then.
-    await Promise.all(survivors.map((w) => { const n = w.snaps.stream.values.length; return w.snaps.stream.until((v) => v.length > n + 1, 5_000); }));
+    await Promise.all(
+      survivors.map((w) => {
+        const n = w.snaps.stream.values.length;
+        return w.snaps.stream.until((v) => v.length > n + 1, 5_000);
+      }),
+    );
     for (const w of survivors) {
-      expect(w.changes.stream.values.filter((c) => c.kind === 'PRICE_MOVED' && c.marketId === 'match-result' && c.outcome === 'Away'), w.replica.id).toEqual([
-        expect.objectContaining({ previousPrice: before, price: before + 2, afterReconnect: true }),
-      ]);
+      expect(
+        w.changes.stream.values.filter(
+          (c) => c.kind === 'PRICE_MOVED' && c.marketId === 'match-result' && c.outcome === 'Away',
+        ),
+        w.replica.id,
+      ).toEqual([expect.objectContaining({ previousPrice: before, price: before + 2, afterReconnect: true })]);
       expectConsistent(w);
     }
     for (const w of watchers) w.stop();
@@ -225,7 +277,12 @@ describe('odds in a cluster: one upstream socket per match', () => {
 
     await cluster.redis.kill();
     // Degraded, still serving: every replica with subscribers opens its own socket.
-    await until(() => oddsControl.stats(cluster.sandbox.url), (s) => s.subscriptions[channel] === alive.length, SLACK_MS, `${alive.length} sockets while Redis is away`);
+    await until(
+      () => oddsControl.stats(cluster.sandbox.url),
+      (s) => s.subscriptions[channel] === alive.length,
+      SLACK_MS,
+      `${alive.length} sockets while Redis is away`,
+    );
     for (const replica of alive) expect((await health(replica)).status, replica.id).toBe('degraded');
     await Promise.all(
       followers.map((w, i) =>
@@ -238,21 +295,56 @@ describe('odds in a cluster: one upstream socket per match', () => {
     );
     const before = priceOf(watchers[0]!.first, 'match-result', 'Draw')!;
     await oddsControl.price(cluster.sandbox.url, match, 'match-result', 'Draw', before + 1);
-    await Promise.all(watchers.map((w) => w.snaps.stream.until((v) => fresh(v.at(-1)) && priceOf(v.at(-1), 'match-result', 'Draw') === before + 1, SLACK_MS)));
+    await Promise.all(
+      watchers.map((w) =>
+        w.snaps.stream.until(
+          (v) => fresh(v.at(-1)) && priceOf(v.at(-1), 'match-result', 'Draw') === before + 1,
+          SLACK_MS,
+        ),
+      ),
+    );
 
     await cluster.redis.restart();
     const restartedAt = Date.now();
-    for (const replica of alive) await until(() => health(replica), (h) => h.status === 'ok', 2_000 + SLACK_MS, `${replica.id} rejoined`);
+    for (const replica of alive)
+      await until(
+        () => health(replica),
+        (h) => h.status === 'ok',
+        2_000 + SLACK_MS,
+        `${replica.id} rejoined`,
+      );
     // Back in the lease scheme: one replica keeps its socket, the others close theirs.
-    await until(() => oddsControl.stats(cluster.sandbox.url), (s) => s.subscriptions[channel] === 1, 2_000 + 1_000 + SLACK_MS, 'one socket after the rejoin');
+    await until(
+      () => oddsControl.stats(cluster.sandbox.url),
+      (s) => s.subscriptions[channel] === 1,
+      2_000 + 1_000 + SLACK_MS,
+      'one socket after the rejoin',
+    );
     expect(Date.now() - restartedAt).toBeLessThan(2_000 + 1_000 + SLACK_MS);
     await holderOf(match, alive);
 
     await oddsControl.price(cluster.sandbox.url, match, 'match-result', 'Draw', before + 2);
-    await Promise.all(watchers.map((w) => w.snaps.stream.until((v) => fresh(v.at(-1)) && priceOf(v.at(-1), 'match-result', 'Draw') === before + 2, SLACK_MS)));
-    await Promise.all(watchers.map((w) => { const n = w.snaps.stream.values.length; return w.snaps.stream.until((v) => v.length > n + 1, 5_000); }));
+    await Promise.all(
+      watchers.map((w) =>
+        w.snaps.stream.until(
+          (v) => fresh(v.at(-1)) && priceOf(v.at(-1), 'match-result', 'Draw') === before + 2,
+          SLACK_MS,
+        ),
+      ),
+    );
+    await Promise.all(
+      watchers.map((w) => {
+        const n = w.snaps.stream.values.length;
+        return w.snaps.stream.until((v) => v.length > n + 1, 5_000);
+      }),
+    );
     for (const w of watchers) {
-      expect(w.changes.stream.values.filter((c) => c.kind === 'PRICE_MOVED' && c.marketId === 'match-result' && c.outcome === 'Draw').map((c) => c.price), w.replica.id).toEqual([before + 1, before + 2]);
+      expect(
+        w.changes.stream.values
+          .filter((c) => c.kind === 'PRICE_MOVED' && c.marketId === 'match-result' && c.outcome === 'Draw')
+          .map((c) => c.price),
+        w.replica.id,
+      ).toEqual([before + 1, before + 2]);
       expectConsistent(w);
     }
     for (const w of watchers) w.stop();

@@ -28,12 +28,18 @@ interface Ticker {
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number, what: string): Promise<T> {
+async function until<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs: number,
+  what: string,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
     if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(value).slice(0, 1_000)}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(value).slice(0, 1_000)}`);
     await sleep(50);
   }
 }
@@ -46,14 +52,21 @@ describe('polls in a cluster: one per cluster, not one per replica', () => {
   let cluster: Cluster;
   const clients: Client[] = [];
   const clientOf = (replica: Replica): Client => {
-    const client = createClient({ url: `${replica.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
+    const client = createClient({
+      url: `${replica.url.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      lazy: true,
+    });
     clients.push(client);
     return client;
   };
   const polls = async (route: string | RegExp): Promise<number> => {
     const { byRoute } = await requestCounts(cluster.sandbox.url);
     if (typeof route === 'string') return byRoute[route] ?? 0;
-    return Object.entries(byRoute).filter(([name]) => route.test(name)).reduce((sum, [, n]) => sum + n, 0);
+    return Object.entries(byRoute)
+      .filter(([name]) => route.test(name))
+      .reduce((sum, [, n]) => sum + n, 0);
   };
 
   beforeAll(async () => {
@@ -99,10 +112,18 @@ describe('polls in a cluster: one per cluster, not one per replica', () => {
     await resetCounts(cluster.sandbox.url);
     const received = cluster.replicas.map((replica) => {
       const values: Ticker[] = [];
-      clientOf(replica).subscribe<{ liveTicker: Ticker }>({ query: TICKER }, { next: (r) => void values.push(r.data!.liveTicker), error: () => undefined, complete: () => undefined });
+      clientOf(replica).subscribe<{ liveTicker: Ticker }>(
+        { query: TICKER },
+        { next: (r) => void values.push(r.data!.liveTicker), error: () => undefined, complete: () => undefined },
+      );
       return values;
     });
-    await until(async () => received.map((v) => v.length), (lengths) => lengths.every((n) => n > 0), 10_000, 'a ticker snapshot on every replica');
+    await until(
+      async () => received.map((v) => v.length),
+      (lengths) => lengths.every((n) => n > 0),
+      10_000,
+      'a ticker snapshot on every replica',
+    );
     expect(new Set(received.map((v) => JSON.stringify(v[0]!.games))).size).toBe(1);
 
     // One poll a second for the cluster: over 3 s, 2 to 5 requests (three replicas polling alone would make 9 or more).
@@ -112,14 +133,29 @@ describe('polls in a cluster: one per cluster, not one per replica', () => {
     expect(during).toBeGreaterThanOrEqual(2);
     expect(during).toBeLessThanOrEqual(5);
 
-    const holderId = await until(() => leases(cluster.replicas[0]!), (l) => l['ticker'] !== undefined, SLACK_MS, 'a ticker lease');
+    const holderId = await until(
+      () => leases(cluster.replicas[0]!),
+      (l) => l['ticker'] !== undefined,
+      SLACK_MS,
+      'a ticker lease',
+    );
     const holder = cluster.replicas.find((r) => r.id === holderId['ticker'])!;
     await holder.kill();
     const survivors = cluster.replicas.filter((r) => r.running);
     const killed = await polls(MATCHES);
     // A survivor takes the lease within the bound, and polls again.
-    await until(() => leases(survivors[0]!), (l) => l['ticker'] !== undefined && l['ticker'] !== holder.id, TAKEOVER_BOUND_MS + SLACK_MS, 'a survivor holding the ticker lease');
-    await until(() => polls(MATCHES), (n) => n > killed, 1_000 + SLACK_MS, 'a poll after the takeover');
+    await until(
+      () => leases(survivors[0]!),
+      (l) => l['ticker'] !== undefined && l['ticker'] !== holder.id,
+      TAKEOVER_BOUND_MS + SLACK_MS,
+      'a survivor holding the ticker lease',
+    );
+    await until(
+      () => polls(MATCHES),
+      (n) => n > killed,
+      1_000 + SLACK_MS,
+      'a poll after the takeover',
+    );
     const after = await polls(MATCHES);
     await sleep(3_000);
     const later = (await polls(MATCHES)) - after;

@@ -26,8 +26,11 @@ describe('resetsAt in a cluster', () => {
     await redis?.stop();
   });
 
-  it('after the upstream\'s reset header: the daily reset, to the second', async () => {
-    const spent = await gql(stack.gateway.url, `{ v1 { hockey { athlete(id: ${hockeyV1Ids.firstAthleteId}) { name } } } }`);
+  it("after the upstream's reset header: the daily reset, to the second", async () => {
+    const spent = await gql(
+      stack.gateway.url,
+      `{ v1 { hockey { athlete(id: ${hockeyV1Ids.firstAthleteId}) { name } } } }`,
+    );
     expect(spent.errors).toBeUndefined();
     const { quota } = (await gql<QuotaData>(stack.gateway.url, '{ quota { used resetsAt } }')).data!;
     expect(quota.used).toBe(1);
@@ -35,10 +38,19 @@ describe('resetsAt in a cluster', () => {
   });
 
   it('after a 429 with Retry-After: a whole second that far ahead', async () => {
-    await injectFault(stack.sandbox.url, { route: 'GET /v1/hockey/athletes', status: 429, headers: { 'retry-after': '120' } });
-    const refused = await gql(stack.gateway.url, `{ v1 { hockey { athlete(id: ${hockeyV1Ids.firstAthleteId + 1}) { name } } } }`);
+    await injectFault(stack.sandbox.url, {
+      route: 'GET /v1/hockey/athletes',
+      status: 429,
+      headers: { 'retry-after': '120' },
+    });
+    const refused = await gql(
+      stack.gateway.url,
+      `{ v1 { hockey { athlete(id: ${hockeyV1Ids.firstAthleteId + 1}) { name } } } }`,
+    );
     expect(refused.errors?.[0]?.extensions?.['code']).toBe('QUOTA_EXHAUSTED');
-    const resetsAt = Date.parse((await gql<QuotaData>(stack.gateway.url, '{ quota { used resetsAt } }')).data!.quota.resetsAt);
+    const resetsAt = Date.parse(
+      (await gql<QuotaData>(stack.gateway.url, '{ quota { used resetsAt } }')).data!.quota.resetsAt,
+    );
     expect(resetsAt % 1_000).toBe(0);
     expect(resetsAt - Date.now()).toBeGreaterThan(100_000);
     expect(resetsAt - Date.now()).toBeLessThan(125_000);

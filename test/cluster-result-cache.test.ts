@@ -22,7 +22,8 @@ const KEY_B = 'cluster-results-key-b-0002';
 const as = (key: string) => ({ authorization: `Bearer ${key}` });
 /** Standings stay fresh 5 s here (the expiry test waits for it); athletes keep their hour. */
 const STANDINGS_TTL_MS = 5_000;
-const athlete = (offset: number): string => `{ v1 { hockey { athlete(id: "${hockeyV1Ids.firstAthleteId + offset}") { name } } } }`;
+const athlete = (offset: number): string =>
+  `{ v1 { hockey { athlete(id: "${hockeyV1Ids.firstAthleteId + offset}") { name } } } }`;
 const STANDINGS = `{ v1 { hockey { standings { entries { position points competitor { name } } } } } }`;
 /** Where src/state/redis/redis-result-cache.ts keeps results under the default `REDIS_KEY_PREFIX`. */
 const RESULT_KEYS = 'sports-graph:result:*';
@@ -46,7 +47,9 @@ async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boole
 
 async function counter(replica: Replica, name: 'fast_hits' | 'shared_hits'): Promise<number> {
   const text = await (await fetch(`${replica.url}/metrics`, { headers: as(KEY_A) })).text();
-  const value = new RegExp(`^sports_graph_result_cache_${name}_total\\{replica="${replica.id}"\\} (\\d+)$`, 'm').exec(text)?.[1];
+  const value = new RegExp(`^sports_graph_result_cache_${name}_total\\{replica="${replica.id}"\\} (\\d+)$`, 'm').exec(
+    text,
+  )?.[1];
   if (value === undefined) throw new Error(`no ${name} counter in /metrics of ${replica.id}`);
   return Number(value);
 }
@@ -65,7 +68,11 @@ describe('cluster: one operation-result cache', { timeout: 60_000 }, () => {
 
   /** A fresh connection each time: the test kills and restarts Redis. */
   async function withRedis<T>(use: (redis: Redis) => Promise<T>): Promise<T> {
-    const redis = new Redis(cluster.redis.url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const redis = new Redis(cluster.redis.url, {
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
     redis.on('error', () => undefined);
     try {
       await redis.connect();
@@ -155,7 +162,12 @@ describe('cluster: one operation-result cache', { timeout: 60_000 }, () => {
     expect(await counter(r2, 'shared_hits')).toBe(shared + 1);
 
     // Once Redis has let it go, r2's copy (kept for what was left) is gone too: r2 executes again.
-    expect(await eventually(() => withRedis((redis) => redis.exists(key)), (exists) => exists === 0)).toBe(0);
+    expect(
+      await eventually(
+        () => withRedis((redis) => redis.exists(key)),
+        (exists) => exists === 0,
+      ),
+    ).toBe(0);
     await resetCounts(cluster.sandbox.url);
     const fast = await counter(r2, 'fast_hits');
     const later = await gql(r2.url, STANDINGS, undefined, as(KEY_A));
@@ -164,7 +176,12 @@ describe('cluster: one operation-result cache', { timeout: 60_000 }, () => {
     expect(await counter(r2, 'fast_hits')).toBe(fast);
     expect(await counter(r2, 'shared_hits')).toBe(shared + 1);
     // r1's own copy is gone too: it answers from the result r2 just stored under the same key (a shared hit), not from its layer.
-    expect(await eventually(() => withRedis((redis) => redis.exists(key)), (exists) => exists === 1)).toBe(1);
+    expect(
+      await eventually(
+        () => withRedis((redis) => redis.exists(key)),
+        (exists) => exists === 1,
+      ),
+    ).toBe(1);
     const [fastOnR1, sharedOnR1] = [await counter(r1, 'fast_hits'), await counter(r1, 'shared_hits')];
     const onR1 = await gql(r1.url, STANDINGS, undefined, as(KEY_A));
     expect(costOf(onR1)).toMatchObject({ estimated: 0, upstreamRequests: 0 });
@@ -194,7 +211,13 @@ describe('cluster: one operation-result cache', { timeout: 60_000 }, () => {
   it('with Redis killed both replicas answer from their own layer or by executing, without an error; when it returns they share again', async () => {
     // athlete(0) is in both replicas' layers (the first test).
     await cluster.redis.kill();
-    for (const replica of [r1, r2]) expect(await eventually(() => healthOf(replica), (status) => status === 'degraded')).toBe('degraded');
+    for (const replica of [r1, r2])
+      expect(
+        await eventually(
+          () => healthOf(replica),
+          (status) => status === 'degraded',
+        ),
+      ).toBe('degraded');
 
     await resetCounts(cluster.sandbox.url);
     for (const replica of [r1, r2]) {
@@ -220,7 +243,13 @@ describe('cluster: one operation-result cache', { timeout: 60_000 }, () => {
 
     // Back, empty: results stored from now on are shared again.
     await cluster.redis.restart();
-    for (const replica of [r1, r2]) expect(await eventually(() => healthOf(replica), (status) => status === 'ok')).toBe('ok');
+    for (const replica of [r1, r2])
+      expect(
+        await eventually(
+          () => healthOf(replica),
+          (status) => status === 'ok',
+        ),
+      ).toBe('ok');
     const first = await gql(r1.url, athlete(3), undefined, as(KEY_A));
     expect(first.errors).toBeUndefined();
     await newResultKey([]);

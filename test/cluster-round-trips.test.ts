@@ -17,7 +17,8 @@ import { redisRoundTrips, roundTripsBetween } from './support/redis-round-trips.
 
 const KEY = 'cluster-round-trips-key-0001';
 const as = { authorization: `Bearer ${KEY}` };
-const athlete = (offset: number, fields = 'name'): string => `{ v1 { hockey { athlete(id: "${hockeyV1Ids.firstAthleteId + offset}") { ${fields} } } } }`;
+const athlete = (offset: number, fields = 'name'): string =>
+  `{ v1 { hockey { athlete(id: "${hockeyV1Ids.firstAthleteId + offset}") { ${fields} } } } }`;
 
 interface Cost {
   upstreamRequests: number;
@@ -38,7 +39,11 @@ describe('cluster: Redis round trips per operation', { timeout: 60_000 }, () => 
   afterAll(() => cluster?.close(), PROCESS_START_TIMEOUT_MS);
 
   /** Runs `query` on `replica` and returns the round trips it cost, by sender; the answer must have no errors. */
-  async function roundTripsOf(replica: Replica, query: string, upstreamRequests: number): Promise<Record<string, number>> {
+  async function roundTripsOf(
+    replica: Replica,
+    query: string,
+    upstreamRequests: number,
+  ): Promise<Record<string, number>> {
     await resetCounts(cluster.sandbox.url);
     const before = await redisRoundTrips(replica.url, as);
     const response = await gql(replica.url, query, undefined, as);
@@ -76,10 +81,14 @@ describe('cluster: Redis round trips per operation', { timeout: 60_000 }, () => 
     expect(await roundTripsOf(r1, athlete(2, 'name id'), 0)).toEqual({ sgResultGet: 1, set: 1 });
   });
 
-  it('RESULT_CACHE=false: an answer another replica stored costs one read (the estimate\'s, kept for execution), then nothing', async () => {
-    expect(await roundTripsOf(r1, athlete(3), 1)).toMatchObject({ sgCacheStore: 1 });
-    await r2.restart({ RESULT_CACHE: 'false' });
-    expect(await roundTripsOf(r2, athlete(3), 0)).toEqual({ hget: 1 });
-    expect(await roundTripsOf(r2, athlete(3), 0)).toEqual({});
-  }, PROCESS_START_TIMEOUT_MS);
+  it(
+    "RESULT_CACHE=false: an answer another replica stored costs one read (the estimate's, kept for execution), then nothing",
+    async () => {
+      expect(await roundTripsOf(r1, athlete(3), 1)).toMatchObject({ sgCacheStore: 1 });
+      await r2.restart({ RESULT_CACHE: 'false' });
+      expect(await roundTripsOf(r2, athlete(3), 0)).toEqual({ hget: 1 });
+      expect(await roundTripsOf(r2, athlete(3), 0)).toEqual({});
+    },
+    PROCESS_START_TIMEOUT_MS,
+  );
 });

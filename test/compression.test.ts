@@ -25,7 +25,11 @@ describe('response compression', () => {
       headers: { 'content-type': 'application/json', ...headers },
       body: JSON.stringify({ query }),
     });
-    return { status: response.statusCode, headers: response.headers, body: Buffer.from(await response.body.arrayBuffer()) };
+    return {
+      status: response.statusCode,
+      headers: response.headers,
+      body: Buffer.from(await response.body.arrayBuffer()),
+    };
   };
 
   it('negotiates brotli, gzip or nothing from Accept-Encoding, and every answer decodes to the same JSON', async () => {

@@ -55,7 +55,8 @@ function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
 
 const bodyCode = (raw: Buffer | RawResponse): unknown => {
   const body = Buffer.isBuffer(raw) ? parseResponse(raw)?.response.body : raw.body;
-  return (JSON.parse(body?.toString('utf8') ?? '{}') as { errors?: Array<{ extensions?: { code?: string } }> }).errors?.[0]?.extensions?.code;
+  return (JSON.parse(body?.toString('utf8') ?? '{}') as { errors?: Array<{ extensions?: { code?: string } }> })
+    .errors?.[0]?.extensions?.code;
 };
 
 const HEALTHZ = (host: string): string => `GET /healthz HTTP/1.1\r\nhost: ${host}\r\nconnection: keep-alive\r\n\r\n`;
@@ -74,10 +75,15 @@ describe('bounded connections', { timeout: 60_000 }, () => {
     const { port } = stack.gateway;
     const connection = await open(port);
     const started = Date.now();
-    connection.socket.write(`POST /graphql HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n`);
+    connection.socket.write(
+      `POST /graphql HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n`,
+    );
     // One byte every 100 ms: the whole body would take 100 s.
     const trickle = setInterval(() => connection.socket.writable && connection.socket.write('{'), 100);
-    cleanup.push(() => clearInterval(trickle), () => connection.socket.destroy());
+    cleanup.push(
+      () => clearInterval(trickle),
+      () => connection.socket.destroy(),
+    );
     const written = await within(connection.closed, 20_000, 'the trickling request was not cut');
     clearInterval(trickle);
     expect(parseResponse(written)?.response.status).toBe(408);
@@ -91,8 +97,14 @@ describe('bounded connections', { timeout: 60_000 }, () => {
     const connection = await open(stack.gateway.port);
     const head = `GET /healthz HTTP/1.1\r\nhost: 127.0.0.1\r\nx-padding: ${'a'.repeat(500)}\r\n\r\n`;
     let at = 0;
-    const trickle = setInterval(() => connection.socket.writable && at < head.length && connection.socket.write(head[at++]!), 100);
-    cleanup.push(() => clearInterval(trickle), () => connection.socket.destroy());
+    const trickle = setInterval(
+      () => connection.socket.writable && at < head.length && connection.socket.write(head[at++]!),
+      100,
+    );
+    cleanup.push(
+      () => clearInterval(trickle),
+      () => connection.socket.destroy(),
+    );
     const written = await within(connection.closed, 20_000, 'the trickling headers were not cut');
     expect(parseResponse(written)?.response.status).toBe(408);
     expect(bodyCode(written)).toBe('REQUEST_TIMEOUT');
@@ -125,7 +137,10 @@ describe('bounded connections', { timeout: 60_000 }, () => {
     // A refused upgrade leaves it CONNECTING; terminating it then emits an 'error' that is expected, not a failure.
     ws.on('error', () => undefined);
     cleanup.push(() => ws.terminate());
-    const [, upgradeAnswer] = (await within(once(ws, 'unexpected-response'), 10_000, 'the refused upgrade')) as [unknown, { statusCode: number }];
+    const [, upgradeAnswer] = (await within(once(ws, 'unexpected-response'), 10_000, 'the refused upgrade')) as [
+      unknown,
+      { statusCode: number },
+    ];
     expect(upgradeAnswer.statusCode).toBe(503);
 
     // One served connection closes: the next connection is served (asked until the server has seen the close).
@@ -136,7 +151,13 @@ describe('bounded connections', { timeout: 60_000 }, () => {
       const next = await open(port);
       cleanup.push(() => next.socket.destroy());
       next.socket.write(HEALTHZ(host));
-      status = (await within(Promise.race([next.answered, next.closed.then((raw) => parseResponse(raw)?.response ?? { status: 0 })]), 10_000, 'a retried connection')).status;
+      status = (
+        await within(
+          Promise.race([next.answered, next.closed.then((raw) => parseResponse(raw)?.response ?? { status: 0 })]),
+          10_000,
+          'a retried connection',
+        )
+      ).status;
       if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(status).toBe(200);
@@ -157,7 +178,9 @@ describe('bounded connections', { timeout: 60_000 }, () => {
     const idle = await acked();
     const busy = await acked();
     const busyClosed = once(busy, 'close');
-    busy.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: 'subscription { quotaUpdates { used } }' } }));
+    busy.send(
+      JSON.stringify({ id: '1', type: 'subscribe', payload: { query: 'subscription { quotaUpdates { used } }' } }),
+    );
     const [first] = (await once(busy, 'message')) as [Buffer];
     expect(JSON.parse(String(first))).toMatchObject({ id: '1', type: 'next' });
 
@@ -167,20 +190,27 @@ describe('bounded connections', { timeout: 60_000 }, () => {
     expect(busy.readyState).toBe(WebSocket.OPEN);
     // Its subscription ended, it is idle too.
     busy.send(JSON.stringify({ id: '1', type: 'complete' }));
-    const [busyCode, busyReason] = (await within(busyClosed, 20_000, 'the socket whose subscription ended')) as [number, Buffer];
+    const [busyCode, busyReason] = (await within(busyClosed, 20_000, 'the socket whose subscription ended')) as [
+      number,
+      Buffer,
+    ];
     expect([busyCode, String(busyReason)]).toEqual([1000, 'Idle timeout']);
   });
 
   it('a peer that stops answering pings is cut after WS_KEEP_ALIVE_MS, subscription or not', async () => {
     stack = await startStack({ env: { WS_KEEP_ALIVE_MS: '300', WS_IDLE_TIMEOUT_MS: '0' } });
-    const ws = new WebSocket(`ws://127.0.0.1:${stack.gateway.port}/graphql`, 'graphql-transport-ws', { autoPong: false });
+    const ws = new WebSocket(`ws://127.0.0.1:${stack.gateway.port}/graphql`, 'graphql-transport-ws', {
+      autoPong: false,
+    });
     cleanup.push(() => ws.terminate());
     let pings = 0;
     ws.on('ping', () => (pings += 1));
     await once(ws, 'open');
     ws.send(JSON.stringify({ type: 'connection_init' }));
     await once(ws, 'message');
-    ws.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: 'subscription { quotaUpdates { used } }' } }));
+    ws.send(
+      JSON.stringify({ id: '1', type: 'subscribe', payload: { query: 'subscription { quotaUpdates { used } }' } }),
+    );
     const started = Date.now();
     const [code] = (await within(once(ws, 'close'), 20_000, 'the silent peer')) as [number];
     // Terminated, no close frame: a dead peer could not read one.

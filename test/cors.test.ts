@@ -43,14 +43,17 @@ describe('CORS on the embedded sandbox: loopback dev servers work with no settin
   });
   afterAll(() => stack.close());
 
-  it.each(['http://localhost:5173', 'http://127.0.0.1:3000', 'http://[::1]:8080'])('a preflight from %s gets 204 with the Access-Control-* headers', async (origin) => {
-    const answer = await preflight(stack.gateway.url, origin);
-    expect(answer.status).toBe(204);
-    expect(answer.headers.get('access-control-allow-origin')).toBe(origin);
-    expect(answer.headers.get('access-control-allow-methods')).toBe('GET, POST');
-    expect(answer.headers.get('access-control-allow-headers')).toBe('content-type');
-    expect(answer.headers.get('vary')).toContain('Origin');
-  });
+  it.each(['http://localhost:5173', 'http://127.0.0.1:3000', 'http://[::1]:8080'])(
+    'a preflight from %s gets 204 with the Access-Control-* headers',
+    async (origin) => {
+      const answer = await preflight(stack.gateway.url, origin);
+      expect(answer.status).toBe(204);
+      expect(answer.headers.get('access-control-allow-origin')).toBe(origin);
+      expect(answer.headers.get('access-control-allow-methods')).toBe('GET, POST');
+      expect(answer.headers.get('access-control-allow-headers')).toBe('content-type');
+      expect(answer.headers.get('vary')).toContain('Origin');
+    },
+  );
 
   it('the real cross-origin POST from a loopback dev server runs and carries Access-Control-Allow-Origin', async () => {
     const answer = await corsPost(stack.gateway.url, 'http://localhost:5173');
@@ -130,7 +133,12 @@ describe('CORS against a real upstream: only GATEWAY_CORS_ORIGINS, and a refusal
     await resetCounts(stack.sandbox.url);
     const answer = await fetch(`${stack.gateway.url}/graphql`, {
       method: 'POST',
-      headers: { origin: 'http://evil.example', 'content-type': 'application/json', 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'cors' },
+      headers: {
+        origin: 'http://evil.example',
+        'content-type': 'application/json',
+        'sec-fetch-site': 'cross-site',
+        'sec-fetch-mode': 'cors',
+      },
       body: JSON.stringify({ query: STANDINGS }),
     });
     expect(answer.status).toBe(403);

@@ -53,7 +53,9 @@ describe('the costed part of a document', () => {
     expect(print(second)).toBe(print(first));
 
     // A table without the V1 hockey entries: nothing of the hockey selection is costed any more.
-    const withoutHockey = Object.fromEntries(Object.entries(fieldCosts).filter(([key]) => !key.startsWith('V1Hockey.')));
+    const withoutHockey = Object.fromEntries(
+      Object.entries(fieldCosts).filter(([key]) => !key.startsWith('V1Hockey.')),
+    );
     const otherTable = costedOperation(schema, withoutHockey, document, operation);
     expect(print(otherTable)).not.toContain('standings');
     // And the first table's plan is not overwritten for good: asked again, it is right again.
@@ -75,7 +77,8 @@ describe('one document, different variables, through the gateway', () => {
   });
   afterAll(() => stack.close());
 
-  const cost = (extensions: Record<string, unknown> | undefined) => extensions?.['cost'] as { estimated: number; upstreamRequests: number };
+  const cost = (extensions: Record<string, unknown> | undefined) =>
+    extensions?.['cost'] as { estimated: number; upstreamRequests: number };
 
   it('answers and estimates each request from its own variables', async () => {
     const query = `query ($skip: Boolean!, $game: ID!) {
@@ -87,14 +90,21 @@ describe('one document, different variables, through the gateway', () => {
     fragment Lines on V1Hockey { lines(gameId: $game) { moneyline { home } } }`;
     await resetCounts(stack.sandbox.url);
 
-    const skipped = await gql<{ v1: { hockey: { standings?: unknown; lines: unknown } } }>(stack.gateway.url, query, { skip: true, game: String(hockeyV1Ids.firstGameId) });
+    const skipped = await gql<{ v1: { hockey: { standings?: unknown; lines: unknown } } }>(stack.gateway.url, query, {
+      skip: true,
+      game: String(hockeyV1Ids.firstGameId),
+    });
     expect(skipped.errors).toBeUndefined();
     expect(skipped.data?.v1.hockey.standings).toBeUndefined();
     expect(cost(skipped.extensions)).toMatchObject({ estimated: 1, upstreamRequests: 1 });
     expect((await requestCounts(stack.sandbox.url)).total).toBe(1);
 
     // Same text (the same parsed document and plan), other variables: standings now counts, lines is cached.
-    const included = await gql<{ v1: { hockey: { standings: { entries: unknown[] }; lines: unknown } } }>(stack.gateway.url, query, { skip: false, game: String(hockeyV1Ids.firstGameId) });
+    const included = await gql<{ v1: { hockey: { standings: { entries: unknown[] }; lines: unknown } } }>(
+      stack.gateway.url,
+      query,
+      { skip: false, game: String(hockeyV1Ids.firstGameId) },
+    );
     expect(included.errors).toBeUndefined();
     expect(included.data?.v1.hockey.standings.entries.length).toBeGreaterThan(0);
     expect(cost(included.extensions)).toMatchObject({ estimated: 1, upstreamRequests: 1 });

@@ -91,7 +91,10 @@ describe('cost before execution', () => {
     await resetCounts(stack.sandbox.url);
     const refused = await gql(stack.gateway.url, EVERY_MATCH_DETAIL);
     expect(refused.data ?? null).toBeNull();
-    expect(refused.errors?.[0]?.extensions).toMatchObject({ code: 'COST_LIMIT_EXCEEDED', estimated: expect.any(Number) });
+    expect(refused.errors?.[0]?.extensions).toMatchObject({
+      code: 'COST_LIMIT_EXCEEDED',
+      estimated: expect.any(Number),
+    });
     expect(refused.errors?.[0]?.message).not.toMatch(/\d/);
     expect(costOf(refused.extensions)).toMatchObject({ upstreamRequests: 0 });
     expect((await requestCounts(stack.sandbox.url)).total).toBe(0);
@@ -99,10 +102,19 @@ describe('cost before execution', () => {
 
   it('refuses the same over graphql-ws', async () => {
     await resetCounts(stack.sandbox.url);
-    const client = createClient({ url: `${stack.gateway.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0 });
-    const result = await new Promise<{ errors?: Array<{ message: string; extensions?: Record<string, unknown> }> }>((resolve, reject) => {
-      client.subscribe({ query: EVERY_MATCH_DETAIL }, { next: (value) => resolve(value as never), error: reject, complete: () => undefined });
+    const client = createClient({
+      url: `${stack.gateway.url.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
     });
+    const result = await new Promise<{ errors?: Array<{ message: string; extensions?: Record<string, unknown> }> }>(
+      (resolve, reject) => {
+        client.subscribe(
+          { query: EVERY_MATCH_DETAIL },
+          { next: (value) => resolve(value as never), error: reject, complete: () => undefined },
+        );
+      },
+    );
     await client.dispose();
     expect(result.errors?.[0]?.extensions?.['code']).toBe('COST_LIMIT_EXCEEDED');
     expect((await requestCounts(stack.sandbox.url)).total).toBe(0);
@@ -112,7 +124,10 @@ describe('cost before execution', () => {
 describe('cost against a configured limit and the allowance left', () => {
   let stack: TestStack;
   beforeAll(async () => {
-    stack = await startStack({ env: { SPORTS_API_PLAN: 'free', GATEWAY_MAX_OPERATION_COST: '3' }, sandbox: { allowance: 100 } });
+    stack = await startStack({
+      env: { SPORTS_API_PLAN: 'free', GATEWAY_MAX_OPERATION_COST: '3' },
+      sandbox: { allowance: 100 },
+    });
   });
   afterAll(() => stack.close());
 
@@ -146,12 +161,19 @@ describe('cost against a configured limit and the allowance left', () => {
   it('answers what it can when the allowance runs out: each counted field it cannot pay errors at its own path', async () => {
     // 1 left (previous test), 2 needed: it runs; one athlete answers, the other cannot be paid.
     await resetCounts(stack.sandbox.url);
-    const partial = await gql<{ v1: { hockey: { athletes: Array<{ name: string } | null> } } }>(stack.gateway.url, athletes(23, 24));
+    const partial = await gql<{ v1: { hockey: { athletes: Array<{ name: string } | null> } } }>(
+      stack.gateway.url,
+      athletes(23, 24),
+    );
     const items = partial.data!.v1.hockey.athletes;
     expect(items.filter((item) => item !== null)).toHaveLength(1);
     expect(partial.errors).toHaveLength(1);
     expect(partial.errors?.[0]?.path?.slice(0, 3)).toEqual(['v1', 'hockey', 'athletes']);
-    expect(partial.errors?.[0]?.extensions).toMatchObject({ code: 'QUOTA_EXHAUSTED', scope: 'plan', resetsAt: expect.any(String) });
+    expect(partial.errors?.[0]?.extensions).toMatchObject({
+      code: 'QUOTA_EXHAUSTED',
+      scope: 'plan',
+      resetsAt: expect.any(String),
+    });
     expect(costOf(partial.extensions)).toMatchObject({ estimated: 2, upstreamRequests: 1, allowanceRemaining: 0 });
     expect((await requestCounts(stack.sandbox.url)).total).toBe(1);
   });
@@ -166,7 +188,11 @@ describe('cost against a configured limit and the allowance left', () => {
     expect(result.data?.v1.hockey.athlete).toBeNull();
     expect(result.errors).toHaveLength(1);
     expect(result.errors?.[0]?.path).toEqual(['v1', 'hockey', 'athlete']);
-    expect(result.errors?.[0]?.extensions).toMatchObject({ code: 'QUOTA_EXHAUSTED', scope: 'plan', resetsAt: expect.any(String) });
+    expect(result.errors?.[0]?.extensions).toMatchObject({
+      code: 'QUOTA_EXHAUSTED',
+      scope: 'plan',
+      resetsAt: expect.any(String),
+    });
     expect((await requestCounts(stack.sandbox.url)).byRoute).toEqual({ 'GET /reference/sports': 1 });
     // Cached data costs nothing, so it still runs.
     const cached = await gql(stack.gateway.url, athletes(21, 22));

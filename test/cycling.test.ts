@@ -18,7 +18,16 @@ describe('V2 cycling', () => {
 
   it('serves riders as teams, search and both country routes', async () => {
     const rider = stack.sandbox.fixtures.otherSports.cycling.riders[3];
-    const result = await gql<{ v2: { cycling: { rider: { name: string; isRider: boolean; ref: { sport: string } }; search: Array<{ name: string; isRider: boolean }>; countries: Array<{ name: string; riders: number }>; all: Array<{ name: string }> } } }>(
+    const result = await gql<{
+      v2: {
+        cycling: {
+          rider: { name: string; isRider: boolean; ref: { sport: string } };
+          search: Array<{ name: string; isRider: boolean }>;
+          countries: Array<{ name: string; riders: number }>;
+          all: Array<{ name: string }>;
+        };
+      };
+    }>(
       stack.gateway.url,
       `query($id: ID!, $q: String!) { v2(sport: CYCLING) { cycling {
         rider(id: $id) { name isRider ref { sport } country }
@@ -51,15 +60,26 @@ describe('V2 cycling', () => {
       } } }`,
     );
     expect(result.errors).toBeUndefined();
-    expect(result.data?.v2.cycling).toEqual({ live: [], today: [], schedule: [], liveTournaments: [], scheduledTournaments: [] });
+    expect(result.data?.v2.cycling).toEqual({
+      live: [],
+      today: [],
+      schedule: [],
+      liveTournaments: [],
+      scheduledTournaments: [],
+    });
     expect((await requestCounts(stack.sandbox.url)).total).toBe(0);
     // What the sandbox would have said, as the spec says the upstream does: 200, empty.
-    const direct = await fetch(`${stack.sandbox.url}/v2/cycling/api/schedule/2026-06-14`, { headers: { 'x-api-key': stack.apiKey } });
+    const direct = await fetch(`${stack.sandbox.url}/v2/cycling/api/schedule/2026-06-14`, {
+      headers: { 'x-api-key': stack.apiKey },
+    });
     expect(await direct.json()).toEqual({ events: [] });
   });
 
   it('refuses a malformed schedule date', async () => {
-    const result = await gql(stack.gateway.url, `{ v2(sport: CYCLING) { cycling { schedule(date: "tomorrow") { id } } } }`);
+    const result = await gql(
+      stack.gateway.url,
+      `{ v2(sport: CYCLING) { cycling { schedule(date: "tomorrow") { id } } } }`,
+    );
     expect(result.errors?.[0]?.extensions?.['code']).toBe('BAD_USER_INPUT');
   });
 });

@@ -37,7 +37,8 @@ const NEWS = '{ v1 { hockey { news(limit: 2) { articles { title } } } } }';
 const STANDINGS = '{ v1 { hockey { standings { entries { position } } } } }';
 const TEAMS = `{ v2(sport: ICE_HOCKEY) { hockey { a: team(id: "${hockeyV2Ids.firstTeam}") { detail { name } } b: team(id: "${hockeyV2Ids.firstTeam + 2}") { detail { name } } } } }`;
 
-const upstreamRequestsOf = (response: GraphQLResponse): number => (response.extensions?.['cost'] as { upstreamRequests: number }).upstreamRequests;
+const upstreamRequestsOf = (response: GraphQLResponse): number =>
+  (response.extensions?.['cost'] as { upstreamRequests: number }).upstreamRequests;
 const countOf = (text: string, needle: string): number => text.split(needle).length - 1;
 
 /**
@@ -82,7 +83,8 @@ async function startFailure(env: Record<string, string>): Promise<{ code: number
 async function outputContains(gateway: GatewayProcess, text: string, boundMs = 15_000): Promise<void> {
   const giveUpAt = Date.now() + boundMs;
   while (!gateway.tail().includes(text)) {
-    if (Date.now() > giveUpAt) throw new Error(`the gateway did not log "${text}" within ${boundMs} ms:\n${gateway.tail()}`);
+    if (Date.now() > giveUpAt)
+      throw new Error(`the gateway did not log "${text}" within ${boundMs} ms:\n${gateway.tail()}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -91,7 +93,12 @@ describe.skipIf(noMount !== undefined)('disk faults and crashes (the build, on a
   let sandbox: SandboxHandle;
   let disk: Tmpfs;
   let gateway: GatewayProcess | undefined;
-  const env = (): Record<string, string> => ({ SPORTS_API_BASE_URL: sandbox.url, SPORTS_API_KEY: API_KEY, SPORTS_API_PLAN: 'pro', LOG_LEVEL: 'warn' });
+  const env = (): Record<string, string> => ({
+    SPORTS_API_BASE_URL: sandbox.url,
+    SPORTS_API_KEY: API_KEY,
+    SPORTS_API_PLAN: 'pro',
+    LOG_LEVEL: 'warn',
+  });
   const start = async (): Promise<GatewayProcess> => {
     gateway = await startGatewayProcess(env(), { dataDir: disk.dir });
     return gateway;
@@ -197,7 +204,9 @@ describe.skipIf(noMount !== undefined)('disk faults and crashes (the build, on a
       await start();
       expect(gateway!.tail()).toContain('the upstream cache file cannot be used: moved aside');
       expect(gateway!.tail()).toContain('damaged while the gateway ran');
-      expect((await readdir(disk.dir)).filter((name) => name.startsWith(`${CACHE_STORE_FILE}.unusable-`))).toHaveLength(1);
+      expect((await readdir(disk.dir)).filter((name) => name.startsWith(`${CACHE_STORE_FILE}.unusable-`))).toHaveLength(
+        1,
+      );
       expect((await gql(gateway!.url, NEWS)).errors).toBeUndefined();
     });
   });
@@ -228,8 +237,15 @@ describe('quota.json without its clients part', () => {
 
   it('is refused at start like any malformed state file (exit 2, naming it), not read as every budget in full', async () => {
     const file = join(dataDir, 'quota.json');
-    await writeFile(file, JSON.stringify({ version: 2, seq: 4, allowance: { limit: 7500, used: 10, resetsAt: Date.now() + 3_600_000 } }));
-    const { code, output } = await startFailure({ DATA_DIR: dataDir, GATEWAY_CLIENT_KEYS: 'alice:alice-key-0001:30', LOG_LEVEL: 'warn' });
+    await writeFile(
+      file,
+      JSON.stringify({ version: 2, seq: 4, allowance: { limit: 7500, used: 10, resetsAt: Date.now() + 3_600_000 } }),
+    );
+    const { code, output } = await startFailure({
+      DATA_DIR: dataDir,
+      GATEWAY_CLIENT_KEYS: 'alice:alice-key-0001:30',
+      LOG_LEVEL: 'warn',
+    });
     expect(code).toBe(2);
     expect(output).toContain(file);
     expect(output).toMatch(/"clients"/);

@@ -26,7 +26,10 @@ const root = fileURLToPath(new URL('../', import.meta.url));
 const stages = stagesOf(readFileSync(join(root, 'Dockerfile'), 'utf8'));
 const ignore = parseDockerIgnore(readFileSync(join(root, '.dockerignore'), 'utf8'));
 const final = stages.at(-1);
-const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { engines: { node: string }; scripts: Record<string, string> };
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  engines: { node: string };
+  scripts: Record<string, string>;
+};
 
 describe('the Dockerfile, read', () => {
   it('has a build stage that runs npm run build, and every stage starts from the newest Node line package.json promises', () => {
@@ -45,7 +48,9 @@ describe('the Dockerfile, read', () => {
     expect(final?.cmd).toEqual(manifest.scripts['start']?.split(' '));
     expect(final?.user).toBeDefined();
     expect(['root', '0', '0:0']).not.toContain(final?.user);
-    expect(final?.instructions.some((instruction) => instruction.keyword === 'STOPSIGNAL' && instruction.args === 'SIGTERM')).toBe(true);
+    expect(
+      final?.instructions.some((instruction) => instruction.keyword === 'STOPSIGNAL' && instruction.args === 'SIGTERM'),
+    ).toBe(true);
   });
 
   it('.dockerignore keeps local state and installed packages out of the context', () => {
@@ -81,11 +86,13 @@ describe('the Dockerfile, built stage by stage and run', () => {
   });
 
   it('every stage builds from exactly the files its COPY lines name', () => {
-    expect(buildError === undefined ? undefined : String(buildError instanceof Error ? buildError.message : buildError)).toBeUndefined();
+    expect(
+      buildError === undefined ? undefined : String(buildError instanceof Error ? buildError.message : buildError),
+    ).toBeUndefined();
     expect(built?.size).toBe(stages.length);
   });
 
-  it('the last stage\'s CMD, started from its folder with its ENV, is ready and answers a query', async () => {
+  it("the last stage's CMD, started from its folder with its ENV, is ready and answers a query", async () => {
     const runtime = built?.get(final?.name ?? '');
     expect(runtime, 'the last stage was built').toBeDefined();
     if (runtime === undefined || final?.cmd === undefined) return;
@@ -93,7 +100,12 @@ describe('the Dockerfile, built stage by stage and run', () => {
     expect(command).toBe('node');
     const port = await freePort();
     // The image's ENV, with its absolute paths inside the stage's folder; a loopback address and a free port instead of 0.0.0.0:4000.
-    const env = Object.fromEntries(Object.entries(final.env).map(([key, value]) => [key, value.startsWith('/') ? inStage(runtime.root, value) : value]));
+    const env = Object.fromEntries(
+      Object.entries(final.env).map(([key, value]) => [
+        key,
+        value.startsWith('/') ? inStage(runtime.root, value) : value,
+      ]),
+    );
     gateway = spawn(process.execPath, args, {
       cwd: inStage(runtime.root, final.workdir),
       env: { PATH: process.env['PATH'] ?? '', ...env, HOST: '127.0.0.1', PORT: String(port) },
@@ -106,7 +118,8 @@ describe('the Dockerfile, built stage by stage and run', () => {
     const deadline = Date.now() + 60_000;
     let status = 0;
     while (status !== 200) {
-      if (gateway.exitCode !== null || gateway.signalCode !== null) throw new Error(`the image's CMD exited:\n${output}`);
+      if (gateway.exitCode !== null || gateway.signalCode !== null)
+        throw new Error(`the image's CMD exited:\n${output}`);
       if (Date.now() > deadline) throw new Error(`/readyz did not answer 200 within 60 s (last ${status}):\n${output}`);
       status = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(5_000) }).then(
         (response) => response.status,
@@ -125,17 +138,23 @@ describe('the Dockerfile, built stage by stage and run', () => {
     const runtime = built?.get(final?.name ?? '');
     expect(runtime).toBeDefined();
     if (runtime === undefined || final === undefined) return;
-    const chowned = (await readFile(chownLogOf(workDir), 'utf8').catch(() => '')).split('\n').map((line) => line.split(' '));
+    const chowned = (await readFile(chownLogOf(workDir), 'utf8').catch(() => ''))
+      .split('\n')
+      .map((line) => line.split(' '));
     const dataDir = inStage(runtime.root, final.env['DATA_DIR'] ?? '/data');
-    expect(chowned.some((words) => words.at(-1) === dataDir && words.at(-2)?.split(':')[0] === final.user), JSON.stringify(chowned)).toBe(true);
+    expect(
+      chowned.some((words) => words.at(-1) === dataDir && words.at(-2)?.split(':')[0] === final.user),
+      JSON.stringify(chowned),
+    ).toBe(true);
   });
 
-  it('the image holds the build\'s output and runtime packages, no sources or dev tools', async () => {
+  it("the image holds the build's output and runtime packages, no sources or dev tools", async () => {
     const runtime = built?.get(final?.name ?? '');
     if (runtime === undefined || final === undefined) throw new Error('the last stage was not built');
     const app = inStage(runtime.root, final.workdir);
     expect((await readdir(app)).sort()).toEqual(['dist', 'node_modules', 'package.json']);
     expect(existsSync(join(app, 'dist', 'main.js'))).toBe(true);
-    for (const devTool of ['esbuild', 'tsx', 'vitest', 'typescript']) expect(existsSync(join(app, 'node_modules', devTool)), devTool).toBe(false);
+    for (const devTool of ['esbuild', 'tsx', 'vitest', 'typescript'])
+      expect(existsSync(join(app, 'node_modules', devTool)), devTool).toBe(false);
   });
 });

@@ -17,7 +17,12 @@ const root = resolve(import.meta.dirname, '..');
 const NAME = '[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*';
 
 /** The modules that turn the environment into settings: every quoted capitalised name in them is a variable. */
-const configModules = ['src/config.ts', 'src/persisted/config.ts', 'src/tracing/config.ts', 'scripts/cluster-settings.ts'];
+const configModules = [
+  'src/config.ts',
+  'src/persisted/config.ts',
+  'src/tracing/config.ts',
+  'scripts/cluster-settings.ts',
+];
 /** Read by the platform, not settings of ours. */
 const notOurs = new Set(['NODE_ENV', 'PATH']);
 /** Switches only the bench sets (bench-only code paths), documented with the bench. */
@@ -30,7 +35,8 @@ function sources(dir: string): string[] {
     .filter((path) => !path.startsWith('src/generated/'));
 }
 
-const withoutComments = (text: string): string => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
+const withoutComments = (text: string): string =>
+  text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
 
 function variablesRead(): Map<string, string> {
   const found = new Map<string, string>();
@@ -48,13 +54,25 @@ function variablesRead(): Map<string, string> {
 }
 
 const backticked = (page: string): Set<string> =>
-  new Set([...readFileSync(join(root, 'docs', page), 'utf8').matchAll(new RegExp(`\`(${NAME})(?:=[^\`]*)?\``, 'g'))].map((m) => m[1]!));
+  new Set(
+    [...readFileSync(join(root, 'docs', page), 'utf8').matchAll(new RegExp(`\`(${NAME})(?:=[^\`]*)?\``, 'g'))].map(
+      (m) => m[1]!,
+    ),
+  );
 
 describe('docs: every environment variable', () => {
   const read = variablesRead();
 
   it('finds the variables (the patterns still match how the code reads them)', () => {
-    for (const name of ['SPORTS_API_KEY', 'LIMIT_MAX_DEPTH', 'GATEWAY_CLIENT_KEYS', 'OTEL_SERVICE_NAME', 'APQ_TTL_SECONDS', 'SANDBOX_DATASET', 'CLUSTER_REPLICAS']) {
+    for (const name of [
+      'SPORTS_API_KEY',
+      'LIMIT_MAX_DEPTH',
+      'GATEWAY_CLIENT_KEYS',
+      'OTEL_SERVICE_NAME',
+      'APQ_TTL_SECONDS',
+      'SANDBOX_DATASET',
+      'CLUSTER_REPLICAS',
+    ]) {
       expect(read.has(name), name).toBe(true);
     }
   });

@@ -32,7 +32,8 @@ function sourceFiles(dir: string): string[] {
 }
 
 /** Comments name codes they do not raise; only code counts. */
-const withoutComments = (text: string): string => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
+const withoutComments = (text: string): string =>
+  text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
 
 export interface RaisedCode {
   code: string;
@@ -55,10 +56,14 @@ export function collectRaisedCodes(): RaisedCode[] {
   };
   for (const code of Object.values(ErrorCode)) add(code, 'src/upstream/errors.ts ErrorCode');
   for (const code of Object.keys(refusalStatus)) add(code, 'src/plugins/use-error-codes.ts refusalStatus');
-  const files = [...sourceFiles('src'), ...sourceFiles('resolvers')].map((path) => ({ path, text: withoutComments(readFileSync(join(root, path), 'utf8')) }));
+  const files = [...sourceFiles('src'), ...sourceFiles('resolvers')].map((path) => ({
+    path,
+    text: withoutComments(readFileSync(join(root, path), 'utf8')),
+  }));
   const constants = new Map<string, string>();
   for (const { text } of files) {
-    for (const [, name, value] of text.matchAll(new RegExp(`const (${CODE}) = '(${CODE})'`, 'g'))) constants.set(name!, value!);
+    for (const [, name, value] of text.matchAll(new RegExp(`const (${CODE}) = '(${CODE})'`, 'g')))
+      constants.set(name!, value!);
   }
   for (const { path, text } of files) {
     for (const [, code] of text.matchAll(new RegExp(`\\bcode\\??:\\s*['"](${CODE})['"]`, 'g'))) add(code!, path);
@@ -88,14 +93,20 @@ function libraryRaises(code: string, module: string): boolean {
   const dir = dirname(entry);
   return readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((file) => file.isFile() && file.name.endsWith('.js'))
-    .some((file) => readFileSync(join(file.parentPath, file.name), 'utf8').includes(`'${code}'`) || readFileSync(join(file.parentPath, file.name), 'utf8').includes(`"${code}"`));
+    .some(
+      (file) =>
+        readFileSync(join(file.parentPath, file.name), 'utf8').includes(`'${code}'`) ||
+        readFileSync(join(file.parentPath, file.name), 'utf8').includes(`"${code}"`),
+    );
 }
 
 /** The codes of docs/errors.md's "Every code" table: the backticked codes of each row's first cell. */
 function documentedCodes(): string[] {
   const [header, ...rows] = tableUnder(join(root, 'docs/errors.md'), 'Every code');
   expect(header?.[0]).toBe('code');
-  return rows.flatMap((row) => [...(row[0] ?? '').matchAll(new RegExp(`\`(${CODE})\``, 'g'))].map((match) => match[1]!));
+  return rows.flatMap((row) =>
+    [...(row[0] ?? '').matchAll(new RegExp(`\`(${CODE})\``, 'g'))].map((match) => match[1]!),
+  );
 }
 
 describe('docs/errors.md and the codes the source raises', () => {
@@ -104,7 +115,16 @@ describe('docs/errors.md and the codes the source raises', () => {
 
   it('finds the codes of every form the source raises them in', () => {
     // One code per pattern: if a pattern breaks, its code goes missing here before the page test can mislead.
-    for (const code of ['UPSTREAM_INVALID_RESPONSE', 'HOST_NOT_ALLOWED', 'UNAUTHENTICATED', 'STATE_FILE_INVALID', 'ODDS_FEED_LIMIT', 'OPERATION_TIMEOUT', 'GRAPHQL_PARSE_FAILED', 'BAD_REQUEST']) {
+    for (const code of [
+      'UPSTREAM_INVALID_RESPONSE',
+      'HOST_NOT_ALLOWED',
+      'UNAUTHENTICATED',
+      'STATE_FILE_INVALID',
+      'ODDS_FEED_LIMIT',
+      'OPERATION_TIMEOUT',
+      'GRAPHQL_PARSE_FAILED',
+      'BAD_REQUEST',
+    ]) {
       expect(raisedCodes).toContain(code);
     }
     // Not codes: a stale answer's reason, a sport, the sandbox's own upstream error body.
@@ -117,7 +137,9 @@ describe('docs/errors.md and the codes the source raises', () => {
 
   it('every code the source raises is in the page', () => {
     const documented = new Set(documentedCodes());
-    expect(raised.filter((entry) => !documented.has(entry.code)).map((entry) => `${entry.code} (raised in ${entry.where})`)).toEqual([]);
+    expect(
+      raised.filter((entry) => !documented.has(entry.code)).map((entry) => `${entry.code} (raised in ${entry.where})`),
+    ).toEqual([]);
     expect(libraryCodes.filter((entry) => !documented.has(entry.code)).map((entry) => entry.code)).toEqual([]);
   });
 

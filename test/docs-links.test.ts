@@ -9,7 +9,12 @@ import { describe, expect, it } from 'vitest';
 import { anchorsOf, linksOf } from './support/markdown.js';
 
 const root = resolve(import.meta.dirname, '..');
-const pages = ['README.md', ...readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+const pages = [
+  'README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
 
 /** What is wrong with `href` in `page`, or undefined when it resolves. */
 function brokenLink(page: string, href: string): string | undefined {
@@ -19,7 +24,9 @@ function brokenLink(page: string, href: string): string | undefined {
   if (!existsSync(target)) return `no file ${path}`;
   if (anchor === undefined || anchor === '') return undefined;
   if (statSync(target).isDirectory() || !target.endsWith('.md')) return `#${anchor} on a file that is not Markdown`;
-  return anchorsOf(target).has(decodeURIComponent(anchor)) ? undefined : `no heading #${anchor} in ${path === '' ? page : path}`;
+  return anchorsOf(target).has(decodeURIComponent(anchor))
+    ? undefined
+    : `no heading #${anchor} in ${path === '' ? page : path}`;
 }
 
 describe('docs links', () => {

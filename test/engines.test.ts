@@ -16,7 +16,9 @@ interface LockEntry {
 
 const root = new URL('../', import.meta.url);
 const manifest = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as { engines: { node: string } };
-const lock = JSON.parse(readFileSync(new URL('package-lock.json', root), 'utf8')) as { packages: Record<string, LockEntry> };
+const lock = JSON.parse(readFileSync(new URL('package-lock.json', root), 'utf8')) as {
+  packages: Record<string, LockEntry>;
+};
 const promise = manifest.engines.node;
 
 describe('Node versions', () => {
@@ -26,7 +28,8 @@ describe('Node versions', () => {
       // Old packages wrote engines as an array of strings, which npm does not check.
       const wanted = Array.isArray(entry.engines) ? undefined : entry.engines?.node;
       if (path === '' || wanted === undefined) continue;
-      if (!semver.subset(promise, wanted)) refusing.push(`${path.replace(/^.*node_modules\//, '')}@${entry.version ?? '?'} wants node ${wanted}`);
+      if (!semver.subset(promise, wanted))
+        refusing.push(`${path.replace(/^.*node_modules\//, '')}@${entry.version ?? '?'} wants node ${wanted}`);
     }
     expect(refusing).toEqual([]);
   });
@@ -36,7 +39,7 @@ describe('Node versions', () => {
     expect(semver.satisfies(process.version, promise)).toBe(true);
   });
 
-  it('promises exactly the lines CI tests: the machine\'s Node 20 and the line .ci/run installs from the npm registry', () => {
+  it("promises exactly the lines CI tests: the machine's Node 20 and the line .ci/run installs from the npm registry", () => {
     const ci = readFileSync(new URL('.ci/run', root), 'utf8');
     const installed = /^NODE24_LINE=(\d+)$/m.exec(ci)?.[1];
     expect(installed, '.ci/run names the Node line it installs').toBeDefined();
@@ -50,7 +53,10 @@ describe('Node versions', () => {
 
   it('the docs state the same promise', () => {
     const contributing = readFileSync(new URL('docs/contributing.md', root), 'utf8');
-    expect(contributing.includes(`\`"node": "${promise}"\``), 'docs/contributing.md: the Node versions of package.json').toBe(true);
+    expect(
+      contributing.includes(`\`"node": "${promise}"\``),
+      'docs/contributing.md: the Node versions of package.json',
+    ).toBe(true);
     // The README's quick start says it short: "On Node 20.19+ or 24" (a whole line reads as its number alone).
     const lowest = promise.split('||').map((range) => semver.minVersion(range.trim())!);
     const short = lowest.map((v) => (v.minor === 0 ? `${v.major}` : `${v.major}.${v.minor}+`));

@@ -48,7 +48,9 @@ describe('estimates over known values', () => {
   it('nested sub-stages are estimated from the real stage and sub-stage lists, not 50 per level', async () => {
     const query = `{ v2(sport: MOTORSPORT) { motorsport { stage(id: "${motorsportIds.firstStage}") { name substages { name substages { name } } } } } }`;
     await resetCounts(stack.sandbox.url);
-    const result = await gql<{ v2: { motorsport: { stage: { substages: Array<{ substages: unknown[] | null }> | null } } } }>(stack.gateway.url, query);
+    const result = await gql<{
+      v2: { motorsport: { stage: { substages: Array<{ substages: unknown[] | null }> | null } } };
+    }>(stack.gateway.url, query);
     expect(result.errors).toBeUndefined();
     const substages = result.data!.v2.motorsport.stage.substages ?? [];
     const counts = await requestCounts(stack.sandbox.url);
@@ -89,7 +91,9 @@ describe('estimates over known values', () => {
     );
     expect(result.errors).toBeUndefined();
     const counts = await requestCounts(stack.sandbox.url);
-    const pages = Object.entries(counts.byRoute).filter(([route]) => route.includes('/events/last/')).reduce((sum, [, n]) => sum + n, 0);
+    const pages = Object.entries(counts.byRoute)
+      .filter(([route]) => route.includes('/events/last/'))
+      .reduce((sum, [, n]) => sum + n, 0);
     const counted = counts.total - (counts.byRoute['GET /reference/sports'] ?? 0);
     // Fewer pages than 95 items at an assumed 10 a page (10 pages): the estimate is what was really read.
     expect(pages).toBeGreaterThanOrEqual(1);

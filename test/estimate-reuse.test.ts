@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gql, requestCounts, resetCounts } from './support/client.js';
 import { startStack, type TestStack } from './support/servers.js';
 
-const news = 'query ($competition: ID!) { v1 { hockey { news(competitionId: $competition, limit: 5) { articles { title } } } } }';
+const news =
+  'query ($competition: ID!) { v1 { hockey { news(competitionId: $competition, limit: 5) { articles { title } } } } }';
 
 async function reuses(gatewayUrl: string): Promise<number> {
   const text = await (await fetch(`${gatewayUrl}/metrics`)).text();

@@ -47,96 +47,148 @@ const refusalOf = (errors: unknown): Record<string, unknown> | undefined => {
 describe('every door pays', () => {
   let stack: TestStack;
   let wsUrl: string;
-  const athlete = (offset: number): string => `{ v1 { hockey { athlete(id: ${hockeyV1Ids.firstAthleteId + offset}) { name } } } }`;
+  const athlete = (offset: number): string =>
+    `{ v1 { hockey { athlete(id: ${hockeyV1Ids.firstAthleteId + offset}) { name } } } }`;
 
-  const http = (path: string, init: RequestInit = {}) => async (key: string): Promise<Answer> => {
-    const response = await fetch(`${stack.gateway.url}${path}`, { ...init, headers: { ...bearer(key), ...(init.headers as Record<string, string>) } });
-    const text = await response.text();
-    let refusal: Record<string, unknown> | undefined;
-    if ((response.headers.get('content-type') ?? '').includes('json')) {
-      const body = JSON.parse(text) as { error?: Record<string, unknown>; errors?: unknown };
-      refusal = body.errors !== undefined ? refusalOf(body.errors) : body.error?.['code'] === 'QUOTA_EXHAUSTED' ? body.error : undefined;
-    }
-    return { refusal, status: response.status, headers: response.headers };
-  };
+  const http =
+    (path: string, init: RequestInit = {}) =>
+    async (key: string): Promise<Answer> => {
+      const response = await fetch(`${stack.gateway.url}${path}`, {
+        ...init,
+        headers: { ...bearer(key), ...(init.headers as Record<string, string>) },
+      });
+      const text = await response.text();
+      let refusal: Record<string, unknown> | undefined;
+      if ((response.headers.get('content-type') ?? '').includes('json')) {
+        const body = JSON.parse(text) as { error?: Record<string, unknown>; errors?: unknown };
+        refusal =
+          body.errors !== undefined
+            ? refusalOf(body.errors)
+            : body.error?.['code'] === 'QUOTA_EXHAUSTED'
+              ? body.error
+              : undefined;
+      }
+      return { refusal, status: response.status, headers: response.headers };
+    };
 
-  const query = (text: string) => async (key: string): Promise<Answer> => {
-    const result = await gql(stack.gateway.url, text, undefined, bearer(key));
-    return { refusal: refusalOf(result.errors), status: result.status };
-  };
+  const query =
+    (text: string) =>
+    async (key: string): Promise<Answer> => {
+      const result = await gql(stack.gateway.url, text, undefined, bearer(key));
+      return { refusal: refusalOf(result.errors), status: result.status };
+    };
 
-  const subgraphQuery = (text: string, variables?: Record<string, unknown>) => async (key: string): Promise<Answer> => {
-    const result = await gqlAt(`${stack.gateway.url}/subgraph`, text, variables, bearer(key));
-    return { refusal: refusalOf(result.errors), status: result.status };
-  };
+  const subgraphQuery =
+    (text: string, variables?: Record<string, unknown>) =>
+    async (key: string): Promise<Answer> => {
+      const result = await gqlAt(`${stack.gateway.url}/subgraph`, text, variables, bearer(key));
+      return { refusal: refusalOf(result.errors), status: result.status };
+    };
 
   /** The first message of a graphql-ws subscription (data or errors); then it is stopped. */
-  const wsFirst = (text: string, variables: Record<string, unknown> = {}) => async (key: string): Promise<Answer> => {
-    const client = createClient({ url: wsUrl, webSocketImpl: WebSocket, retryAttempts: 0, connectionParams: bearer(key) });
-    try {
-      const errors = await new Promise<unknown>((resolve, reject) => {
-        client.subscribe({ query: text, variables }, { next: (message) => resolve(message.errors), error: reject, complete: () => resolve(undefined) });
+  const wsFirst =
+    (text: string, variables: Record<string, unknown> = {}) =>
+    async (key: string): Promise<Answer> => {
+      const client = createClient({
+        url: wsUrl,
+        webSocketImpl: WebSocket,
+        retryAttempts: 0,
+        connectionParams: bearer(key),
       });
-      return { refusal: refusalOf(errors), status: 200 };
-    } finally {
-      await client.dispose();
-    }
-  };
+      try {
+        const errors = await new Promise<unknown>((resolve, reject) => {
+          client.subscribe(
+            { query: text, variables },
+            { next: (message) => resolve(message.errors), error: reject, complete: () => resolve(undefined) },
+          );
+        });
+        return { refusal: refusalOf(errors), status: 200 };
+      } finally {
+        await client.dispose();
+      }
+    };
 
   /** The first `next` event of an SSE subscription (graphql-sse distinct connections: a POST). */
-  const sseFirst = (text: string) => async (key: string): Promise<Answer> => {
-    const abort = new AbortController();
-    const response = await fetch(`${stack.gateway.url}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...bearer(key) },
-      body: JSON.stringify({ query: text }),
-      signal: abort.signal,
-    });
-    const reader = response.body!.getReader();
-    const decoder = new TextDecoder();
-    let buffer = '';
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) throw new Error('the SSE stream ended before its first event');
-        buffer += decoder.decode(value, { stream: true });
-        const data = /event: next\ndata: (.*)\n\n/.exec(buffer)?.[1];
-        if (data !== undefined) return { refusal: refusalOf((JSON.parse(data) as { errors?: unknown }).errors), status: response.status };
+  const sseFirst =
+    (text: string) =>
+    async (key: string): Promise<Answer> => {
+      const abort = new AbortController();
+      const response = await fetch(`${stack.gateway.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...bearer(key) },
+        body: JSON.stringify({ query: text }),
+        signal: abort.signal,
+      });
+      const reader = response.body!.getReader();
+      const decoder = new TextDecoder();
+      let buffer = '';
+      try {
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) throw new Error('the SSE stream ended before its first event');
+          buffer += decoder.decode(value, { stream: true });
+          const data = /event: next\ndata: (.*)\n\n/.exec(buffer)?.[1];
+          if (data !== undefined)
+            return { refusal: refusalOf((JSON.parse(data) as { errors?: unknown }).errors), status: response.status };
+        }
+      } finally {
+        abort.abort();
       }
-    } finally {
-      abort.abort();
-    }
-  };
+    };
 
   /** Example requests for every row of the route table, by row name. */
   const examples = (): Record<string, readonly Example[]> => ({
     graphql: [
       { name: 'a POST query', send: query(athlete(1)) },
-      { name: 'a GET query', send: http(`/graphql?query=${encodeURIComponent(athlete(2))}`, { headers: { accept: 'application/json' } }) },
+      {
+        name: 'a GET query',
+        send: http(`/graphql?query=${encodeURIComponent(athlete(2))}`, { headers: { accept: 'application/json' } }),
+      },
       {
         name: 'the logo chain in a query (it bypasses the request loader)',
         send: query(`{ logo(sources: { v2TeamId: "${imageIds.v2Football.team}", v2Sport: FOOTBALL }) { url } }`),
       },
-      { name: 'a liveTicker subscription over graphql-ws (starts the shared poll)', send: wsFirst('subscription { liveTicker { stale } }') },
+      {
+        name: 'a liveTicker subscription over graphql-ws (starts the shared poll)',
+        send: wsFirst('subscription { liveTicker { stale } }'),
+      },
       {
         name: 'a lineup confirmation subscription over graphql-ws (starts the shared watch)',
-        send: wsFirst('subscription ($id: ID!) { baseballLineupConfirmation(matchId: $id) { polls } }', { id: String(baseballIds.firstGame + 5) }),
+        send: wsFirst('subscription ($id: ID!) { baseballLineupConfirmation(matchId: $id) { polls } }', {
+          id: String(baseballIds.firstGame + 5),
+        }),
       },
     ],
     subgraph: [
       { name: 'a query on the federation subgraph', send: subgraphQuery(athlete(3)) },
       {
-        name: 'a router\'s _entities by the native key',
-        send: subgraphQuery('query ($r: [_Any!]!) { _entities(representations: $r) { ... on V1HockeyAthlete { name } } }', {
-          r: [{ __typename: 'V1HockeyAthlete', ref: { version: 'V1', nativeId: String(hockeyV1Ids.firstAthleteId + 4), sport: 'hockey' } }],
-        }),
+        name: "a router's _entities by the native key",
+        send: subgraphQuery(
+          'query ($r: [_Any!]!) { _entities(representations: $r) { ... on V1HockeyAthlete { name } } }',
+          {
+            r: [
+              {
+                __typename: 'V1HockeyAthlete',
+                ref: { version: 'V1', nativeId: String(hockeyV1Ids.firstAthleteId + 4), sport: 'hockey' },
+              },
+            ],
+          },
+        ),
       },
     ],
     images: [
-      { name: 'a V2 image whose ID does not exist (image + data route, spec 7.1)', send: http(`/images/v2/football/teams/${imageIds.v2Football.unknownTeam}`) },
+      {
+        name: 'a V2 image whose ID does not exist (image + data route, spec 7.1)',
+        send: http(`/images/v2/football/teams/${imageIds.v2Football.unknownTeam}`),
+      },
       { name: 'a V6 image by type', send: http(`/images/v6/football/teams/${imageIds.v6.team}`) },
       { name: 'a V6 image without type', send: http(`/images/v6/football/${imageIds.v6.venue}`) },
-      { name: 'a logo through V2 and V6', send: http(`/images/logo?v2Sport=football&v2=${imageIds.v2Football.player}&v6Sport=football&v6=${imageIds.v6.player}`) },
+      {
+        name: 'a logo through V2 and V6',
+        send: http(
+          `/images/logo?v2Sport=football&v2=${imageIds.v2Football.player}&v6Sport=football&v6=${imageIds.v6.player}`,
+        ),
+      },
     ],
     healthz: [{ name: 'GET /healthz', send: http('/healthz') }],
     readyz: [{ name: 'GET /readyz', send: http('/readyz') }],
@@ -144,7 +196,9 @@ describe('every door pays', () => {
       {
         name: 'the GraphiQL stylesheet the page names',
         send: async (key) => {
-          const page = await (await fetch(`${stack.gateway.url}/graphql`, { headers: { accept: 'text/html', ...bearer(key) } })).text();
+          const page = await (
+            await fetch(`${stack.gateway.url}/graphql`, { headers: { accept: 'text/html', ...bearer(key) } })
+          ).text();
           const stylesheet = /"(\/graphiql\/graphiql-[0-9a-f]+\.css)"/.exec(page)?.[1];
           if (stylesheet === undefined) throw new Error('the GraphiQL page names no stylesheet');
           return http(stylesheet)(key);
@@ -157,7 +211,8 @@ describe('every door pays', () => {
   });
 
   /** Counted requests the upstream received so far (its own allowance ledger). */
-  const upstreamUsed = async (): Promise<number> => ((await (await fetch(`${stack.sandbox.url}/__sandbox/quota`)).json()) as { used: number }).used;
+  const upstreamUsed = async (): Promise<number> =>
+    ((await (await fetch(`${stack.sandbox.url}/__sandbox/quota`)).json()) as { used: number }).used;
   const budgetOf = async (key: string): Promise<number> => {
     const result = await gql(stack.gateway.url, '{ quota { remaining } }', undefined, bearer(key));
     return (result.extensions?.['cost'] as { budgetRemaining: number }).budgetRemaining;
@@ -180,10 +235,19 @@ describe('every door pays', () => {
 
   it('answers a path outside the route table with a coded 404 and no upstream request', async () => {
     await resetCounts(stack.sandbox.url);
-    for (const path of ['/', '/graphiql', '/graphql/extra', '/subgraph/extra', '/image/v2/football/teams/1', '/__sandbox/requests']) {
+    for (const path of [
+      '/',
+      '/graphiql',
+      '/graphql/extra',
+      '/subgraph/extra',
+      '/image/v2/football/teams/1',
+      '/__sandbox/requests',
+    ]) {
       const response = await fetch(`${stack.gateway.url}${path}`, { headers: bearer(RICH) });
       expect(response.status, path).toBe(404);
-      expect(((await response.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]?.extensions.code).toBe('NOT_FOUND');
+      expect(
+        ((await response.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]?.extensions.code,
+      ).toBe('NOT_FOUND');
     }
     expect((await requestCounts(stack.sandbox.url)).total).toBe(0);
   });
@@ -196,7 +260,9 @@ describe('every door pays', () => {
           const usedBeforeRefusal = await upstreamUsed();
           const refused = await example.send(SPENT);
           expect(refused.refusal, example.name).toMatchObject({ code: 'QUOTA_EXHAUSTED', scope: 'client' });
-          expect(new Date(String(refused.refusal?.['resetsAt'])).toISOString(), example.name).toMatch(/T00:00:00\.000Z$/);
+          expect(new Date(String(refused.refusal?.['resetsAt'])).toISOString(), example.name).toMatch(
+            /T00:00:00\.000Z$/,
+          );
           if (route.name === 'images') {
             expect(refused.status, example.name).toBe(429);
             expect(Number(refused.headers?.get('retry-after')), example.name).toBeGreaterThan(0);

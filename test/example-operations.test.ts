@@ -18,9 +18,32 @@ interface Answer {
 
 /** What each example's comment promises, beyond "no error". */
 const promised: Record<string, Record<string, unknown>> = {
-  HockeyNight: { v1: { hockey: { standings: { entries: expect.arrayContaining([expect.objectContaining({ position: 1 })]) }, lines: { moneyline: expect.any(Object) } } } },
-  WorldCup: { worldCup: { v1: { matches: expect.arrayContaining([expect.objectContaining({ groupName: 'Group A' })]) }, v2: { info: { numberOfTeams: 48 } } } },
-  V2Discovery: { v2: { football: { competitions: { nodes: expect.arrayContaining([expect.objectContaining({ tier: 1, categoryInfo: expect.objectContaining({ alpha2: 'NL' }) })]) }, leagues: expect.arrayContaining([expect.any(Object)]) } } },
+  HockeyNight: {
+    v1: {
+      hockey: {
+        standings: { entries: expect.arrayContaining([expect.objectContaining({ position: 1 })]) },
+        lines: { moneyline: expect.any(Object) },
+      },
+    },
+  },
+  WorldCup: {
+    worldCup: {
+      v1: { matches: expect.arrayContaining([expect.objectContaining({ groupName: 'Group A' })]) },
+      v2: { info: { numberOfTeams: 48 } },
+    },
+  },
+  V2Discovery: {
+    v2: {
+      football: {
+        competitions: {
+          nodes: expect.arrayContaining([
+            expect.objectContaining({ tier: 1, categoryInfo: expect.objectContaining({ alpha2: 'NL' }) }),
+          ]),
+        },
+        leagues: expect.arrayContaining([expect.any(Object)]),
+      },
+    },
+  },
   V6TeamStats: {
     v6: {
       football: {
@@ -28,7 +51,9 @@ const promised: Record<string, Record<string, unknown>> = {
           teams: expect.arrayContaining([
             expect.objectContaining({
               shots: { stat: expect.objectContaining({ foldedFrom: 183 }) },
-              fullMatch: expect.objectContaining({ stats: expect.arrayContaining([expect.objectContaining({ statId: 130, provided: false, value: null })]) }),
+              fullMatch: expect.objectContaining({
+                stats: expect.arrayContaining([expect.objectContaining({ statId: 130, provided: false, value: null })]),
+              }),
             }),
           ]),
         },
@@ -50,12 +75,20 @@ describe('example operations (examples/operations/)', async () => {
 
   /** The first event of a subscription over graphql-ws, as GraphiQL opens it. */
   async function firstEvent(example: ExampleOperation): Promise<Answer> {
-    const client = createClient({ url: `${stack.gateway.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0 });
+    const client = createClient({
+      url: `${stack.gateway.url.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+    });
     try {
       return await new Promise<Answer>((resolve, reject) => {
         client.subscribe(
           { query: example.document, operationName: example.name, variables: { ...example.variables } },
-          { next: (event) => resolve(event as Answer), error: reject, complete: () => reject(new Error(`${example.name} completed without an event`)) },
+          {
+            next: (event) => resolve(event as Answer),
+            error: reject,
+            complete: () => reject(new Error(`${example.name} completed without an event`)),
+          },
         );
       });
     } finally {
@@ -76,15 +109,19 @@ describe('example operations (examples/operations/)', async () => {
     for (const example of examples) expect(example.document, example.file).toMatch(/^# \S.*\n(#.*\n)+/);
   });
 
-  it.each(examples.map((example) => [example.name, example] as const))('%s answers on the sandbox with no error, and shows what its comment says', async (_name, example) => {
-    const answer: Answer =
-      example.type === 'subscription'
-        ? await firstEvent(example)
-        : await gql(stack.gateway.url, example.document, { ...example.variables });
-    expect(answer.errors, JSON.stringify(answer.errors)).toBeUndefined();
-    expect(answer.data).toEqual(expect.any(Object));
-    // Every top-level field answered something: no example shows an empty screen.
-    for (const [field, value] of Object.entries(answer.data ?? {})) expect(value, `${example.name}.${field}`).not.toBeNull();
-    expect(answer.data).toMatchObject(promised[example.name] ?? { missing: `a promise for ${example.name}` });
-  });
+  it.each(examples.map((example) => [example.name, example] as const))(
+    '%s answers on the sandbox with no error, and shows what its comment says',
+    async (_name, example) => {
+      const answer: Answer =
+        example.type === 'subscription'
+          ? await firstEvent(example)
+          : await gql(stack.gateway.url, example.document, { ...example.variables });
+      expect(answer.errors, JSON.stringify(answer.errors)).toBeUndefined();
+      expect(answer.data).toEqual(expect.any(Object));
+      // Every top-level field answered something: no example shows an empty screen.
+      for (const [field, value] of Object.entries(answer.data ?? {}))
+        expect(value, `${example.name}.${field}`).not.toBeNull();
+      expect(answer.data).toMatchObject(promised[example.name] ?? { missing: `a promise for ${example.name}` });
+    },
+  );
 });

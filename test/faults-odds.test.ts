@@ -55,7 +55,12 @@ describe('odds socket faults: signalled in time, contained, recovered, no key', 
         ODDS_BACKOFF_MAX_MS: '200',
       },
     });
-    client = createClient({ url: `${stack.gateway.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
+    client = createClient({
+      url: `${stack.gateway.url.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      lazy: true,
+    });
   });
   afterAll(async () => {
     await client.dispose();
@@ -63,7 +68,9 @@ describe('odds socket faults: signalled in time, contained, recovered, no key', 
   });
 
   /** The faulted match and a bystander match, both live before the fault. */
-  async function twoFeeds(name: keyof typeof MATCHES): Promise<{ faulted: Stream<Snapshot>; other: Stream<Snapshot>; stop: () => void }> {
+  async function twoFeeds(
+    name: keyof typeof MATCHES,
+  ): Promise<{ faulted: Stream<Snapshot>; other: Stream<Snapshot>; stop: () => void }> {
     const a = subscribe<Snapshot>(client, SNAPSHOTS, { m: MATCHES[name].faulted }, 'oddsSnapshots');
     const b = subscribe<Snapshot>(client, SNAPSHOTS, { m: MATCHES[name].bystander }, 'oddsSnapshots');
     await a.stream.until((v) => fresh(v.at(-1)));
@@ -115,7 +122,8 @@ describe('odds socket faults: signalled in time, contained, recovered, no key', 
     const { faulted, other, stop } = await twoFeeds('silent');
     try {
       const before = faulted.values.length;
-      const subscribesBefore = (await oddsControl.stats(stack.sandbox.url)).subscribesByChannel[`match:${MATCHES.silent.faulted}:odds`] ?? 0;
+      const subscribesBefore =
+        (await oddsControl.stats(stack.sandbox.url)).subscribesByChannel[`match:${MATCHES.silent.faulted}:odds`] ?? 0;
       const silencedAt = Date.now();
       await oddsControl.silence(stack.sandbox.url, MATCHES.silent.faulted);
       const queryText = await othersUnaffected(other);
@@ -127,7 +135,9 @@ describe('odds socket faults: signalled in time, contained, recovered, no key', 
       expect(detectedAfter).toBeLessThan(WATCHDOG_MS + DETECT_SLACK_MS);
       const staleAt = faulted.values.length;
       await faulted.until((v) => fresh(v.at(-1)) && v.length > staleAt, 3_000);
-      expect((await oddsControl.stats(stack.sandbox.url)).subscribesByChannel[`match:${MATCHES.silent.faulted}:odds`]).toBe(subscribesBefore + 1);
+      expect(
+        (await oddsControl.stats(stack.sandbox.url)).subscribesByChannel[`match:${MATCHES.silent.faulted}:odds`],
+      ).toBe(subscribesBefore + 1);
       expect(faulted.error).toBeUndefined();
       await expectNoKey([faulted, other], [queryText]);
     } finally {
@@ -145,7 +155,10 @@ describe('odds socket faults: signalled in time, contained, recovered, no key', 
       await oddsControl.malformed(stack.sandbox.url, MATCHES.malformed.faulted);
       // Resubscribed at once: well before the watchdog would have noticed anything.
       let after = await oddsControl.stats(stack.sandbox.url);
-      while ((after.subscribesByChannel[`match:${MATCHES.malformed.faulted}:odds`] ?? 0) === subscribesBefore && Date.now() - sentAt < DETECT_SLACK_MS) {
+      while (
+        (after.subscribesByChannel[`match:${MATCHES.malformed.faulted}:odds`] ?? 0) === subscribesBefore &&
+        Date.now() - sentAt < DETECT_SLACK_MS
+      ) {
         await sleep(25);
         after = await oddsControl.stats(stack.sandbox.url);
       }

@@ -12,7 +12,14 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { hockeyV1Ids } from '../src/sandbox/fixtures/hockey-v1.js';
 import { startSandbox } from '../src/sandbox/server.js';
 import { clearFaults, injectFault, requestCounts, resetCounts, type Fault } from './support/client.js';
-import { expectKeyNowhere, runFaultScenario, send, sleep, type FaultScenario, type Operation } from './support/faults.js';
+import {
+  expectKeyNowhere,
+  runFaultScenario,
+  send,
+  sleep,
+  type FaultScenario,
+  type Operation,
+} from './support/faults.js';
 import { startStack, type TestStack } from './support/servers.js';
 import { freePort } from '../src/net/free-port.js';
 
@@ -128,7 +135,10 @@ describe('upstream faults: coded, bounded, contained, recovered, no key', () => 
   });
 
   it('headers never sent: UPSTREAM_UNREACHABLE by the deadline, the other routes answered meanwhile', async () => {
-    const { bystander: other, faulted } = await runFaultScenario(stack, onLines({ kind: 'hang' }, 'UPSTREAM_UNREACHABLE'));
+    const { bystander: other, faulted } = await runFaultScenario(
+      stack,
+      onLines({ kind: 'hang' }, 'UPSTREAM_UNREACHABLE'),
+    );
     expect(faulted.elapsedMs).toBeGreaterThanOrEqual(DEADLINE_MS - 100);
     expect(other.elapsedMs).toBeLessThan(DEADLINE_MS / 2);
   });
@@ -150,9 +160,14 @@ describe('upstream faults: coded, bounded, contained, recovered, no key', () => 
 
   it('the upstream closing idle keep-alive sockets: the request that met a closed socket is resent once, no error', async () => {
     // Warm one keep-alive connection, then make the next request on it meet a closed socket.
-    expect((await send(stack, { query: `{ v1 { hockey { news(limit: 1) { articles { title } } } } }` })).value.errors).toBeUndefined();
+    expect(
+      (await send(stack, { query: `{ v1 { hockey { news(limit: 1) { articles { title } } } } }` })).value.errors,
+    ).toBeUndefined();
     await injectFault(stack.sandbox.url, { route: LINES, kind: 'close-reused', times: 1 });
-    const lines: Operation = { query: `query ($game: ID!) { v1 { hockey { lines(gameId: $game) { gameId } } } }`, variables: { game: String(game) } };
+    const lines: Operation = {
+      query: `query ($game: ID!) { v1 { hockey { lines(gameId: $game) { gameId } } } }`,
+      variables: { game: String(game) },
+    };
     const usedBefore = stack.gateway.services.ledger.snapshot().used;
     const first = await send(stack, lines);
     expect(first.value.errors).toBeUndefined();

@@ -56,7 +56,9 @@ function publicSchema(result: CompositionResult): GraphQLSchema {
 function fieldsNamed(schema: GraphQLSchema, name: string): string[] {
   return Object.values(schema.getTypeMap())
     .filter((type) => (isObjectType(type) || isInterfaceType(type)) && !type.name.startsWith('__'))
-    .flatMap((type) => (name in (type as { getFields(): Record<string, unknown> }).getFields() ? [`${type.name}.${name}`] : []));
+    .flatMap((type) =>
+      name in (type as { getFields(): Record<string, unknown> }).getFields() ? [`${type.name}.${name}`] : [],
+    );
 }
 
 describe('the federation tables', () => {
@@ -91,14 +93,18 @@ describe('composition with a second subgraph', () => {
     expect(String(fan.getFields()['followedAthletes']?.type)).toBe('[V1HockeyAthlete!]!');
     // The composed types are ours, whole: the fan subgraph's stubs add nothing but their keys.
     const athlete = api.getType('V1HockeyAthlete');
-    expect(isObjectType(athlete) && Object.keys(athlete.getFields())).toEqual(expect.arrayContaining(['id', 'ref', 'name', 'position']));
+    expect(isObjectType(athlete) && Object.keys(athlete.getFields())).toEqual(
+      expect.arrayContaining(['id', 'ref', 'name', 'position']),
+    );
     // The router's machinery stays out of the API; both keys are in the supergraph for the router.
     expect(api.getQueryType()?.getFields()['_entities']).toBeUndefined();
     const v2Team = /type V2Team implements Node & Team ([^\n]*)\n/.exec(result.supergraphSdl ?? '')?.[1] ?? '';
     expect(v2Team).toContain('@join__type(graph: SPORTS, key: "id")');
     expect(v2Team).toContain('@join__type(graph: SPORTS, key: "ref { version nativeId sport }")');
     expect(v2Team).toContain('@join__type(graph: FANS, key: "ref { version nativeId sport }", resolvable: false)');
-    expect(result.supergraphSdl).toContain('interface Team @join__type(graph: FANS, key: "id", isInterfaceObject: true) @join__type(graph: SPORTS, key: "id")');
+    expect(result.supergraphSdl).toContain(
+      'interface Team @join__type(graph: FANS, key: "id", isInterfaceObject: true) @join__type(graph: SPORTS, key: "id")',
+    );
   });
 
   it('keeps the operational fields (the allowance, cost previews) out of the API by default, tagged either way', async () => {

@@ -39,8 +39,20 @@ const v1Athlete = (nativeId: string) => ({ version: 'V1', nativeId, sport: 'hock
 const v2Team = (nativeId: string) => ({ version: 'V2', nativeId, sport: 'hockey' }) as const;
 
 const FANS: readonly Fan[] = [
-  { id: 'fan-1', name: 'Ada', favouriteTeamId: v1CompetitorId, followedAthletes: [v1Athlete(athlete(0)), v1Athlete(athlete(1))], followedTeams: [v2Team(TEAM)] },
-  { id: 'fan-2', name: 'Bo', favouriteTeamId: v2TeamId, followedAthletes: [v1Athlete(athlete(1)), v1Athlete(athlete(2))], followedTeams: [v2Team(OTHER_TEAM)] },
+  {
+    id: 'fan-1',
+    name: 'Ada',
+    favouriteTeamId: v1CompetitorId,
+    followedAthletes: [v1Athlete(athlete(0)), v1Athlete(athlete(1))],
+    followedTeams: [v2Team(TEAM)],
+  },
+  {
+    id: 'fan-2',
+    name: 'Bo',
+    favouriteTeamId: v2TeamId,
+    followedAthletes: [v1Athlete(athlete(1)), v1Athlete(athlete(2))],
+    followedTeams: [v2Team(OTHER_TEAM)],
+  },
   { id: 'fan-3', name: 'Cy', favouriteTeamId: null, followedAthletes: [], followedTeams: [] },
 ];
 
@@ -67,7 +79,8 @@ async function firstEvents(url: string, query: string, count: number): Promise<J
   try {
     while (events.length < count) {
       const { value, done } = await reader.read();
-      if (done) throw new Error(`the SSE stream ended after ${events.length} events: ${JSON.stringify(events)} ${buffer}`);
+      if (done)
+        throw new Error(`the SSE stream ended after ${events.length} events: ${JSON.stringify(events)} ${buffer}`);
       buffer += decoder.decode(value, { stream: true });
       let end: number;
       while ((end = buffer.indexOf('\n\n')) >= 0) {
@@ -91,7 +104,10 @@ describe('through Hive Gateway: the supergraph of sports-graph and a fan subgrap
   beforeAll(async () => {
     // As in production: the router is a client of the gateway, with a key of its own (which also passes the CSRF rule:
     // the router asks for subscriptions with GET).
-    stack = await startStack({ sandbox: { oddsCadence: 'fast' }, env: { GATEWAY_CLIENT_KEYS: `router:${ROUTER_KEY}` } });
+    stack = await startStack({
+      sandbox: { oddsCadence: 'fast' },
+      env: { GATEWAY_CLIENT_KEYS: `router:${ROUTER_KEY}` },
+    });
     fans = await startFanSubgraph(FANS);
     router = await startRouter([
       { name: 'sports', url: `${stack.gateway.url}/subgraph`, headers: { authorization: `Bearer ${ROUTER_KEY}` } },
@@ -133,13 +149,25 @@ describe('through Hive Gateway: the supergraph of sports-graph and a fan subgrap
     };
     await resetCounts(stack.sandbox.url);
     const [v1Competitor, v2TeamNode] = await byId([v1CompetitorId, v2TeamId]);
-    expect(ada['favouriteTeam']).toEqual({ __typename: 'V1HockeyCompetitor', id: v1CompetitorId, name: v1Competitor!['name'], ref: { version: 'V1', nativeId: TEAM, sport: 'hockey' } });
-    expect(bo['favouriteTeam']).toEqual({ __typename: 'V2Team', id: v2TeamId, name: v2TeamNode!['name'], ref: { version: 'V2', nativeId: TEAM, sport: 'hockey' } });
+    expect(ada['favouriteTeam']).toEqual({
+      __typename: 'V1HockeyCompetitor',
+      id: v1CompetitorId,
+      name: v1Competitor!['name'],
+      ref: { version: 'V1', nativeId: TEAM, sport: 'hockey' },
+    });
+    expect(bo['favouriteTeam']).toEqual({
+      __typename: 'V2Team',
+      id: v2TeamId,
+      name: v2TeamNode!['name'],
+      ref: { version: 'V2', nativeId: TEAM, sport: 'hockey' },
+    });
     // One native ID on two versions: two different entities.
     expect(v1Competitor!['name']).not.toBe(v2TeamNode!['name']);
     expect(cy).toEqual({ id: 'fan-3', name: 'Cy', favouriteTeam: null, followedAthletes: [], followedTeams: [] });
 
-    const athleteIds = [0, 1, 2].map((offset) => toGlobalId({ version: 'v1', sport: 'hockey', typeName: 'V1HockeyAthlete', nativeId: athlete(offset) }));
+    const athleteIds = [0, 1, 2].map((offset) =>
+      toGlobalId({ version: 'v1', sport: 'hockey', typeName: 'V1HockeyAthlete', nativeId: athlete(offset) }),
+    );
     const [a0, a1, a2] = (await byId(athleteIds)).map(({ __typename: _, ...rest }) => rest);
     expect(ada['followedAthletes']).toEqual([a0, a1]);
     expect(bo['followedAthletes']).toEqual([a1, a2]);
@@ -154,7 +182,11 @@ describe('through Hive Gateway: the supergraph of sports-graph and a fan subgrap
     await resetCounts(stack.sandbox.url);
     const again = await gqlAt<{ fans: Json[] }>(router.url, FAN_QUERY);
     expect(again.errors).toBeUndefined();
-    expect(again.data!.fans.map((fan) => (fan['favouriteTeam'] as Json | null)?.['__typename'] ?? null)).toEqual(['V1HockeyCompetitor', 'V2Team', null]);
+    expect(again.data!.fans.map((fan) => (fan['favouriteTeam'] as Json | null)?.['__typename'] ?? null)).toEqual([
+      'V1HockeyCompetitor',
+      'V2Team',
+      null,
+    ]);
     expect((await requestCounts(stack.sandbox.url)).total).toBe(0);
   });
 
@@ -167,12 +199,18 @@ describe('through Hive Gateway: the supergraph of sports-graph and a fan subgrap
   it('relays an odds subscription through the router (router to subgraph over SSE) from one upstream odds feed', async () => {
     const match = '900100';
     const channel = `match:${match}:odds`;
-    const events = await firstEvents(router.url, `subscription { oddsSnapshots(matchId: "${match}") { matchId feed markets { marketId } } }`, 2);
+    const events = await firstEvents(
+      router.url,
+      `subscription { oddsSnapshots(matchId: "${match}") { matchId feed markets { marketId } } }`,
+      2,
+    );
     for (const event of events) {
       expect(event['errors']).toBeUndefined();
       expect((event['data'] as { oddsSnapshots: Json }).oddsSnapshots).toMatchObject({ matchId: match, feed: 'LIVE' });
     }
-    expect(((events[0]!['data'] as { oddsSnapshots: { markets: unknown[] } }).oddsSnapshots.markets).length).toBeGreaterThan(0);
+    expect(
+      (events[0]!['data'] as { oddsSnapshots: { markets: unknown[] } }).oddsSnapshots.markets.length,
+    ).toBeGreaterThan(0);
     expect((await oddsControl.stats(stack.sandbox.url)).subscribesByChannel[channel]).toBe(1);
   });
 });

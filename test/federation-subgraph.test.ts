@@ -60,7 +60,9 @@ const keysOf = (node: { directives?: readonly ConstDirectiveNode[] | undefined }
     });
 
 const directivesOf = (document: DocumentNode, typeName: string): string[] =>
-  document.definitions.flatMap((d) => ('name' in d && d.name?.value === typeName && 'directives' in d ? (d.directives ?? []).map((x) => x.name.value) : []));
+  document.definitions.flatMap((d) =>
+    'name' in d && d.name?.value === typeName && 'directives' in d ? (d.directives ?? []).map((x) => x.name.value) : [],
+  );
 
 describe('the federation subgraph on /subgraph', () => {
   let stack: TestStack;
@@ -78,11 +80,16 @@ describe('the federation subgraph on /subgraph', () => {
     const sdl = parse(printed.data!._service.sdl);
     expect(printed.data!._service.sdl).toContain('@link(url: "https://specs.apollo.dev/federation/v2.3"');
 
-    const introspection = await gql<{ __type: { possibleTypes: Array<{ name: string }> } }>(stack.gateway.url, '{ __type(name: "Node") { possibleTypes { name } } }');
+    const introspection = await gql<{ __type: { possibleTypes: Array<{ name: string }> } }>(
+      stack.gateway.url,
+      '{ __type(name: "Node") { possibleTypes { name } } }',
+    );
     const nodeTypes = introspection.data!.__type.possibleTypes.map((t) => t.name).sort();
     expect(nodeTypes.length).toBeGreaterThanOrEqual(20);
     const objects = new Map(
-      sdl.definitions.filter((d): d is ObjectTypeDefinitionNode => d.kind === Kind.OBJECT_TYPE_DEFINITION).map((d) => [d.name.value, d]),
+      sdl.definitions
+        .filter((d): d is ObjectTypeDefinitionNode => d.kind === Kind.OBJECT_TYPE_DEFINITION)
+        .map((d) => [d.name.value, d]),
     );
     for (const type of nodeTypes) {
       const expected = nativeKeyTypes[type] === undefined ? ['id'] : ['id', 'ref { version nativeId sport }'];
@@ -92,7 +99,9 @@ describe('the federation subgraph on /subgraph', () => {
     expect(Object.keys(nativeKeyTypes).every((type) => nodeTypes.includes(type))).toBe(true);
     expect(nativeKeyTypes['V1HockeyCompetitor']).toBeUndefined();
     for (const entityInterface of ['Node', 'Team', 'Person', 'Competition', 'Venue', 'Event']) {
-      const definition = sdl.definitions.find((d) => d.kind === Kind.INTERFACE_TYPE_DEFINITION && d.name.value === entityInterface);
+      const definition = sdl.definitions.find(
+        (d) => d.kind === Kind.INTERFACE_TYPE_DEFINITION && d.name.value === entityInterface,
+      );
       expect(keysOf(definition as ObjectTypeDefinitionNode), entityInterface).toEqual(['id']);
     }
     expect(directivesOf(sdl, 'Ref')).toEqual(['shareable']);
@@ -106,7 +115,9 @@ describe('the federation subgraph on /subgraph', () => {
     expect(refused.errors?.[0]?.extensions?.['code']).toBe('GRAPHQL_VALIDATION_FAILED');
     for (const name of ['_Any', '_Entity', '_Service']) {
       // One introspection field per operation: aliased ones are refused (src/plugins/use-introspection-bounds.ts).
-      expect((await gql(stack.gateway.url, `{ __type(name: "${name}") { name } }`)).data, name).toEqual({ __type: null });
+      expect((await gql(stack.gateway.url, `{ __type(name: "${name}") { name } }`)).data, name).toEqual({
+        __type: null,
+      });
     }
   });
 
@@ -121,7 +132,10 @@ describe('the federation subgraph on /subgraph', () => {
       athleteRef(0),
       { __typename: 'V3Event', ref: { version: 'V3', nativeId: String(v3Match.id), sport: v3Match.sport } },
       { __typename: 'V6BaseballMatch', ref: { version: 'V6', nativeId: v6Match.id, sport: null } },
-      { __typename: 'AussieRulesCoach', ref: { version: 'V2', nativeId: String(aussieRulesIds.firstCoach), sport: 'aussie-rules' } },
+      {
+        __typename: 'AussieRulesCoach',
+        ref: { version: 'V2', nativeId: String(aussieRulesIds.firstCoach), sport: 'aussie-rules' },
+      },
     ];
     await resetCounts(stack.sandbox.url);
     const result = await gqlAt<{ _entities: Json[] }>(subgraph, ENTITIES, { r: representations });
@@ -137,7 +151,16 @@ describe('the federation subgraph on /subgraph', () => {
       'V6BaseballMatch',
       'AussieRulesCoach',
     ]);
-    expect(entities.map((e) => (e['ref'] as Json)['version'])).toEqual(['V2', 'V1', 'V1', 'V2', 'V1', 'V3', 'V6', 'V2']);
+    expect(entities.map((e) => (e['ref'] as Json)['version'])).toEqual([
+      'V2',
+      'V1',
+      'V1',
+      'V2',
+      'V1',
+      'V3',
+      'V6',
+      'V2',
+    ]);
     expect(entities.map((e) => (e['ref'] as Json)['nativeId'])).toEqual([
       SHARED_NATIVE_ID,
       SHARED_NATIVE_ID,
@@ -166,7 +189,10 @@ describe('the federation subgraph on /subgraph', () => {
 
   it('answers cached representations with 0 upstream requests, estimated 0, whichever door cached them', async () => {
     // Cached by /graphql: a V2 team and a hockey athlete.
-    const viaGraphql = await gql(stack.gateway.url, `{ v2(sport: ICE_HOCKEY) { team(id: ${hockeyV2Ids.firstTeam + 1}) { id } } v1 { hockey { athlete(id: ${hockeyV1Ids.firstAthleteId + 1}) { id } } } }`);
+    const viaGraphql = await gql(
+      stack.gateway.url,
+      `{ v2(sport: ICE_HOCKEY) { team(id: ${hockeyV2Ids.firstTeam + 1}) { id } } v1 { hockey { athlete(id: ${hockeyV1Ids.firstAthleteId + 1}) { id } } } }`,
+    );
     expect(viaGraphql.errors).toBeUndefined();
     await resetCounts(stack.sandbox.url);
     const representations = [
@@ -193,18 +219,32 @@ describe('the federation subgraph on /subgraph', () => {
     await resetCounts(stack.sandbox.url);
     const entities = await gqlAt<{ _entities: Json[] }>(subgraph, ATHLETE_NAMES, { r: first });
     expect(entities.errors).toBeUndefined();
-    expect(entities.data!._entities.map((e) => (e['ref'] as Json)['nativeId'])).toEqual(first.map((r) => (r['ref'] as Json)['nativeId']));
+    expect(entities.data!._entities.map((e) => (e['ref'] as Json)['nativeId'])).toEqual(
+      first.map((r) => (r['ref'] as Json)['nativeId']),
+    );
     expect((await requestCounts(stack.sandbox.url)).byRoute).toEqual({ 'GET /v1/hockey/athletes': 100 });
     expect(costOf(entities)).toMatchObject({ estimated: 100, upstreamRequests: 100 });
 
     const nodeIds = Array.from({ length: 100 }, (_, i) =>
-      toGlobalId({ version: 'v1', sport: 'hockey', typeName: 'V1HockeyAthlete', nativeId: String(hockeyV1Ids.firstAthleteId + 200 + i) }),
+      toGlobalId({
+        version: 'v1',
+        sport: 'hockey',
+        typeName: 'V1HockeyAthlete',
+        nativeId: String(hockeyV1Ids.firstAthleteId + 200 + i),
+      }),
     );
     await resetCounts(stack.sandbox.url);
-    const nodes = await gql<{ nodes: Json[] }>(stack.gateway.url, 'query ($ids: [ID!]!) { nodes(ids: $ids) { ... on V1HockeyAthlete { name } } }', { ids: nodeIds });
+    const nodes = await gql<{ nodes: Json[] }>(
+      stack.gateway.url,
+      'query ($ids: [ID!]!) { nodes(ids: $ids) { ... on V1HockeyAthlete { name } } }',
+      { ids: nodeIds },
+    );
     expect(nodes.errors).toBeUndefined();
     expect((await requestCounts(stack.sandbox.url)).byRoute).toEqual({ 'GET /v1/hockey/athletes': 100 });
-    expect(costOf(nodes)).toMatchObject({ estimated: costOf(entities).estimated, upstreamRequests: costOf(entities).upstreamRequests });
+    expect(costOf(nodes)).toMatchObject({
+      estimated: costOf(entities).estimated,
+      upstreamRequests: costOf(entities).upstreamRequests,
+    });
 
     // The same 100 again, each twice: cached, so free.
     await resetCounts(stack.sandbox.url);
@@ -220,7 +260,14 @@ describe('the federation subgraph on /subgraph', () => {
     expect(refused.status).toBe(400);
     expect(refused.errors?.[0]?.extensions).toMatchObject({ code: 'COST_LIMIT_EXCEEDED' });
     const refusedNodes = await gql(stack.gateway.url, 'query ($ids: [ID!]!) { nodes(ids: $ids) { id } }', {
-      ids: Array.from({ length: 101 }, (_, i) => toGlobalId({ version: 'v1', sport: 'hockey', typeName: 'V1HockeyAthlete', nativeId: String(hockeyV1Ids.firstAthleteId + 300 + i) })),
+      ids: Array.from({ length: 101 }, (_, i) =>
+        toGlobalId({
+          version: 'v1',
+          sport: 'hockey',
+          typeName: 'V1HockeyAthlete',
+          nativeId: String(hockeyV1Ids.firstAthleteId + 300 + i),
+        }),
+      ),
     });
     expect(refusedNodes.errors?.[0]?.extensions).toMatchObject({ code: 'COST_LIMIT_EXCEEDED' });
     expect((await requestCounts(stack.sandbox.url)).total).toBe(0);
@@ -228,12 +275,21 @@ describe('the federation subgraph on /subgraph', () => {
 
   it('refuses a bad representation with a coded error in its own slot, before any request; its neighbours resolve', async () => {
     const bad: Array<[Json | string, string]> = [
-      [{ __typename: 'V2Team', ref: { version: 'V1', nativeId: SHARED_NATIVE_ID, sport: 'hockey' } }, 'its `ref.version` must be V2'],
+      [
+        { __typename: 'V2Team', ref: { version: 'V1', nativeId: SHARED_NATIVE_ID, sport: 'hockey' } },
+        'its `ref.version` must be V2',
+      ],
       [{ __typename: 'V2Team', ref: { version: 'V2', nativeId: SHARED_NATIVE_ID, sport: null } }, 'needs `ref.sport`'],
       [{ __typename: 'V2Team', ref: { version: 'V2', nativeId: '', sport: 'hockey' } }, 'non-empty string'],
       [{ __typename: 'V2Team', ref: { version: 'V2', nativeId: '1', sport: '../x' } }, 'Not a sports-graph global ID'],
-      [{ __typename: 'AussieRulesCoach', ref: { version: 'V2', nativeId: '1', sport: 'football' } }, 'served under the sport `aussie-rules` only'],
-      [{ __typename: 'V1HockeyCompetitor', ref: { version: 'V1', nativeId: SHARED_NATIVE_ID, sport: 'hockey' } }, 'has no `ref` key'],
+      [
+        { __typename: 'AussieRulesCoach', ref: { version: 'V2', nativeId: '1', sport: 'football' } },
+        'served under the sport `aussie-rules` only',
+      ],
+      [
+        { __typename: 'V1HockeyCompetitor', ref: { version: 'V1', nativeId: SHARED_NATIVE_ID, sport: 'hockey' } },
+        'has no `ref` key',
+      ],
       [{ __typename: 'V2Team' }, 'needs its `id` or its `ref'],
       [{ __typename: 'V2Team', id: v1CompetitorId }, 'This ID names a V1HockeyCompetitor, not a V2Team'],
       [{ __typename: 'Person', id: v1CompetitorId }, 'not a Person'],
@@ -245,7 +301,9 @@ describe('the federation subgraph on /subgraph', () => {
     ];
     const good = athleteRef(0);
     await resetCounts(stack.sandbox.url);
-    const result = await gqlAt<{ _entities: Array<Json | null> }>(subgraph, ENTITIES, { r: [good, ...bad.map(([r]) => r), good] });
+    const result = await gqlAt<{ _entities: Array<Json | null> }>(subgraph, ENTITIES, {
+      r: [good, ...bad.map(([r]) => r), good],
+    });
     expect(result.status).toBe(200);
     expect(result.data!._entities[0]).toMatchObject({ __typename: 'V1HockeyAthlete' });
     expect(result.data!._entities.at(-1)).toMatchObject({ __typename: 'V1HockeyAthlete' });
@@ -275,7 +333,11 @@ describe('the federation subgraph on /subgraph', () => {
     await stack.stopGateway();
     await stack.restartGateway({ FEDERATION_SUBGRAPH: 'false' });
     try {
-      const response = await fetch(`${stack.gateway.url}/subgraph`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ _service { sdl } }"}' });
+      const response = await fetch(`${stack.gateway.url}/subgraph`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"query":"{ _service { sdl } }"}',
+      });
       expect(response.status).toBe(404);
       const body = (await response.json()) as { errors: Array<{ message: string; extensions: { code: string } }> };
       expect(body.errors[0]).toMatchObject({ extensions: { code: 'NOT_FOUND' } });
@@ -293,7 +355,10 @@ describe('federation configuration', () => {
 
   it('hides the operational group by default; takes a list of groups, or none', () => {
     expect(loadConfig(base).federation).toEqual({ subgraph: true, hidden: ['operational'] });
-    expect(loadConfig({ ...base, FEDERATION_HIDDEN: 'raw, operational,raw' }).federation.hidden).toEqual(['raw', 'operational']);
+    expect(loadConfig({ ...base, FEDERATION_HIDDEN: 'raw, operational,raw' }).federation.hidden).toEqual([
+      'raw',
+      'operational',
+    ]);
     expect(loadConfig({ ...base, FEDERATION_HIDDEN: 'none' }).federation.hidden).toEqual([]);
     expect(loadConfig({ ...base, FEDERATION_SUBGRAPH: 'false' }).federation.subgraph).toBe(false);
   });
@@ -302,6 +367,8 @@ describe('federation configuration', () => {
     expect(() => loadConfig({ ...base, FEDERATION_HIDDEN: 'operational,quota' })).toThrow(
       /FEDERATION_HIDDEN takes operational, raw \(comma separated\) or none, got "quota"/,
     );
-    expect(() => loadConfig({ ...base, FEDERATION_SUBGRAPH: 'maybe' })).toThrow(/FEDERATION_SUBGRAPH must be true or false/);
+    expect(() => loadConfig({ ...base, FEDERATION_SUBGRAPH: 'maybe' })).toThrow(
+      /FEDERATION_SUBGRAPH must be true or false/,
+    );
   });
 });

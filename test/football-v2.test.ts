@@ -39,7 +39,11 @@ describe('V2 football discovery', () => {
 
     const dutch = await competitions({ categoryId: '1587' }, 30);
     expect(dutch.data!.v2.football.competitions.totalCount).toBe(38);
-    const rest = await competitions({ categoryId: '1587' }, 30, dutch.data!.v2.football.competitions.pageInfo.endCursor);
+    const rest = await competitions(
+      { categoryId: '1587' },
+      30,
+      dutch.data!.v2.football.competitions.pageInfo.endCursor,
+    );
     expect(rest.data!.v2.football.competitions.nodes).toHaveLength(8);
     expect(rest.data!.v2.football.competitions.pageInfo.hasNextPage).toBe(false);
 
@@ -59,14 +63,21 @@ describe('V2 football discovery', () => {
   });
 
   it('lists categories with the separate amateur ones, from the same cached catalogue', async () => {
-    const result = await gql<{ v2: { football: { categories: Array<{ nativeId: string; amateur: boolean; competitionCount: number }> } } }>(
-      stack.gateway.url,
-      '{ v2(sport: FOOTBALL) { football { categories { nativeId amateur competitionCount } } } }',
-    );
+    const result = await gql<{
+      v2: { football: { categories: Array<{ nativeId: string; amateur: boolean; competitionCount: number }> } };
+    }>(stack.gateway.url, '{ v2(sport: FOOTBALL) { football { categories { nativeId amateur competitionCount } } } }');
     const categories = result.data!.v2.football.categories;
     expect(categories).toHaveLength(272);
-    expect(categories.find((c) => c.nativeId === '1587')).toEqual({ nativeId: '1587', amateur: true, competitionCount: 38 });
-    expect(categories.find((c) => c.nativeId === '122')).toEqual({ nativeId: '122', amateur: true, competitionCount: 367 });
+    expect(categories.find((c) => c.nativeId === '1587')).toEqual({
+      nativeId: '1587',
+      amateur: true,
+      competitionCount: 38,
+    });
+    expect(categories.find((c) => c.nativeId === '122')).toEqual({
+      nativeId: '122',
+      amateur: true,
+      competitionCount: 367,
+    });
     expect(categories.find((c) => c.nativeId === '35')!.amateur).toBe(false);
     expect((await requestCounts(stack.sandbox.url)).byRoute[CATALOGUE]).toBeUndefined();
   });
@@ -115,7 +126,24 @@ describe('V2 managers on every sport', () => {
 
   it('gives a football manager details, last events and career (teams, dates, record per club)', async () => {
     const team = stack.sandbox.fixtures.worldCup.teams[0]!;
-    const result = await gql<{ v2: { manager: { name: string; lastEvents: { nodes: Array<{ status: { finished: boolean } }> }; career: Array<{ team: { name: string }; start: string; end: string | null; current: boolean; matches: number; wins: number; draws: number; losses: number }> } } }>(
+    const result = await gql<{
+      v2: {
+        manager: {
+          name: string;
+          lastEvents: { nodes: Array<{ status: { finished: boolean } }> };
+          career: Array<{
+            team: { name: string };
+            start: string;
+            end: string | null;
+            current: boolean;
+            matches: number;
+            wins: number;
+            draws: number;
+            losses: number;
+          }>;
+        };
+      };
+    }>(
       stack.gateway.url,
       `query ($id: ID!) { v2(sport: FOOTBALL) { manager(id: $id) {
         name lastEvents(first: 5) { nodes { status { finished } } }
@@ -138,7 +166,9 @@ describe('V2 managers on every sport', () => {
   it('never requests /career or /career-history on the sports where the spec says they 404', async () => {
     const hockey = stack.sandbox.fixtures.v2.sport('hockey');
     const managerId = [...hockey.managers.keys()][0]!;
-    const result = await gql<{ v2: { manager: { name: string; lastEvents: { nodes: unknown[] } | null; career: unknown } } }>(
+    const result = await gql<{
+      v2: { manager: { name: string; lastEvents: { nodes: unknown[] } | null; career: unknown } };
+    }>(
       stack.gateway.url,
       'query ($id: ID!) { v2(sport: ICE_HOCKEY) { manager(id: $id) { name lastEvents(first: 3) { nodes { id } } career { start } } } }',
       { id: String(managerId) },
@@ -157,7 +187,10 @@ describe('V2 managers on every sport', () => {
     const hockey = stack.sandbox.fixtures.v2.sport('hockey');
     const hockeyManager = [...hockey.managers.keys()][0]!;
     const footballManager = stack.sandbox.fixtures.worldCup.teams[1]!.coach.v2ManagerId;
-    for (const [sport, enumValue, id] of [['hockey', 'ICE_HOCKEY', hockeyManager], ['football', 'FOOTBALL', footballManager]] as const) {
+    for (const [sport, enumValue, id] of [
+      ['hockey', 'ICE_HOCKEY', hockeyManager],
+      ['football', 'FOOTBALL', footballManager],
+    ] as const) {
       const result = await gql<{ v2: { manager: { image: { url: string } } } }>(
         stack.gateway.url,
         `query ($id: ID!) { v2(sport: ${enumValue}) { manager(id: $id) { image { url } } } }`,
@@ -172,7 +205,9 @@ describe('V2 managers on every sport', () => {
     }
     const unknown = await fetch(`${stack.gateway.url}/images/v2/hockey/managers/987654321`);
     expect(unknown.status).toBe(404);
-    expect(await unknown.json()).toMatchObject({ error: { code: 'NOT_FOUND', message: expect.stringContaining('Invalid V2 ID') } });
+    expect(await unknown.json()).toMatchObject({
+      error: { code: 'NOT_FOUND', message: expect.stringContaining('Invalid V2 ID') },
+    });
     const counts = await requestCounts(stack.sandbox.url);
     expect(counts.byRoute[`GET /v2/hockey/api/manager/${hockeyManager}/image`]).toBe(1);
     expect(counts.byRoute[`GET /v2/football/api/manager/${footballManager}/image`]).toBe(1);

@@ -34,7 +34,9 @@ describe('fuzzed operations against the schema', () => {
     await stack.close();
   });
 
-  it(`answers every generated operation with coded errors, below 500 (seed ${SEED}, ${RUNS} runs)`, { timeout: 60_000 }, async () => {
+  it(`answers every generated operation with coded errors, below 500 (seed ${SEED}, ${RUNS} runs)`, {
+    timeout: 60_000,
+  }, async () => {
     const introspection = await gql<IntrospectionQuery>(stack.gateway.url, getIntrospectionQuery());
     const schema = buildClientSchema(introspection.data!);
     // Real IDs make the generated operations reach real payloads, not only NOT_FOUND.
@@ -66,7 +68,8 @@ describe('fuzzed operations against the schema', () => {
       { seed: SEED, numRuns: RUNS, endOnFailure: true },
     );
 
-    if (process.env['FUZZ_STATS'] !== undefined) process.stdout.write(`executed ${executed}/${RUNS}; codes ${JSON.stringify([...codes])}\n`);
+    if (process.env['FUZZ_STATS'] !== undefined)
+      process.stdout.write(`executed ${executed}/${RUNS}; codes ${JSON.stringify([...codes])}\n`);
     // A generator whose operations mostly fail validation would test nothing past the parser.
     expect(executed).toBeGreaterThan(RUNS / 2);
     expect((await fetch(`${stack.gateway.url}/healthz`)).status).toBe(200);

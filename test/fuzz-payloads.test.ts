@@ -37,7 +37,12 @@ import { formatJsonPath } from '../src/upstream/degraded-parts.js';
 import { clearFaults, gql, injectFault, resetCounts, setSandboxQuota, type GraphQLResponse } from './support/client.js';
 import { fullSelection } from './support/full-selection.js';
 import { expectCodedResponse, trackUnhandledRejections } from './support/fuzz.js';
-import { answerOutside, malformedPartArbitrary, mutationArbitrary, type MutatedPayload } from './support/payload-mutation.js';
+import {
+  answerOutside,
+  malformedPartArbitrary,
+  mutationArbitrary,
+  type MutatedPayload,
+} from './support/payload-mutation.js';
 import { startStack, type TestStack } from './support/servers.js';
 
 const SEED = Number(process.env['FUZZ_SEED'] ?? 8_052_026);
@@ -65,28 +70,41 @@ const representatives: readonly Representative[] = [
   { name: 'v1 world cup', query: (s) => `{ v1 { worldCup ${s('V1WorldCup', 2)} } }` },
   {
     name: 'v2 hockey team',
-    query: (s) => `{ v2(sport: ICE_HOCKEY) { hockey { team(id: "${hockeyV2Ids.firstTeam + 2}") ${s('HockeyV2Team', 2)} } } }`,
+    query: (s) =>
+      `{ v2(sport: ICE_HOCKEY) { hockey { team(id: "${hockeyV2Ids.firstTeam + 2}") ${s('HockeyV2Team', 2)} } } }`,
   },
-  { name: 'v2 football world cup', query: (s) => `{ v2(sport: FOOTBALL) { football { worldCup2026 ${s('V2WorldCup2026', 2)} } } }` },
+  {
+    name: 'v2 football world cup',
+    query: (s) => `{ v2(sport: FOOTBALL) { football { worldCup2026 ${s('V2WorldCup2026', 2)} } } }`,
+  },
   {
     name: 'v2 motorsport',
-    query: (s) => `{ v2(sport: MOTORSPORT) { motorsport { stage(id: "${motorsportIds.firstStage}") ${s('MotorsportStage')} } } }`,
+    query: (s) =>
+      `{ v2(sport: MOTORSPORT) { motorsport { stage(id: "${motorsportIds.firstStage}") ${s('MotorsportStage')} } } }`,
   },
-  { name: 'v3 windows and cycling', query: (s) => `{ v3 { window(sport: WATER_POLO, window: TODAY) ${s('V3DayWindow')} cycling(window: TODAY) ${s('V3CyclingFeed')} } }` },
+  {
+    name: 'v3 windows and cycling',
+    query: (s) =>
+      `{ v3 { window(sport: WATER_POLO, window: TODAY) ${s('V3DayWindow')} cycling(window: TODAY) ${s('V3CyclingFeed')} } }`,
+  },
   {
     name: 'v4 odds',
-    query: (s, stack) => `{ v4 { odds(sport: ICE_HOCKEY, eventId: "${stack.sandbox.fixtures.otherSports.v4.events.get('ice-hockey')?.[0] ?? ''}") ${s('V4EventOdds')} } }`,
+    query: (s, stack) =>
+      `{ v4 { odds(sport: ICE_HOCKEY, eventId: "${stack.sandbox.fixtures.otherSports.v4.events.get('ice-hockey')?.[0] ?? ''}") ${s('V4EventOdds')} } }`,
   },
   {
     name: 'v6 football team stats',
     query: (s, stack) => {
-      const matchId = [...stack.sandbox.fixtures.football.v6.statsByMatchId.values()].find((m) => m.match.state === 'finished')?.matchId ?? '';
+      const matchId =
+        [...stack.sandbox.fixtures.football.v6.statsByMatchId.values()].find((m) => m.match.state === 'finished')
+          ?.matchId ?? '';
       return `{ v6 { football { teamStats(matchId: "${matchId}") ${s('V6MatchTeamStats')} } } }`;
     },
   },
   {
     name: 'v6 baseball match',
-    query: (s, stack) => `{ v6 { baseball { match(id: "${stack.sandbox.fixtures.otherSports.baseballV6.matches[0]?.id ?? ''}") ${s('V6BaseballMatch')} } } }`,
+    query: (s, stack) =>
+      `{ v6 { baseball { match(id: "${stack.sandbox.fixtures.otherSports.baseballV6.matches[0]?.id ?? ''}") ${s('V6BaseballMatch')} } } }`,
   },
   // The routes whose shape checks came later (issue 8, item 5): game detail, lineups, competitor, careers, statistics.
   {
@@ -114,7 +132,11 @@ const representatives: readonly Representative[] = [
         ground(id: "${aussieRulesIds.firstGround + 9}") ${s('AussieRulesGround', 2)} } } }`;
     },
   },
-  { name: 'v2 baseball lineups', query: (s) => `{ v2(sport: BASEBALL) { baseball { lineups(matchId: "${baseballIds.firstGame}") ${s('BaseballLineups')} } } }` },
+  {
+    name: 'v2 baseball lineups',
+    query: (s) =>
+      `{ v2(sport: BASEBALL) { baseball { lineups(matchId: "${baseballIds.firstGame}") ${s('BaseballLineups')} } } }`,
+  },
   {
     name: 'v2 cycling',
     query: (s, stack) => `{ v2(sport: CYCLING) { cycling {
@@ -124,7 +146,8 @@ const representatives: readonly Representative[] = [
   },
   {
     name: 'v2 football manager career',
-    query: (s, stack) => `{ v2(sport: FOOTBALL) { manager(id: "${stack.sandbox.fixtures.worldCup.teams[0]?.coach.v2ManagerId ?? 0}") ${s('V2Manager', 2)} } }`,
+    query: (s, stack) =>
+      `{ v2(sport: FOOTBALL) { manager(id: "${stack.sandbox.fixtures.worldCup.teams[0]?.coach.v2ManagerId ?? 0}") ${s('V2Manager', 2)} } }`,
   },
   { name: 'v2 water polo live', query: (s) => `{ v2(sport: WATER_POLO) { waterPolo { live ${s('V2Event', 1)} } } }` },
 ];
@@ -154,7 +177,12 @@ describe('fuzzed upstream payloads', () => {
     stack = await startStack({
       // RESULT_CACHE off: a cached whole result of the baseline query would answer every run, and no mutated payload would be read.
       // CACHE_STORE memory: every run empties the upstream cache, so writing its answers to the cache file (test/cache-restart.test.ts) would be work for nothing.
-      env: { OPERATION_TIMEOUT_MS: '5000', GATEWAY_MAX_OPERATION_COST: '1000000', RESULT_CACHE: 'false', CACHE_STORE: 'memory' },
+      env: {
+        OPERATION_TIMEOUT_MS: '5000',
+        GATEWAY_MAX_OPERATION_COST: '1000000',
+        RESULT_CACHE: 'false',
+        CACHE_STORE: 'memory',
+      },
     });
     // A long run (FUZZ_RUNS) must not end up reading QUOTA_EXHAUSTED instead of the mutated payloads.
     await setSandboxQuota(stack.sandbox.url, { limit: 100_000_000 });
@@ -169,21 +197,31 @@ describe('fuzzed upstream payloads', () => {
       const baseline = await gql(stack.gateway.url, query);
       // The unmutated payloads must read cleanly, or the fuzz would only test the error path
       // (routes the spec documents as 404/501 may still answer NOT_FOUND / NOT_SUPPORTED).
-      const unexpected = (baseline.errors ?? []).filter((e) => !['NOT_FOUND', 'NOT_SUPPORTED'].includes(String(e.extensions?.['code'])));
+      const unexpected = (baseline.errors ?? []).filter(
+        (e) => !['NOT_FOUND', 'NOT_SUPPORTED'].includes(String(e.extensions?.['code'])),
+      );
       expect(unexpected, `${representative.name}: ${baseline.text.slice(0, 500)}`).toEqual([]);
       expect(baseline.data).toBeTruthy();
       const log = (await (await fetch(`${stack.sandbox.url}/__sandbox/requests/log`)).json()) as LogEntry[];
       for (const entry of log) {
-        const response = await fetch(`${stack.sandbox.url}${entry.path}${entry.query === '' ? '' : `?${entry.query}`}`, {
-          headers: { 'x-api-key': stack.apiKey },
-        });
+        const response = await fetch(
+          `${stack.sandbox.url}${entry.path}${entry.query === '' ? '' : `?${entry.query}`}`,
+          {
+            headers: { 'x-api-key': stack.apiKey },
+          },
+        );
         const text = await response.text();
         if (!(response.headers.get('content-type') ?? '').includes('json') || text.length > MAX_PAYLOAD_BYTES) continue;
         // One target per route shape (`/game/{id}` once, not once per game), so every route gets its share of runs.
         const shapeKey = `${representative.name} ${entry.path.replace(/\d+/g, 'N')}`;
         if (seen.has(shapeKey)) continue;
         seen.add(shapeKey);
-        targets.push({ representative: representative.name, query, route: `${entry.method} ${entry.path}`, payload: JSON.parse(text) });
+        targets.push({
+          representative: representative.name,
+          query,
+          route: `${entry.method} ${entry.path}`,
+          payload: JSON.parse(text),
+        });
       }
     }
     rejections.start();
@@ -222,10 +260,14 @@ describe('fuzzed upstream payloads', () => {
   }
 
   // ~60 route targets; each run loads its target route only (the result cache is off).
-  it(`reads every mutated payload without a raw exception (seed ${SEED}, ${RUNS} runs)`, { timeout: 60_000 }, async () => {
+  it(`reads every mutated payload without a raw exception (seed ${SEED}, ${RUNS} runs)`, {
+    timeout: 60_000,
+  }, async () => {
     // Every area has at least one route under test.
     expect(new Set(targets.map((t) => t.representative))).toEqual(new Set(representatives.map((r) => r.name)));
-    const cases = fc.constantFrom(...targets).chain((target) => mutationArbitrary(target.payload).map((mutated) => ({ target, mutated })));
+    const cases = fc
+      .constantFrom(...targets)
+      .chain((target) => mutationArbitrary(target.payload).map((mutated) => ({ target, mutated })));
 
     await fc.assert(
       fc.asyncProperty(cases, async ({ target, mutated }) => {
@@ -239,9 +281,13 @@ describe('fuzzed upstream payloads', () => {
     expect(rejections.seen()).toEqual([]);
   });
 
-  it(`a malformed optional part leaves the rest of the answer intact (seed ${SEED}, ${TOLERANCE_RUNS} runs)`, { timeout: 60_000 }, async () => {
+  it(`a malformed optional part leaves the rest of the answer intact (seed ${SEED}, ${TOLERANCE_RUNS} runs)`, {
+    timeout: 60_000,
+  }, async () => {
     const outcomes = { refused: 0, degraded: 0, untouched: 0 };
-    const cases = fc.constantFrom(...targets).chain((target) => malformedPartArbitrary(target.payload).map((mutated) => ({ target, mutated })));
+    const cases = fc
+      .constantFrom(...targets)
+      .chain((target) => malformedPartArbitrary(target.payload).map((mutated) => ({ target, mutated })));
     await fc.assert(
       fc.asyncProperty(cases, async ({ target, mutated }) => {
         // The unmutated answer now (live routes may have moved on since beforeAll), then the mutated one.
@@ -250,13 +296,16 @@ describe('fuzzed upstream payloads', () => {
         const after = JSON.parse(await (await answerMutated(target, mutated)).text()) as GraphQLResponse;
         const part = formatJsonPath(mutated.mutations[0]!.path);
         const context = (): string => `${target.route} ${part}\n${JSON.stringify(after.errors ?? []).slice(0, 1_500)}`;
-        const refused = (after.errors ?? []).some((e) => e.extensions?.['code'] === 'UPSTREAM_INVALID_RESPONSE' && e.extensions['jsonPath'] === undefined);
+        const refused = (after.errors ?? []).some(
+          (e) => e.extensions?.['code'] === 'UPSTREAM_INVALID_RESPONSE' && e.extensions['jsonPath'] === undefined,
+        );
         if (refused) {
           outcomes.refused++;
           return;
         }
         const holds = (dropped: unknown): boolean =>
-          typeof dropped === 'string' && (part === dropped || part.startsWith(`${dropped}.`) || part.startsWith(`${dropped}[`));
+          typeof dropped === 'string' &&
+          (part === dropped || part.startsWith(`${dropped}.`) || part.startsWith(`${dropped}[`));
         const known = new Set((before.errors ?? []).map((e) => `${e.extensions?.['code']} ${JSON.stringify(e.path)}`));
         const degradations = (after.errors ?? []).filter((e) => e.extensions?.['code'] === 'UPSTREAM_INVALID_RESPONSE');
         // Every new error names the dropped part that holds the mutation.
@@ -264,7 +313,15 @@ describe('fuzzed upstream payloads', () => {
           if (known.has(`${error.extensions?.['code']} ${JSON.stringify(error.path)}`)) continue;
           expect(degradations.includes(error) && holds(error.extensions?.['jsonPath']), context()).toBe(true);
         }
-        expect(answerOutside(before.data, after.data, degradations.map((e) => e.path ?? []), mutated.mutations[0]), context()).toEqual([]);
+        expect(
+          answerOutside(
+            before.data,
+            after.data,
+            degradations.map((e) => e.path ?? []),
+            mutated.mutations[0],
+          ),
+          context(),
+        ).toEqual([]);
         if (degradations.length > 0) outcomes.degraded++;
         else outcomes.untouched++;
       }),

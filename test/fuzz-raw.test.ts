@@ -29,7 +29,9 @@ async function assertProperty<T>(property: fc.IAsyncPropertyWithHooks<[T]>, numR
   const details = await fc.check(property, { seed: SEED, numRuns, endOnFailure: true });
   if (!details.failed) return;
   const cause = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
-  throw new Error(`failed after ${details.numRuns} runs (seed ${details.seed}, path "${details.counterexamplePath ?? ''}"): ${cause.slice(0, 4_000)}`);
+  throw new Error(
+    `failed after ${details.numRuns} runs (seed ${details.seed}, path "${details.counterexamplePath ?? ''}"): ${cause.slice(0, 4_000)}`,
+  );
 }
 
 const SEED = Number(process.env['FUZZ_SEED'] ?? 20_261_212);
@@ -40,7 +42,11 @@ const WS_RUNS = Math.ceil(HTTP_RUNS / 3);
 
 const deep = fc
   .record({
-    depth: fc.oneof(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 5_000 }), fc.integer({ min: 1, max: 40_000 })),
+    depth: fc.oneof(
+      fc.integer({ min: 1, max: 40 }),
+      fc.integer({ min: 1, max: 5_000 }),
+      fc.integer({ min: 1, max: 40_000 }),
+    ),
     shape: fc.constantFrom('object', 'array', 'mixed'),
   })
   .map(({ depth, shape }) => {
@@ -50,10 +56,27 @@ const deep = fc
   });
 /** Deep values where an object is expected, so that they reach the bounds rather than the type check. */
 const deepInObject = deep.map((text) => `{"v":${text}}`);
-const hugeNumber = fc.constantFrom('1e400', '-1e400', '1e-400', '123456789012345678901234567890', '9007199254740993', '-0', '0.1e999999999');
+const hugeNumber = fc.constantFrom(
+  '1e400',
+  '-1e400',
+  '1e-400',
+  '123456789012345678901234567890',
+  '9007199254740993',
+  '-0',
+  '0.1e999999999',
+);
 const oddString = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 40 }).map((text) => JSON.stringify(text)),
-  fc.constantFrom('"\\ud800"', '"\\udfff\\ud800"', '"\\u0000"', '"\\u2028\\u2029"', '"\\ufeff"', '"\\u202e"', '"𝕏👩‍👩‍👧"', '"\\\\"'),
+  fc.constantFrom(
+    '"\\ud800"',
+    '"\\udfff\\ud800"',
+    '"\\u0000"',
+    '"\\u2028\\u2029"',
+    '"\\ufeff"',
+    '"\\u202e"',
+    '"𝕏👩‍👩‍👧"',
+    '"\\\\"',
+  ),
 );
 const flatArray = fc.integer({ min: 0, max: 60_000 }).map((n) => `[${Array.from({ length: n }, () => '0').join(',')}]`);
 const smallJson = fc.json({ maxDepth: 4 });
@@ -89,7 +112,10 @@ const some = <T>(...values: T[]): fc.Arbitrary<T> => fc.constantFrom(...values);
 const operationObject = fc
   .record({
     query: fc.option(mostly(queryText, anyValue), { nil: undefined, freq: 8 }),
-    variables: fc.option(mostly(some('{"skip":false}', '{}', 'null'), anyValue, deepInObject, deepInObject), { nil: undefined, freq: 2 }),
+    variables: fc.option(mostly(some('{"skip":false}', '{}', 'null'), anyValue, deepInObject, deepInObject), {
+      nil: undefined,
+      freq: 2,
+    }),
     operationName: fc.option(mostly(some('null'), some('"A"'), anyValue), { nil: undefined, freq: 2 }),
     extensions: fc.option(mostly(some('{}', 'null'), anyValue, deepInObject), { nil: undefined, freq: 2 }),
     stray: mostly<string | undefined>(fc.constant(undefined), some('"__proto__"', '"query"', '"batch"')),
@@ -103,18 +129,29 @@ const operationObject = fc
     return `{${members.join(',')}}`;
   });
 
-const invalidUtf8 = fc.uint8Array({ minLength: 1, maxLength: 8 }).map((bytes) => Buffer.from([0xff, 0xc3, 0x28, ...bytes]));
+const invalidUtf8 = fc
+  .uint8Array({ minLength: 1, maxLength: 8 })
+  .map((bytes) => Buffer.from([0xff, 0xc3, 0x28, ...bytes]));
 const body: fc.Arbitrary<Buffer> = fc.oneof(
   { weight: 6, arbitrary: operationObject.map((text) => Buffer.from(text)) },
-  { weight: 1, arbitrary: fc.array(operationObject, { maxLength: 3 }).map((items) => Buffer.from(`[${items.join(',')}]`)) },
+  {
+    weight: 1,
+    arbitrary: fc.array(operationObject, { maxLength: 3 }).map((items) => Buffer.from(`[${items.join(',')}]`)),
+  },
   { weight: 1, arbitrary: anyValue.map((text) => Buffer.from(text)) },
-  { weight: 1, arbitrary: invalidUtf8.map((bad) => Buffer.concat([Buffer.from('{"query":"{ __typename } '), bad, Buffer.from('"}')])) },
+  {
+    weight: 1,
+    arbitrary: invalidUtf8.map((bad) =>
+      Buffer.concat([Buffer.from('{"query":"{ __typename } '), bad, Buffer.from('"}')]),
+    ),
+  },
   { weight: 1, arbitrary: fc.uint8Array({ maxLength: 2_000 }).map((bytes) => Buffer.from(bytes)) },
 );
 
 // ---- HTTP requests around the bodies.
 
-const header = (usual: string | undefined, ...rare: string[]): fc.Arbitrary<string | undefined> => mostly<string | undefined>(fc.constant(usual), fc.constantFrom(...rare));
+const header = (usual: string | undefined, ...rare: string[]): fc.Arbitrary<string | undefined> =>
+  mostly<string | undefined>(fc.constant(usual), fc.constantFrom(...rare));
 const httpCase = fc.record({
   method: mostly(some('POST'), some('GET')),
   path: mostly(some('/graphql'), some('/graphql?x=1', '/healthz', '/nowhere')),
@@ -138,7 +175,17 @@ const httpCase = fc.record({
   ),
   accept: fc.oneof(
     fc.constant(undefined),
-    header('application/json', 'application/graphql-response+json', 'text/event-stream', 'multipart/mixed', 'text/html', '*/*', 'image/png', 'application/json;charset=latin1', ''),
+    header(
+      'application/json',
+      'application/graphql-response+json',
+      'text/event-stream',
+      'multipart/mixed',
+      'text/html',
+      '*/*',
+      'image/png',
+      'application/json;charset=latin1',
+      '',
+    ),
   ),
   origin: header(undefined, 'same', 'http://evil.example', 'null', 'garbage'),
   host: mostly(some('own'), some('localhost', 'evil.example', 'missing')),
@@ -155,12 +202,19 @@ const httpCase = fc.record({
       method: some('GET', 'GET', 'POST'),
     }),
   ),
-  extra: fc.option(fc.tuple(fc.stringMatching(/^[a-z][a-z0-9-]{0,20}$/), fc.string({ maxLength: 40 }).map((text) => text.replace(/[\r\n\0]/g, ''))), { nil: undefined }),
+  extra: fc.option(
+    fc.tuple(
+      fc.stringMatching(/^[a-z][a-z0-9-]{0,20}$/),
+      fc.string({ maxLength: 40 }).map((text) => text.replace(/[\r\n\0]/g, '')),
+    ),
+    { nil: undefined },
+  ),
 });
 type HttpCase = typeof httpCase extends fc.Arbitrary<infer T> ? T : never;
 
 /** Every byte of the UTF-8 form percent-encoded (encodeURIComponent throws on a lone surrogate). */
-const percentEncoded = (text: string): string => [...Buffer.from(text, 'utf8')].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join('');
+const percentEncoded = (text: string): string =>
+  [...Buffer.from(text, 'utf8')].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join('');
 
 function rawRequest(port: number, c: HttpCase): RawRequest {
   const headers: Array<[string, string]> = [];
@@ -171,16 +225,27 @@ function rawRequest(port: number, c: HttpCase): RawRequest {
   if (c.origin !== undefined) headers.push(['origin', c.origin === 'same' ? `http://127.0.0.1:${port}` : c.origin]);
   if (c.encoding !== undefined) headers.push(['content-encoding', c.encoding]);
   if (c.csrf) headers.push(['x-graphql-csrf', '1']);
-  if (c.extra !== undefined && !['host', 'content-length', 'transfer-encoding', 'connection', 'expect', 'upgrade'].includes(c.extra[0])) headers.push(c.extra);
+  if (
+    c.extra !== undefined &&
+    !['host', 'content-length', 'transfer-encoding', 'connection', 'expect', 'upgrade'].includes(c.extra[0])
+  )
+    headers.push(c.extra);
   if (c.upgrade !== undefined) {
-    headers.push(['connection', 'Upgrade'], ['upgrade', c.upgrade.protocol], ['sec-websocket-version', c.upgrade.version]);
+    headers.push(
+      ['connection', 'Upgrade'],
+      ['upgrade', c.upgrade.protocol],
+      ['sec-websocket-version', c.upgrade.version],
+    );
     if (c.upgrade.key !== undefined) headers.push(['sec-websocket-key', c.upgrade.key]);
     return { method: c.upgrade.method, path: c.path, headers };
   }
   if (c.method === 'GET') {
     const query = Object.entries(c.getParams)
       .filter((entry): entry is [string, string] => entry[1] !== undefined)
-      .map(([key, value]) => `${key}=${percentEncoded(key === 'query' && value.startsWith('"') ? (JSON.parse(value) as string) : value)}`)
+      .map(
+        ([key, value]) =>
+          `${key}=${percentEncoded(key === 'query' && value.startsWith('"') ? (JSON.parse(value) as string) : value)}`,
+      )
       .join('&');
     return { method: 'GET', path: `/graphql?${query}`, headers };
   }
@@ -200,7 +265,11 @@ function rawRequest(port: number, c: HttpCase): RawRequest {
       break;
     case 'chunked':
       headers.push(['transfer-encoding', 'chunked']);
-      payload = Buffer.concat([Buffer.from(`${payload.length.toString(16)}\r\n`), payload, Buffer.from('\r\n0\r\n\r\n')]);
+      payload = Buffer.concat([
+        Buffer.from(`${payload.length.toString(16)}\r\n`),
+        payload,
+        Buffer.from('\r\n0\r\n\r\n'),
+      ]);
       break;
     case 'bogus':
       headers.push(['content-length', '12abc']);
@@ -252,16 +321,23 @@ function expectCodedAnswer(response: RawResponse | undefined, request: RawReques
   if (type.startsWith('text/html') && response.status === 200) return '200 html';
   let bodies = [text];
   if (type.startsWith('text/event-stream')) {
-    bodies = text.split('\n').filter((line) => line.startsWith('data: {')).map((line) => line.slice('data: '.length));
+    bodies = text
+      .split('\n')
+      .filter((line) => line.startsWith('data: {'))
+      .map((line) => line.slice('data: '.length));
     if (bodies.length === 0) throw new Error(`an event stream without an event${where()}`);
   } else if (type.startsWith('multipart/mixed')) {
-    bodies = text.split(/\r\n\r\n/).slice(1).map((part) => part.split('\r\n---')[0] ?? '').filter((part) => part.startsWith('{'));
+    bodies = text
+      .split(/\r\n\r\n/)
+      .slice(1)
+      .map((part) => part.split('\r\n---')[0] ?? '')
+      .filter((part) => part.startsWith('{'));
     if (bodies.length === 0) throw new Error(`a multipart answer without a part${where()}`);
   }
   if (response.headers['content-type'] === undefined && response.status === 204) return '204';
   for (const body of bodies) expectCodedJson(body, where);
   const first = JSON.parse(bodies[0] ?? '{}') as { errors?: ErrorLike[]; error?: { code?: unknown } };
-  return `${response.status} ${String(first.errors?.[0]?.extensions?.code ?? first.error?.code ?? "data")}${process.env["FUZZ_MESSAGES"] ? String(first.errors?.[0]?.message).slice(0, 60) : ""}`;
+  return `${response.status} ${String(first.errors?.[0]?.extensions?.code ?? first.error?.code ?? 'data')}${process.env['FUZZ_MESSAGES'] ? String(first.errors?.[0]?.message).slice(0, 60) : ''}`;
 }
 
 // ---- graphql-ws.
@@ -272,20 +348,48 @@ const wsMessage: fc.Arbitrary<{ data: Buffer; binary: boolean }> = fc.oneof(
     arbitrary: fc
       .record(
         {
-          type: fc.constantFrom('"subscribe"', '"subscribe"', '"ping"', '"pong"', '"complete"', '"connection_init"', '"next"', '"error"', '"nope"', '5', 'null'),
+          type: fc.constantFrom(
+            '"subscribe"',
+            '"subscribe"',
+            '"ping"',
+            '"pong"',
+            '"complete"',
+            '"connection_init"',
+            '"next"',
+            '"error"',
+            '"nope"',
+            '5',
+            'null',
+          ),
           id: fc.constantFrom('"1"', '"2"', '"__proto__"', '7', '""', 'null'),
           payload: fc.oneof(operationObject, anyValue),
         },
         { requiredKeys: ['type'] },
       )
-      .map((fields) => ({ data: Buffer.from(`{${Object.entries(fields).map(([key, value]) => `"${key}":${value}`).join(',')}}`), binary: false })),
+      .map((fields) => ({
+        data: Buffer.from(
+          `{${Object.entries(fields)
+            .map(([key, value]) => `"${key}":${value}`)
+            .join(',')}}`,
+        ),
+        binary: false,
+      })),
   },
   { weight: 1, arbitrary: anyValue.map((text) => ({ data: Buffer.from(text), binary: false })) },
   { weight: 1, arbitrary: invalidUtf8.map((data) => ({ data, binary: false })) },
-  { weight: 1, arbitrary: fc.uint8Array({ maxLength: 200 }).map((bytes) => ({ data: Buffer.from(bytes), binary: true })) },
+  {
+    weight: 1,
+    arbitrary: fc.uint8Array({ maxLength: 200 }).map((bytes) => ({ data: Buffer.from(bytes), binary: true })),
+  },
 );
 const wsCase = fc.record({
-  protocol: fc.constantFrom('graphql-transport-ws', 'graphql-transport-ws', 'graphql-transport-ws', 'graphql-ws', 'nope'),
+  protocol: fc.constantFrom(
+    'graphql-transport-ws',
+    'graphql-transport-ws',
+    'graphql-transport-ws',
+    'graphql-ws',
+    'nope',
+  ),
   origin: header(undefined, 'same', 'http://evil.example'),
   host: fc.constantFrom('own', 'own', 'own', 'evil.example'),
   init: fc.constantFrom(true, true, true, false),
@@ -303,7 +407,10 @@ async function runWsCase(gateway: GatewayProcess, c: WsCase, marker: number): Pr
   // Another subprotocol goes as a plain header: the ws client would fail on its own when the server picks none.
   const url = `${gateway.url.replace('http', 'ws')}/graphql`;
   if (c.protocol !== 'graphql-transport-ws') headers['sec-websocket-protocol'] = c.protocol;
-  const socket = c.protocol === 'graphql-transport-ws' ? new WebSocket(url, c.protocol, { headers }) : new WebSocket(url, { headers });
+  const socket =
+    c.protocol === 'graphql-transport-ws'
+      ? new WebSocket(url, c.protocol, { headers })
+      : new WebSocket(url, { headers });
   const received: string[] = [];
   const where = (): string =>
     `\n${c.protocol} origin=${String(c.origin)} host=${c.host} init=${String(c.init)}\n-> ${c.messages
@@ -314,7 +421,9 @@ async function runWsCase(gateway: GatewayProcess, c: WsCase, marker: number): Pr
     socket.once('unexpected-response', (_req, res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ ok: false, status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () =>
+        resolve({ ok: false, status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
+      );
     });
     socket.once('error', (error) => {
       if (!/Unexpected server response/.test(error.message)) reject(error);
@@ -346,7 +455,8 @@ async function runWsCase(gateway: GatewayProcess, c: WsCase, marker: number): Pr
     if (socket.readyState !== WebSocket.OPEN) break;
     socket.send(message.data, { binary: message.binary });
   }
-  if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: 'ping', payload: { fuzzMarker: marker } }));
+  if (socket.readyState === WebSocket.OPEN)
+    socket.send(JSON.stringify({ type: 'ping', payload: { fuzzMarker: marker } }));
   await settled;
   const serverClosed = closedBy;
   socket.close(1000);
@@ -359,11 +469,13 @@ async function runWsCase(gateway: GatewayProcess, c: WsCase, marker: number): Pr
     } catch {
       throw new Error(`a message that is not JSON${where()}`);
     }
-    if (!['connection_ack', 'next', 'error', 'complete', 'ping', 'pong'].includes(String(message.type))) throw new Error(`an unknown message type${where()}`);
+    if (!['connection_ack', 'next', 'error', 'complete', 'ping', 'pong'].includes(String(message.type)))
+      throw new Error(`an unknown message type${where()}`);
     if (message.type === 'error') expectCodedJson(JSON.stringify({ errors: message.payload }), where);
     if (message.type === 'next') expectCodedJson(JSON.stringify(message.payload), where);
   }
-  if (serverClosed !== undefined && !protocolCloseCodes.has(serverClosed)) throw new Error(`closed with ${serverClosed}${where()}`);
+  if (serverClosed !== undefined && !protocolCloseCodes.has(serverClosed))
+    throw new Error(`closed with ${serverClosed}${where()}`);
 }
 
 describe('raw requests against a gateway process', () => {
@@ -380,14 +492,25 @@ describe('raw requests against a gateway process', () => {
 
   it('the named regression: a POST whose variables nest 4,500 levels deep is a coded 400, and the process stays up', async () => {
     const body = Buffer.from(`{"query":"{ __typename }","variables":${'{"a":'.repeat(4_500)}1${'}'.repeat(4_500)}}`);
-    const request: RawRequest = { method: 'POST', path: '/graphql', headers: [['host', `127.0.0.1:${gateway.port}`], ['content-type', 'application/json'], ['content-length', String(body.length)]], body };
+    const request: RawRequest = {
+      method: 'POST',
+      path: '/graphql',
+      headers: [
+        ['host', `127.0.0.1:${gateway.port}`],
+        ['content-type', 'application/json'],
+        ['content-length', String(body.length)],
+      ],
+      body,
+    };
     const { response } = await sendRaw(gateway.port, request);
     expectCodedAnswer(response, request);
     expect(response?.status).toBe(400);
     stillUp();
   });
 
-  it(`HTTP: every generated raw request gets a coded answer below 500 (seed ${SEED}, ${HTTP_RUNS} runs)`, { timeout: 120_000 }, async () => {
+  it(`HTTP: every generated raw request gets a coded answer below 500 (seed ${SEED}, ${HTTP_RUNS} runs)`, {
+    timeout: 120_000,
+  }, async () => {
     const outcomes = new Map<string, number>();
     await assertProperty(
       fc.asyncProperty(httpCase, async (c) => {
@@ -399,15 +522,20 @@ describe('raw requests against a gateway process', () => {
       }),
       HTTP_RUNS,
     );
-    if (process.env['FUZZ_STATS'] !== undefined) process.stdout.write(`HTTP outcomes: ${JSON.stringify([...outcomes].sort((a, b) => b[1] - a[1]))}\n`);
+    if (process.env['FUZZ_STATS'] !== undefined)
+      process.stdout.write(`HTTP outcomes: ${JSON.stringify([...outcomes].sort((a, b) => b[1] - a[1]))}\n`);
     // Generated requests that never got past the first refusal would test nothing behind it.
     expect(outcomes.get('200 data') ?? 0).toBeGreaterThan(HTTP_RUNS / 20);
-    expect((outcomes.get('400 VARIABLES_TOO_DEEP') ?? 0) + (outcomes.get('400 EXTENSIONS_TOO_DEEP') ?? 0)).toBeGreaterThan(0);
+    expect(
+      (outcomes.get('400 VARIABLES_TOO_DEEP') ?? 0) + (outcomes.get('400 EXTENSIONS_TOO_DEEP') ?? 0),
+    ).toBeGreaterThan(0);
     stillUp();
     expect((await fetch(`${gateway.url}/healthz`)).status).toBe(200);
   });
 
-  it(`graphql-ws: every generated protocol message gets coded answers and protocol close codes (seed ${SEED}, ${WS_RUNS} runs)`, { timeout: 120_000 }, async () => {
+  it(`graphql-ws: every generated protocol message gets coded answers and protocol close codes (seed ${SEED}, ${WS_RUNS} runs)`, {
+    timeout: 120_000,
+  }, async () => {
     let marker = 0;
     await assertProperty(
       fc.asyncProperty(wsCase, async (c) => {

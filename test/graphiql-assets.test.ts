@@ -26,7 +26,11 @@ describe('GraphiQL assets', () => {
 
   const get = async (path: string, headers: Record<string, string> = {}) => {
     const response = await request(`${stack.gateway.url}${path}`, { headers });
-    return { status: response.statusCode, headers: response.headers, body: Buffer.from(await response.body.arrayBuffer()) };
+    return {
+      status: response.statusCode,
+      headers: response.headers,
+      body: Buffer.from(await response.body.arrayBuffer()),
+    };
   };
 
   it('the page is a few kilobytes naming the app, stylesheet, favicon, example tabs and the three Monaco workers; no other host', () => {
@@ -57,7 +61,9 @@ describe('GraphiQL assets', () => {
       expect(again.status, file).toBe(304);
       expect(again.body.length).toBe(0);
     }
-    expect((await get(files.find((file) => file.endsWith('.css')) ?? '')).headers['content-type']).toBe('text/css; charset=utf-8');
+    expect((await get(files.find((file) => file.endsWith('.css')) ?? '')).headers['content-type']).toBe(
+      'text/css; charset=utf-8',
+    );
     expect((await get(files.find((file) => file.endsWith('.ico')) ?? '')).headers['content-type']).toBe('image/x-icon');
   });
 
@@ -79,7 +85,9 @@ describe('GraphiQL assets', () => {
   it('an unknown file is a coded 404, a POST a 405, and none of it reaches the upstream', async () => {
     const missing = await get('/graphiql/graphiql-0000000000000000.js');
     expect(missing.status).toBe(404);
-    expect(JSON.parse(missing.body.toString('utf8'))).toMatchObject({ errors: [{ extensions: { code: 'NOT_FOUND' } }] });
+    expect(JSON.parse(missing.body.toString('utf8'))).toMatchObject({
+      errors: [{ extensions: { code: 'NOT_FOUND' } }],
+    });
     const post = await request(`${stack.gateway.url}${files[0] ?? ''}`, { method: 'POST', body: '' });
     expect(post.statusCode).toBe(405);
     await post.body.dump();

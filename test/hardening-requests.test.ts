@@ -21,7 +21,8 @@ interface CodedBody {
   errors?: Array<{ message: string; extensions?: { code?: string } }>;
 }
 
-const codesOf = (body: CodedBody): Array<string | undefined> => (body.errors ?? []).map((error) => error.extensions?.code);
+const codesOf = (body: CodedBody): Array<string | undefined> =>
+  (body.errors ?? []).map((error) => error.extensions?.code);
 
 describe('a request cannot end the process', () => {
   let gateway: GatewayProcess;
@@ -39,7 +40,12 @@ describe('a request cannot end the process', () => {
     sendRaw(gateway.port, {
       method: 'POST',
       path: '/graphql',
-      headers: [['host', `127.0.0.1:${gateway.port}`], ['content-type', 'application/json'], ['content-length', String(Buffer.byteLength(body))], ...headers],
+      headers: [
+        ['host', `127.0.0.1:${gateway.port}`],
+        ['content-type', 'application/json'],
+        ['content-length', String(Buffer.byteLength(body))],
+        ...headers,
+      ],
       body: Buffer.from(body),
     });
 
@@ -61,28 +67,43 @@ describe('a request cannot end the process', () => {
       method: 'GET',
       // Arrays inside an object: 9 KB, under Node's 16 KiB bound on the request line and headers.
       path: `/graphql?query=${encodeURIComponent('{ __typename }')}&variables=${encodeURIComponent('{"a":')}${nestedArray(4_500)}${encodeURIComponent('}')}`,
-      headers: [['host', `127.0.0.1:${gateway.port}`], ['x-graphql-csrf', '1']],
+      headers: [
+        ['host', `127.0.0.1:${gateway.port}`],
+        ['x-graphql-csrf', '1'],
+      ],
     });
     expect(get.response?.status).toBe(400);
     expect(codesOf(JSON.parse(get.response!.body.toString('utf8')) as CodedBody)).toEqual(['VARIABLES_TOO_DEEP']);
 
-    const sse = await post(`{"query":"{ __typename }","variables":${nestedObject(4_500)}}`, [['accept', 'text/event-stream']]);
+    const sse = await post(`{"query":"{ __typename }","variables":${nestedObject(4_500)}}`, [
+      ['accept', 'text/event-stream'],
+    ]);
     expect(sse.response?.status).toBe(400);
-    const event = sse.response!.body.toString('utf8').split('\n').find((line) => line.startsWith('data: {'));
+    const event = sse
+      .response!.body.toString('utf8')
+      .split('\n')
+      .find((line) => line.startsWith('data: {'));
     expect(codesOf(JSON.parse(event!.slice('data: '.length)) as CodedBody)).toEqual(['VARIABLES_TOO_DEEP']);
 
     const extensions = await post(`{"query":"{ __typename }","extensions":${nestedObject(4_500)}}`);
     expect(extensions.response?.status).toBe(400);
-    expect(codesOf(JSON.parse(extensions.response!.body.toString('utf8')) as CodedBody)).toEqual(['EXTENSIONS_TOO_DEEP']);
+    expect(codesOf(JSON.parse(extensions.response!.body.toString('utf8')) as CodedBody)).toEqual([
+      'EXTENSIONS_TOO_DEEP',
+    ]);
     await expectAlive();
   });
 
   it('variables holding more values than the bound are refused with VARIABLES_TOO_LARGE; ordinary variables still run', async () => {
-    const large = await post(`{"query":"{ __typename }","variables":{"ids":[${Array.from({ length: 20_000 }, () => '0').join(',')}]}}`);
+    const large = await post(
+      `{"query":"{ __typename }","variables":{"ids":[${Array.from({ length: 20_000 }, () => '0').join(',')}]}}`,
+    );
     expect(large.response?.status).toBe(400);
     expect(codesOf(JSON.parse(large.response!.body.toString('utf8')) as CodedBody)).toEqual(['VARIABLES_TOO_LARGE']);
 
-    const ordinary = JSON.stringify({ query: 'query Q($skip: Boolean!) { __typename @skip(if: $skip) }', variables: { skip: false, deeper: { a: [{ b: [1, 2] }] } } });
+    const ordinary = JSON.stringify({
+      query: 'query Q($skip: Boolean!) { __typename @skip(if: $skip) }',
+      variables: { skip: false, deeper: { a: [{ b: [1, 2] }] } },
+    });
     for (let i = 0; i < 2; i += 1) {
       // Twice: the second is a result-cache hit, answered by the fast path.
       const answer = await post(ordinary);
@@ -110,11 +131,15 @@ describe('a request cannot end the process', () => {
     await new Promise((resolve) => socket.once('open', resolve));
     socket.send('{"type":"connection_init"}');
     await arrived((message) => message.type === 'connection_ack');
-    socket.send(`{"type":"subscribe","id":"1","payload":{"query":"{ __typename }","variables":${nestedObject(4_500)}}}`);
+    socket.send(
+      `{"type":"subscribe","id":"1","payload":{"query":"{ __typename }","variables":${nestedObject(4_500)}}}`,
+    );
     // Whatever answers subscription 1 (it used to be a `next` with an internal error).
     const refused = await arrived((message) => message.id === '1');
     expect(refused.type).toBe('error');
-    expect((refused.payload as Array<{ extensions?: { code?: string } }>).map((error) => error.extensions?.code)).toEqual(['VARIABLES_TOO_DEEP']);
+    expect(
+      (refused.payload as Array<{ extensions?: { code?: string } }>).map((error) => error.extensions?.code),
+    ).toEqual(['VARIABLES_TOO_DEEP']);
 
     socket.send(`{"type":"ping","payload":${nestedObject(4_500)}}`);
     expect(await closed).toBe(4400);
@@ -147,7 +172,11 @@ describe('found by the raw fuzz test (test/fuzz-raw.test.ts) and while writing i
   }
 
   it('a mutation (the schema has none) is refused at validation with 400, not a 500 from the compiled executor', async () => {
-    const response = await fetch(`${gateway.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'mutation { nope }' }) });
+    const response = await fetch(`${gateway.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'mutation { nope }' }),
+    });
     expect(response.status).toBe(400);
     expect(codesOf((await response.json()) as CodedBody)).toEqual(['GRAPHQL_VALIDATION_FAILED']);
   });
@@ -157,7 +186,13 @@ describe('found by the raw fuzz test (test/fuzz-raw.test.ts) and while writing i
       sendRaw(gateway.port, {
         method,
         path,
-        headers: [['host', `127.0.0.1:${gateway.port}`], ['connection', 'Upgrade'], ['upgrade', 'websocket'], ['sec-websocket-version', '13'], ...headers],
+        headers: [
+          ['host', `127.0.0.1:${gateway.port}`],
+          ['connection', 'Upgrade'],
+          ['upgrade', 'websocket'],
+          ['sec-websocket-version', '13'],
+          ...headers,
+        ],
       });
     const key: [string, string] = ['sec-websocket-key', 'dGhlIHNhbXBsZSBub25jZQ=='];
     const answers = {
@@ -166,9 +201,16 @@ describe('found by the raw fuzz test (test/fuzz-raw.test.ts) and while writing i
       POST: await upgrade('/graphql', 'POST', [key]),
     };
     const seen = Object.fromEntries(
-      Object.entries(answers).map(([name, { response }]) => [name, `${response?.status} ${String(codesOf(JSON.parse(response?.body.toString('utf8') ?? '{}') as CodedBody)[0])}`]),
+      Object.entries(answers).map(([name, { response }]) => [
+        name,
+        `${response?.status} ${String(codesOf(JSON.parse(response?.body.toString('utf8') ?? '{}') as CodedBody)[0])}`,
+      ]),
     );
-    expect(seen).toEqual({ 'other path': '404 NOT_FOUND', 'no key': '400 BAD_WEBSOCKET_UPGRADE', POST: '405 METHOD_NOT_ALLOWED' });
+    expect(seen).toEqual({
+      'other path': '404 NOT_FOUND',
+      'no key': '400 BAD_WEBSOCKET_UPGRADE',
+      POST: '405 METHOD_NOT_ALLOWED',
+    });
     expect((await upgrade('/graphql', 'GET', [key])).response?.status).toBe(101);
   });
 
@@ -181,9 +223,19 @@ describe('found by the raw fuzz test (test/fuzz-raw.test.ts) and while writing i
   it('graphql-ws: an operationName that names no operation in the document gets a coded OPERATION_RESOLUTION_FAILURE', async () => {
     const { socket, messages, closed } = await openSocket();
     const answered = new Promise<void>((resolve) => socket.on('message', () => resolve()));
-    socket.send(JSON.stringify({ type: 'subscribe', id: '1', payload: { query: 'query A { __typename } query B { __typename }', operationName: null } }));
+    socket.send(
+      JSON.stringify({
+        type: 'subscribe',
+        id: '1',
+        payload: { query: 'query A { __typename } query B { __typename }', operationName: null },
+      }),
+    );
     await answered;
-    expect(JSON.parse(messages[1]!)).toMatchObject({ id: '1', type: 'error', payload: [{ extensions: { code: 'OPERATION_RESOLUTION_FAILURE' } }] });
+    expect(JSON.parse(messages[1]!)).toMatchObject({
+      id: '1',
+      type: 'error',
+      payload: [{ extensions: { code: 'OPERATION_RESOLUTION_FAILURE' } }],
+    });
     socket.close(1000);
     await closed;
   });
@@ -195,9 +247,17 @@ describe('the request guard', () => {
     const listener = (req: IncomingMessage, res: ServerResponse): void => {
       if (req.url === '/throws-now') throw new Error('thrown in the listener');
       if (req.url === '/throws-later') {
-        req.on('end', guarded(req, res, (error) => reported.push(String(error)), () => {
-          throw new Error('thrown in an end callback');
-        }));
+        req.on(
+          'end',
+          guarded(
+            req,
+            res,
+            (error) => reported.push(String(error)),
+            () => {
+              throw new Error('thrown in an end callback');
+            },
+          ),
+        );
         req.resume();
         return;
       }

@@ -46,9 +46,23 @@ const FULL_QUERY = /* GraphQL */ `
 `;
 
 interface Entry {
-  position: number; points: number; played: number; wins: number; losses: number; overtimeLosses: number;
-  goalsFor: number; goalsAgainst: number; goalDifference: number;
-  competitor: { id: string; ref: { version: string; nativeId: string; sport: string }; name: string; score: number; imageVersion: number; image: { url: string; version: string } };
+  position: number;
+  points: number;
+  played: number;
+  wins: number;
+  losses: number;
+  overtimeLosses: number;
+  goalsFor: number;
+  goalsAgainst: number;
+  goalDifference: number;
+  competitor: {
+    id: string;
+    ref: { version: string; nativeId: string; sport: string };
+    name: string;
+    score: number;
+    imageVersion: number;
+    image: { url: string; version: string };
+  };
 }
 
 describe('hockey V1', () => {
@@ -76,9 +90,16 @@ describe('hockey V1', () => {
       expect(entry.points).toBe(2 * entry.wins + entry.overtimeLosses);
       expect(entry.played).toBe(entry.wins + entry.losses + entry.overtimeLosses);
       expect(entry.goalDifference).toBe(entry.goalsFor - entry.goalsAgainst);
-      expect(entry.competitor.ref).toEqual({ version: 'V1', nativeId: expect.stringMatching(/^\d+$/), sport: 'hockey' });
+      expect(entry.competitor.ref).toEqual({
+        version: 'V1',
+        nativeId: expect.stringMatching(/^\d+$/),
+        sport: 'hockey',
+      });
       expect(fromGlobalId(entry.competitor.id)).toEqual({
-        version: 'v1', sport: 'hockey', typeName: 'V1HockeyCompetitor', nativeId: entry.competitor.ref.nativeId,
+        version: 'v1',
+        sport: 'hockey',
+        typeName: 'V1HockeyCompetitor',
+        nativeId: entry.competitor.ref.nativeId,
         // The table it was listed in: a competitor has no route of its own (node(id:) reads it there).
         via: { competition: '11', season: '2025' },
       });
@@ -109,7 +130,18 @@ describe('hockey V1', () => {
 
     const detail = hockey['athlete'];
     expect(detail.ref).toEqual({ version: 'V1', nativeId: athlete, sport: 'hockey' });
-    for (const field of ['name', 'position', 'jerseyNumber', 'birthDate', 'nationality', 'heightCm', 'weightKg', 'bio', 'team', 'currentSeason']) {
+    for (const field of [
+      'name',
+      'position',
+      'jerseyNumber',
+      'birthDate',
+      'nationality',
+      'heightCm',
+      'weightKg',
+      'bio',
+      'team',
+      'currentSeason',
+    ]) {
       expect(detail[field], field).not.toBeNull();
     }
     expect(['G', 'D', 'LW', 'RW', 'C']).toContain(detail.position);
@@ -187,16 +219,23 @@ describe('hockey V1', () => {
       `query ($name: String!) { v1 { hockey { searchAthletes(name: $name) { nativeId name } } } }`,
       { name },
     );
-    expect(hitsOnly.data!.v1.hockey.searchAthletes).toContainEqual({ nativeId: String(hockeyV1Ids.firstAthleteId + 10), name });
+    expect(hitsOnly.data!.v1.hockey.searchAthletes).toContainEqual({
+      nativeId: String(hockeyV1Ids.firstAthleteId + 10),
+      name,
+    });
     expect((await requestCounts(stack.sandbox.url)).byRoute).toEqual({ 'GET /search': 1 });
 
-    const withDetail = await gql<{ v1: { hockey: { searchAthletes: Array<{ athlete: { ref: { nativeId: string } } }> } } }>(
+    const withDetail = await gql<{
+      v1: { hockey: { searchAthletes: Array<{ athlete: { ref: { nativeId: string } } }> } };
+    }>(
       stack.gateway.url,
       `query ($name: String!) { v1 { hockey { searchAthletes(name: $name, first: 1) { athlete { ref { nativeId } team { name } } } } } }`,
       { name },
     );
     expect(withDetail.errors).toBeUndefined();
-    expect(withDetail.data!.v1.hockey.searchAthletes[0]!.athlete.ref.nativeId).toBe(String(hockeyV1Ids.firstAthleteId + 10));
+    expect(withDetail.data!.v1.hockey.searchAthletes[0]!.athlete.ref.nativeId).toBe(
+      String(hockeyV1Ids.firstAthleteId + 10),
+    );
   });
 
   it('node(id:) fetches an athlete again from its global ID, and a competitor from the fresh table it was listed in (0 requests)', async () => {
@@ -219,7 +258,9 @@ describe('hockey V1', () => {
     );
     await resetCounts(stack.sandbox.url);
     const competitorId = standings.data!.v1.hockey.standings.entries[0]!.competitor.id;
-    const competitor = await gql(stack.gateway.url, `query ($id: ID!) { node(id: $id) { __typename id } }`, { id: competitorId });
+    const competitor = await gql(stack.gateway.url, `query ($id: ID!) { node(id: $id) { __typename id } }`, {
+      id: competitorId,
+    });
     expect(competitor.errors).toBeUndefined();
     expect(competitor.data).toEqual({ node: { __typename: 'V1HockeyCompetitor', id: competitorId } });
     expect((await requestCounts(stack.sandbox.url)).total).toBe(0);
@@ -240,7 +281,10 @@ describe('hockey V1', () => {
 
   describe('bad input: a coded error and no upstream request', () => {
     it('a non-numeric V1 ID', async () => {
-      const result = await gql(stack.gateway.url, `{ v1 { hockey { athlete(id: "12ab") { name } lines(gameId: "../x") { gameId } } } }`);
+      const result = await gql(
+        stack.gateway.url,
+        `{ v1 { hockey { athlete(id: "12ab") { name } lines(gameId: "../x") { gameId } } } }`,
+      );
       expect(result.errors?.map((e) => e.extensions?.['code'])).toEqual(['BAD_USER_INPUT', 'BAD_USER_INPUT']);
       expect((await requestCounts(stack.sandbox.url)).total).toBe(0);
     });
@@ -248,7 +292,9 @@ describe('hockey V1', () => {
     it('an unknown sport', async () => {
       const result = await gql(stack.gateway.url, `{ sport(sport: CURLING) { name } }`);
       expect(result.errors?.[0]?.extensions?.['code']).toBe('GRAPHQL_VALIDATION_FAILED');
-      const variable = await gql(stack.gateway.url, `query ($s: Sport!) { sport(sport: $s) { name } }`, { s: 'curling' });
+      const variable = await gql(stack.gateway.url, `query ($s: Sport!) { sport(sport: $s) { name } }`, {
+        s: 'curling',
+      });
       expect(variable.errors?.[0]?.extensions?.['code']).toBe('BAD_USER_INPUT');
       expect((await requestCounts(stack.sandbox.url)).total).toBe(0);
     });

@@ -11,10 +11,19 @@ const TEAM = hockeyV2Ids.firstTeam + 2;
 const STATS = /^GET \/v2\/hockey\/api\/match\/\d+\/statistics$/;
 const PLAYER_STATS = /^GET \/v2\/hockey\/api\/match\/\d+\/player-statistics$/;
 
-interface Stat { name: string; value: number }
-interface EventNode { status: { finished: boolean } }
+interface Stat {
+  name: string;
+  value: number;
+}
+interface EventNode {
+  status: { finished: boolean };
+}
 interface TeamRoutes {
-  detail: { name: string; manager: { name: string }; venue: { name: string; capacity: number; coordinates: { latitude: number; longitude: number } } };
+  detail: {
+    name: string;
+    manager: { name: string };
+    venue: { name: string; capacity: number; coordinates: { latitude: number; longitude: number } };
+  };
   logo: { url: string; version: string };
   roster: Array<{ position: string }>;
   recentResults: { nodes: EventNode[]; pageInfo: { hasNextPage: boolean } };
@@ -42,7 +51,9 @@ describe('hockey V2 teams', () => {
   /** Requests whose `METHOD /path` matches. */
   const routeCount = async (pattern: RegExp): Promise<number> => {
     const counts = await requestCounts(stack.sandbox.url);
-    return Object.entries(counts.byRoute).filter(([route]) => pattern.test(route)).reduce((sum, [, n]) => sum + n, 0);
+    return Object.entries(counts.byRoute)
+      .filter(([route]) => pattern.test(route))
+      .reduce((sum, [, n]) => sum + n, 0);
   };
 
   it('serves every team route: detail, logo, roster, results, upcoming, closest, competitions, form, featured, seasons', async () => {
@@ -88,12 +99,16 @@ describe('hockey V2 teams', () => {
   });
 
   it('pages recent results from page 0, fetching only the pages asked for', async () => {
-    const first = await gql<{ v2: { hockey: { team: { recentResults: { nodes: unknown[]; pageInfo: { endCursor: string } } } } } }>(
+    const first = await gql<{
+      v2: { hockey: { team: { recentResults: { nodes: unknown[]; pageInfo: { endCursor: string } } } } };
+    }>(
       stack.gateway.url,
       `{ v2(sport: ICE_HOCKEY) { hockey { team(id: "${TEAM + 1}") { recentResults(first: 9) { nodes { ref { nativeId } } pageInfo { endCursor hasNextPage } } } } } }`,
     );
     const cursor = first.data?.v2.hockey.team.recentResults.pageInfo.endCursor;
-    const second = await gql<{ v2: { hockey: { team: { recentResults: { nodes: unknown[]; pageInfo: { hasNextPage: boolean } } } } } }>(
+    const second = await gql<{
+      v2: { hockey: { team: { recentResults: { nodes: unknown[]; pageInfo: { hasNextPage: boolean } } } } };
+    }>(
       stack.gateway.url,
       `{ v2(sport: ICE_HOCKEY) { hockey { team(id: "${TEAM + 1}") { recentResults(first: 5, after: "${cursor}") { nodes { ref { nativeId } } pageInfo { hasNextPage } } } } } }`,
     );
@@ -126,12 +141,24 @@ describe('hockey V2 teams', () => {
 
   it('computes season aggregates equal to the sum over the match statistics, one request per match and route, none the second time', async () => {
     const args = `tournamentId: "${hockeyV2Ids.uniqueTournament}", seasonId: "${hockeyV2Ids.season}"`;
-    const cost = await gql<{ v2: { hockey: { team: { seasonAggregatesCost: { finishedMatches: number; upstreamRequestsNeeded: number; cachedRequests: number } } } } }>(
+    const cost = await gql<{
+      v2: {
+        hockey: {
+          team: {
+            seasonAggregatesCost: { finishedMatches: number; upstreamRequestsNeeded: number; cachedRequests: number };
+          };
+        };
+      };
+    }>(
       stack.gateway.url,
       `{ v2(sport: ICE_HOCKEY) { hockey { team(id: "${TEAM}") { seasonAggregatesCost(${args}) { finishedMatches upstreamRequestsNeeded cachedRequests } } } } }`,
     );
     expect(cost.errors).toBeUndefined();
-    expect(cost.data?.v2.hockey.team.seasonAggregatesCost).toEqual({ finishedMatches: 10, upstreamRequestsNeeded: 20, cachedRequests: 0 });
+    expect(cost.data?.v2.hockey.team.seasonAggregatesCost).toEqual({
+      finishedMatches: 10,
+      upstreamRequestsNeeded: 20,
+      cachedRequests: 0,
+    });
     // The cost read the season's event list only.
     expect(await routeCount(/statistics$/)).toBe(0);
     await resetCounts(stack.sandbox.url);
@@ -150,7 +177,9 @@ describe('hockey V2 teams', () => {
 
     // The expected sums, straight from the sandbox's own match statistics.
     const hockey = stack.sandbox.fixtures.otherSports.hockeyV2;
-    const played = hockey.events.filter((e) => e.status.type === 'finished' && (e.homeTeam.id === TEAM || e.awayTeam.id === TEAM));
+    const played = hockey.events.filter(
+      (e) => e.status.type === 'finished' && (e.homeTeam.id === TEAM || e.awayTeam.id === TEAM),
+    );
     expect(aggregates?.matches).toBe(played.length);
     const expectedTeam = new Map<string, number>();
     const expectedPlayerGoals = new Map<number, number>();
@@ -158,15 +187,22 @@ describe('hockey V2 teams', () => {
     for (const event of played) {
       const home = event.homeTeam.id === TEAM;
       goalsFor += (home ? event.homeScore?.current : event.awayScore?.current) ?? 0;
-      for (const item of hockey.matchStatistics.get(event.id)?.statistics[0]?.groups.flatMap((g) => g.statisticsItems) ?? []) {
+      for (const item of hockey.matchStatistics
+        .get(event.id)
+        ?.statistics[0]?.groups.flatMap((g) => g.statisticsItems) ?? []) {
         expectedTeam.set(item.key, (expectedTeam.get(item.key) ?? 0) + (home ? item.homeValue : item.awayValue));
       }
       const lines = hockey.playerStatistics.get(event.id);
       for (const line of (home ? lines?.home : lines?.away) ?? []) {
-        expectedPlayerGoals.set(line.player.id, (expectedPlayerGoals.get(line.player.id) ?? 0) + (line.statistics['goals'] ?? 0));
+        expectedPlayerGoals.set(
+          line.player.id,
+          (expectedPlayerGoals.get(line.player.id) ?? 0) + (line.statistics['goals'] ?? 0),
+        );
       }
     }
-    expect(Object.fromEntries((aggregates?.team ?? []).map((s) => [s.name, s.value]))).toEqual(Object.fromEntries(expectedTeam));
+    expect(Object.fromEntries((aggregates?.team ?? []).map((s) => [s.name, s.value]))).toEqual(
+      Object.fromEntries(expectedTeam),
+    );
     expect(aggregates?.goalsFor).toBe(goalsFor);
     expect(expectedTeam.get('goals')).toBe(goalsFor);
     for (const line of aggregates?.players ?? []) {
@@ -179,7 +215,9 @@ describe('hockey V2 teams', () => {
     expect(second.data?.v2.hockey.team.seasonAggregates).toEqual(aggregates);
     expect((await requestCounts(stack.sandbox.url)).total).toBe(0);
 
-    const after = await gql<{ v2: { hockey: { team: { seasonAggregatesCost: { upstreamRequestsNeeded: number; cachedRequests: number } } } } }>(
+    const after = await gql<{
+      v2: { hockey: { team: { seasonAggregatesCost: { upstreamRequestsNeeded: number; cachedRequests: number } } } };
+    }>(
       stack.gateway.url,
       `{ v2(sport: ICE_HOCKEY) { hockey { team(id: "${TEAM}") { seasonAggregatesCost(${args}) { upstreamRequestsNeeded cachedRequests } } } } }`,
     );

@@ -27,7 +27,12 @@ const readBody = (res: IncomingMessage): Promise<Answer> =>
   });
 
 /** A request with any `Host` (fetch will not send a foreign one). */
-function withHost(port: number, host: string, path: string, init: { method?: string; body?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
+function withHost(
+  port: number,
+  host: string,
+  path: string,
+  init: { method?: string; body?: string; headers?: Record<string, string> } = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
       { host: '127.0.0.1', port, path, method: init.method ?? 'GET', headers: { host, ...init.headers } },
@@ -43,7 +48,10 @@ const graphqlPost = { method: 'POST', body: QUERY, headers: { 'content-type': 'a
 /** The refusal's code in either JSON shape; undefined for a body that is not coded JSON. */
 const codeOf = (answer: Answer): unknown => {
   try {
-    const body = JSON.parse(answer.body) as { errors?: Array<{ extensions?: { code?: string } }>; error?: { code?: string } };
+    const body = JSON.parse(answer.body) as {
+      errors?: Array<{ extensions?: { code?: string } }>;
+      error?: { code?: string };
+    };
     return body.errors?.[0]?.extensions?.code ?? body.error?.code;
   } catch {
     return undefined;
@@ -51,7 +59,10 @@ const codeOf = (answer: Answer): unknown => {
 };
 
 /** How a WebSocket upgrade ended: `open`, or the refusal's status and code. */
-function upgrade(port: number, headers: Record<string, string>): Promise<{ outcome: 'open' } | { outcome: 'refused'; status: number; code: unknown }> {
+function upgrade(
+  port: number,
+  headers: Record<string, string>,
+): Promise<{ outcome: 'open' } | { outcome: 'refused'; status: number; code: unknown }> {
   const socket = new WebSocket(`ws://127.0.0.1:${port}/graphql`, 'graphql-transport-ws', { headers });
   return new Promise((resolve, reject) => {
     socket.once('open', () => {
@@ -90,7 +101,10 @@ describe('Host and Origin', () => {
     expect((await requestCounts(stack.sandbox.url)).total).toBe(0);
 
     for (const host of [`127.0.0.1:${port}`, 'localhost:1234', `[::1]:${port}`, 'LOCALHOST.']) {
-      const served = await withHost(port, host, '/graphql', { ...graphqlPost, body: JSON.stringify({ query: '{ __typename }' }) });
+      const served = await withHost(port, host, '/graphql', {
+        ...graphqlPost,
+        body: JSON.stringify({ query: '{ __typename }' }),
+      });
       expect(served.status, host).toBe(200);
     }
     // /healthz answers for any name (README: a load balancer's probe).
@@ -98,12 +112,24 @@ describe('Host and Origin', () => {
   });
 
   it('a WebSocket whose Origin equals a spoofed Host is refused at the upgrade with 421 HOST_NOT_ALLOWED', async () => {
-    expect(await upgrade(port, { host: `evil.example:${port}`, origin: `http://evil.example:${port}` })).toEqual({ outcome: 'refused', status: 421, code: 'HOST_NOT_ALLOWED' });
+    expect(await upgrade(port, { host: `evil.example:${port}`, origin: `http://evil.example:${port}` })).toEqual({
+      outcome: 'refused',
+      status: 421,
+      code: 'HOST_NOT_ALLOWED',
+    });
   });
 
   it("a WebSocket from a foreign origin is refused with 403 ORIGIN_NOT_ALLOWED; the gateway's own pages, configured origins and non-browsers connect", async () => {
-    expect(await upgrade(port, { origin: 'http://evil.example' })).toEqual({ outcome: 'refused', status: 403, code: 'ORIGIN_NOT_ALLOWED' });
-    expect(await upgrade(port, { origin: 'null' })).toEqual({ outcome: 'refused', status: 403, code: 'ORIGIN_NOT_ALLOWED' });
+    expect(await upgrade(port, { origin: 'http://evil.example' })).toEqual({
+      outcome: 'refused',
+      status: 403,
+      code: 'ORIGIN_NOT_ALLOWED',
+    });
+    expect(await upgrade(port, { origin: 'null' })).toEqual({
+      outcome: 'refused',
+      status: 403,
+      code: 'ORIGIN_NOT_ALLOWED',
+    });
     for (const origin of [`http://127.0.0.1:${port}`, 'http://localhost:5173', 'https://widgets.example.org']) {
       expect(await upgrade(port, { origin }), origin).toEqual({ outcome: 'open' });
     }
@@ -122,13 +148,21 @@ describe('Host and Origin', () => {
     expect((await withHost(port, 'api.example.org:443', '/graphql', graphqlPost)).status).toBe(200);
     expect((await withHost(port, '10.0.0.7', '/graphql', graphqlPost)).status).toBe(200);
     expect((await withHost(port, `127.0.0.1:${port}`, '/graphql', graphqlPost)).status).toBe(421);
-    expect(await upgrade(port, { host: 'api.example.org', origin: 'https://api.example.org' })).toEqual({ outcome: 'open' });
+    expect(await upgrade(port, { host: 'api.example.org', origin: 'https://api.example.org' })).toEqual({
+      outcome: 'open',
+    });
 
     await stack.stopGateway();
     port = (await stack.restartGateway({ GATEWAY_ALLOWED_HOSTS: '*' })).port;
     expect((await withHost(port, 'anything.example', '/graphql', graphqlPost)).status).toBe(200);
-    expect(await upgrade(port, { host: 'anything.example', origin: 'http://anything.example:8080' })).toEqual({ outcome: 'open' });
-    expect(await upgrade(port, { host: 'anything.example', origin: 'http://evil.example' })).toEqual({ outcome: 'refused', status: 403, code: 'ORIGIN_NOT_ALLOWED' });
+    expect(await upgrade(port, { host: 'anything.example', origin: 'http://anything.example:8080' })).toEqual({
+      outcome: 'open',
+    });
+    expect(await upgrade(port, { host: 'anything.example', origin: 'http://evil.example' })).toEqual({
+      outcome: 'refused',
+      status: 403,
+      code: 'ORIGIN_NOT_ALLOWED',
+    });
   });
 });
 
@@ -147,7 +181,12 @@ describe('the default allowed names', () => {
   });
 
   it('GATEWAY_ALLOWED_HOSTS takes names and addresses, not URLs or ports', () => {
-    expect(loadConfig({ GATEWAY_ALLOWED_HOSTS: 'api.example.org,*,[::1],10.0.0.7' }).access.allowedHosts).toEqual(['api.example.org', '*', '[::1]', '10.0.0.7']);
+    expect(loadConfig({ GATEWAY_ALLOWED_HOSTS: 'api.example.org,*,[::1],10.0.0.7' }).access.allowedHosts).toEqual([
+      'api.example.org',
+      '*',
+      '[::1]',
+      '10.0.0.7',
+    ]);
     for (const bad of ['https://api.example.org', 'api.example.org:443', 'a b']) {
       expect(() => loadConfig({ GATEWAY_ALLOWED_HOSTS: bad })).toThrow(ConfigError);
     }

@@ -14,7 +14,12 @@ const LOGO = /* GraphQL */ `
 `;
 
 interface LogoData {
-  logo: { url: string; version: string; placeholder: boolean | null; thumbnail: { url: string; version: string } | null } | null;
+  logo: {
+    url: string;
+    version: string;
+    placeholder: boolean | null;
+    thumbnail: { url: string; version: string } | null;
+  } | null;
 }
 
 const entities = importEntities();
@@ -89,7 +94,9 @@ describe('logo fallback chain', () => {
     expect(result.errors).toBeUndefined();
     expect(result.data?.v2.team.logo).toEqual({ version: 'V2', url: `/images/v2/football/teams/${v2Only.v2Id}` });
 
-    const standings = await gql<{ v1: { hockey: { standings: { entries: Array<{ competitor: { logo: { version: string } | null } }> } } } }>(
+    const standings = await gql<{
+      v1: { hockey: { standings: { entries: Array<{ competitor: { logo: { version: string } | null } }> } } };
+    }>(
       stack.gateway.url,
       `{ v1 { hockey { standings(competition: 11, season: 2025) { entries { competitor { logo { version } } } } } } }`,
     );
@@ -109,12 +116,16 @@ describe('logo fallback chain', () => {
       headers: { 'retry-after': '60' },
       body: { error: 'Image delivery layer unavailable', code: 'IMAGE_UPSTREAM_UNAVAILABLE' },
     });
-    const failed = await gql<LogoData>(stack.gateway.url, LOGO, { sources: { ...sourcesOf(first), v6Logo: undefined } });
+    const failed = await gql<LogoData>(stack.gateway.url, LOGO, {
+      sources: { ...sourcesOf(first), v6Logo: undefined },
+    });
     expect(failed.data?.logo).toBeNull();
     expect(failed.errors?.[0]?.extensions).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', retryAfter: 60 });
 
     // Another entity while the incident is open: V2 is not asked at all...
-    const blocked = await gql<LogoData>(stack.gateway.url, LOGO, { sources: { ...sourcesOf(second), v6Logo: undefined } });
+    const blocked = await gql<LogoData>(stack.gateway.url, LOGO, {
+      sources: { ...sourcesOf(second), v6Logo: undefined },
+    });
     expect(blocked.data?.logo).toBeNull();
     expect(blocked.errors?.[0]?.extensions?.['code']).toBe('UPSTREAM_UNAVAILABLE');
     // ...and V1 answers wherever it has the logo.
@@ -127,7 +138,9 @@ describe('logo fallback chain', () => {
   });
 
   it('serves the chain over HTTP at /images/logo', async () => {
-    const response = await fetch(`${stack.gateway.url}/images/logo?v1=${v2Only.v1Id}&v2Sport=football&v2=${v2Only.v2Id}`);
+    const response = await fetch(
+      `${stack.gateway.url}/images/logo?v1=${v2Only.v1Id}&v2Sport=football&v2=${v2Only.v2Id}`,
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get('x-image-version')).toBe('v2');
     expect(response.headers.get('content-type')).toBe('image/png');

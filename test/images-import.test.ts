@@ -16,8 +16,10 @@ import { importEntities } from '../src/sandbox/fixtures/images.js';
 import { requestCounts, resetCounts, setSandboxQuota } from './support/client.js';
 import { startStack, type TestStack } from './support/servers.js';
 
-
-function runImporter(env: Record<string, string>, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runImporter(
+  env: Record<string, string>,
+  args: string[],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['dist/images-import.js', ...args], {
       env: { ...process.env, ...env },
@@ -48,7 +50,16 @@ describe('images:import', () => {
     listFile = join(work, 'entities.json');
     await writeFile(
       listFile,
-      JSON.stringify(entities.map((e) => ({ name: e.name, v1: e.v1Id, v2Sport: e.v2Sport, v2: e.v2Id, v6Sport: e.v6Sport, v6: e.v6File }))),
+      JSON.stringify(
+        entities.map((e) => ({
+          name: e.name,
+          v1: e.v1Id,
+          v2Sport: e.v2Sport,
+          v2: e.v2Id,
+          v6Sport: e.v6Sport,
+          v6: e.v6File,
+        })),
+      ),
     );
   });
   afterAll(async () => {
@@ -59,7 +70,12 @@ describe('images:import', () => {
   it('imports 200 logos V1 first with the fewest counted requests, and a second run spends nothing', async () => {
     await stack.stopGateway();
     await resetCounts(stack.sandbox.url);
-    const env = { SPORTS_API_BASE_URL: stack.sandbox.url, SPORTS_API_KEY: stack.apiKey, SPORTS_API_PLAN: 'pro', DATA_DIR: stack.dataDir };
+    const env = {
+      SPORTS_API_BASE_URL: stack.sandbox.url,
+      SPORTS_API_KEY: stack.apiKey,
+      SPORTS_API_PLAN: 'pro',
+      DATA_DIR: stack.dataDir,
+    };
 
     const first = await runImporter(env, [listFile, '--json']);
     expect(first.stderr).toContain('200/200');
@@ -94,7 +110,12 @@ describe('images:import', () => {
     try {
       await resetCounts(stack.sandbox.url);
       await setSandboxQuota(stack.sandbox.url, { limit: 7_500, used: 7_490 });
-      const env = { SPORTS_API_BASE_URL: stack.sandbox.url, SPORTS_API_KEY: stack.apiKey, SPORTS_API_PLAN: 'pro', DATA_DIR: dataDir };
+      const env = {
+        SPORTS_API_BASE_URL: stack.sandbox.url,
+        SPORTS_API_KEY: stack.apiKey,
+        SPORTS_API_PLAN: 'pro',
+        DATA_DIR: dataDir,
+      };
       const run = await runImporter(env, [listFile, '--json']);
       const summary = JSON.parse(run.stdout.trim().split('\n').pop() ?? '{}') as Summary;
       expect(summary.stoppedEarly).toBe(true);

@@ -12,8 +12,14 @@ import { requestCounts, resetCounts } from './support/client.js';
 import { startStack, type TestStack } from './support/servers.js';
 
 const images = [
-  { path: `/images/v2/football/teams/${imageIds.v2Football.team}`, key: `v2/football/teams/${imageIds.v2Football.team}` },
-  { path: `/images/v2/football/players/${imageIds.v2Football.player}`, key: `v2/football/players/${imageIds.v2Football.player}` },
+  {
+    path: `/images/v2/football/teams/${imageIds.v2Football.team}`,
+    key: `v2/football/teams/${imageIds.v2Football.team}`,
+  },
+  {
+    path: `/images/v2/football/players/${imageIds.v2Football.player}`,
+    key: `v2/football/players/${imageIds.v2Football.player}`,
+  },
   { path: `/images/v2/hockey/teams/${imageIds.v2Hockey.team}`, key: `v2/hockey/teams/${imageIds.v2Hockey.team}` },
 ] as const;
 
@@ -44,7 +50,10 @@ describe('image index damage', () => {
     const text = await readFile(indexFile, 'utf8');
     const at = text.indexOf(images[1].key);
     expect(at).toBeGreaterThan(0);
-    await writeFile(indexFile, `${text.slice(0, at + images[1].key.length)}\u0000#${text.slice(at + images[1].key.length + 2)}`);
+    await writeFile(
+      indexFile,
+      `${text.slice(0, at + images[1].key.length)}\u0000#${text.slice(at + images[1].key.length + 2)}`,
+    );
 
     await stack.restartGateway();
     await resetCounts(stack.sandbox.url);
@@ -57,7 +66,9 @@ describe('image index damage', () => {
     // Only the damaged entry is forgotten: its image is downloaded once more, then stored again.
     expect((await get(stack.gateway.url, images[1].path)).status).toBe(200);
     expect((await get(stack.gateway.url, images[1].path)).status).toBe(200);
-    expect((await requestCounts(stack.sandbox.url)).byRoute[`GET /v2/football/images/players/${imageIds.v2Football.player}`]).toBe(1);
+    expect(
+      (await requestCounts(stack.sandbox.url)).byRoute[`GET /v2/football/images/players/${imageIds.v2Football.player}`],
+    ).toBe(1);
     expect(stack.logs.some((line) => line.includes(indexFile) && line.includes('"line":'))).toBe(true);
   });
 

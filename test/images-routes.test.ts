@@ -29,8 +29,10 @@ function raw(base: string, path: string, headers: Record<string, string> = {}): 
   });
 }
 
-const errorCode = (response: RawResponse): string => (JSON.parse(response.body.toString('utf8')) as { error: { code: string } }).error.code;
-const isPng = (body: Buffer): boolean => body.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+const errorCode = (response: RawResponse): string =>
+  (JSON.parse(response.body.toString('utf8')) as { error: { code: string } }).error.code;
+const isPng = (body: Buffer): boolean =>
+  body.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
 
 describe('gateway image routes', () => {
   let stack: TestStack;
@@ -107,7 +109,9 @@ describe('gateway image routes', () => {
     expect(missing.status).toBe(404);
     expect(errorCode(missing)).toBe('NOT_FOUND');
     expect(missing.body.toString()).toContain(`/images/v2/cycling/teams/${rider}`);
-    expect((await requestCounts(stack.sandbox.url)).byRoute).toEqual({ [`GET /v2/cycling/images/players/${rider}`]: 1 });
+    expect((await requestCounts(stack.sandbox.url)).byRoute).toEqual({
+      [`GET /v2/cycling/images/players/${rider}`]: 1,
+    });
   });
 
   it('serves V6 by type, honours !w80 thumbnails, 404s a name under the wrong type, 400s an unknown type without a request', async () => {

@@ -40,7 +40,8 @@ function readPng(bytes: Buffer): { types: string[]; width: number; height: numbe
 
 describe('sandbox images', () => {
   let sandbox: SandboxHandle;
-  const get = (path: string, key = true) => fetch(`${sandbox.url}${path}`, { headers: key ? { 'x-api-key': KEY } : {} });
+  const get = (path: string, key = true) =>
+    fetch(`${sandbox.url}${path}`, { headers: key ? { 'x-api-key': KEY } : {} });
   beforeAll(async () => {
     sandbox = await startSandbox({ port: 0, apiKey: KEY, allowance: 100 });
   });
@@ -81,13 +82,17 @@ describe('sandbox images', () => {
     const missing = await get(`/v2/football/images/teams/${imageIds.v2Football.unknownTeam}`);
     expect(missing.status).toBe(404);
     expect(await missing.json()).toEqual({ error: 'Image not found upstream' });
-    expect((await get(`/v2/football/images/players/${imageIds.v2Football.player}`)).headers.get('content-type')).toBe('image/jpeg');
+    expect((await get(`/v2/football/images/players/${imageIds.v2Football.player}`)).headers.get('content-type')).toBe(
+      'image/jpeg',
+    );
     expect((await get(`/v2/football/images/tournaments/${imageIds.v2Football.tournament}`)).status).toBe(200);
   });
 
   it('applies the V6 type rules and !w80 thumbnails', async () => {
     const full = readPng(Buffer.from(await (await get(`/v6/football/images/teams/${imageIds.v6.team}`)).arrayBuffer()));
-    const thumb = readPng(Buffer.from(await (await get(`/v6/football/images/teams/${imageIds.v6.team}!w80`)).arrayBuffer()));
+    const thumb = readPng(
+      Buffer.from(await (await get(`/v6/football/images/teams/${imageIds.v6.team}!w80`)).arrayBuffer()),
+    );
     expect(thumb.width).toBe(80);
     expect(full.width).toBeGreaterThan(80);
     expect((await get(`/v6/football/images/${imageIds.v6.player}`)).status).toBe(200);

@@ -26,7 +26,13 @@ const BUDGET = 500;
 interface Payload {
   data?: Record<string, unknown> | null;
   errors?: Array<{ message: string; path?: unknown[]; extensions?: Record<string, unknown> }>;
-  incremental?: Array<{ data?: Record<string, unknown>; items?: unknown[]; path: Array<string | number>; label?: string; errors?: Payload['errors'] }>;
+  incremental?: Array<{
+    data?: Record<string, unknown>;
+    items?: unknown[];
+    path: Array<string | number>;
+    label?: string;
+    errors?: Payload['errors'];
+  }>;
   hasNext?: boolean;
   extensions?: Record<string, unknown>;
 }
@@ -39,7 +45,11 @@ interface Cost {
 }
 
 /** POSTs as Apollo Client does for an operation with @defer, and reads every part of the multipart answer. */
-async function incremental(url: string, query: string, accept = 'multipart/mixed;deferSpec=20220824, application/json'): Promise<{ status: number; payloads: Payload[] }> {
+async function incremental(
+  url: string,
+  query: string,
+  accept = 'multipart/mixed;deferSpec=20220824, application/json',
+): Promise<{ status: number; payloads: Payload[] }> {
   const response = await fetch(`${url}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept, authorization: `Bearer ${CLIENT_KEY}` },
@@ -99,9 +109,14 @@ describe('@defer and @stream over multipart HTTP', () => {
       expect(part.path).toEqual(['v2', 'hockey', 'team']);
       expect(part.errors).toBeUndefined();
     }
-    const aggregates = parts.find((part) => part.label === 'aggregates')?.data?.['seasonAggregates'] as { matches: number; goalsFor: number };
+    const aggregates = parts.find((part) => part.label === 'aggregates')?.data?.['seasonAggregates'] as {
+      matches: number;
+      goalsFor: number;
+    };
     expect(aggregates.matches).toBeGreaterThan(0);
-    expect(parts.find((part) => part.label === 'logo')?.data?.['logo']).toEqual({ url: expect.stringContaining('/images/') as unknown });
+    expect(parts.find((part) => part.label === 'logo')?.data?.['logo']).toEqual({
+      url: expect.stringContaining('/images/') as unknown,
+    });
 
     // Every request the operation sent is on the last payload, and charged to the client's budget.
     const sent = await upstreamTotal();
@@ -115,7 +130,8 @@ describe('@defer and @stream over multipart HTTP', () => {
   });
 
   /** Requests the sandbox saw that the allowance does not count (reference data). */
-  const uncountedSent = async (): Promise<number> => (await requestCounts(stack.sandbox.url)).byRoute['GET /reference/sports'] ?? 0;
+  const uncountedSent = async (): Promise<number> =>
+    (await requestCounts(stack.sandbox.url)).byRoute['GET /reference/sports'] ?? 0;
 
   it('a stream is never kept by the result cache: the same deferred query runs again, in parts, once the upstream cache is empty', async () => {
     const first = await incremental(stack.gateway.url, AGGREGATES);
@@ -134,13 +150,15 @@ describe('@defer and @stream over multipart HTTP', () => {
       recentResults(first: 6) { nodes @stream(initialCount: 2) { ref { nativeId } homeScore awayScore } }
     } } } }`;
     const plain = await incremental(stack.gateway.url, query.replace(' @stream(initialCount: 2)', ''));
-    const expected = (plain.payloads[0]?.data as { v2: { hockey: { team: { recentResults: { nodes: unknown[] } } } } }).v2.hockey.team.recentResults.nodes;
+    const expected = (plain.payloads[0]?.data as { v2: { hockey: { team: { recentResults: { nodes: unknown[] } } } } })
+      .v2.hockey.team.recentResults.nodes;
     expect(expected).toHaveLength(6);
 
     const { payloads } = await incremental(stack.gateway.url, query);
     const [initial, ...rest] = payloads;
     expect(initial?.hasNext).toBe(true);
-    const first = (initial?.data as { v2: { hockey: { team: { recentResults: { nodes: unknown[] } } } } }).v2.hockey.team.recentResults.nodes;
+    const first = (initial?.data as { v2: { hockey: { team: { recentResults: { nodes: unknown[] } } } } }).v2.hockey
+      .team.recentResults.nodes;
     expect(first).toEqual(expected.slice(0, 2));
     const streamed = rest.flatMap((payload) => payload.incremental ?? []);
     expect(streamed.length).toBeGreaterThan(0);
@@ -170,7 +188,11 @@ describe('@defer and @stream over multipart HTTP', () => {
   it('the same directives over SSE (`accept: text/event-stream`) arrive as one event per payload', async () => {
     const response = await fetch(`${stack.gateway.url}/graphql`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${CLIENT_KEY}` },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'text/event-stream',
+        authorization: `Bearer ${CLIENT_KEY}`,
+      },
       body: JSON.stringify({ query: AGGREGATES }),
     });
     const events = (await response.text())
@@ -179,6 +201,11 @@ describe('@defer and @stream over multipart HTTP', () => {
       .map((line) => JSON.parse(line.slice('data: '.length)) as Payload);
     expect(events[0]?.hasNext).toBe(true);
     expect(events.at(-1)?.hasNext).toBe(false);
-    expect(events.flatMap((event) => event.incremental ?? []).map((part) => part.label).sort()).toEqual(['aggregates', 'logo']);
+    expect(
+      events
+        .flatMap((event) => event.incremental ?? [])
+        .map((part) => part.label)
+        .sort(),
+    ).toEqual(['aggregates', 'logo']);
   });
 });

@@ -17,7 +17,8 @@ const FULL_SCHEMA =
   '__schema { types { name kind description fields(includeDeprecated: true) { name description args { name description type { name kind ofType { name kind } } } type { name kind ofType { name kind ofType { name kind } } } } } }';
 /** The issue's operation: thirty aliased full `__schema` selections, 6.9 KB, within the token and alias limits (4.7 MB of answer before). */
 const THIRTY_SCHEMAS = `{ ${Array.from({ length: 30 }, (_, i) => `s${i}: ${FULL_SCHEMA}`).join(' ')} }`;
-const ofTypeChain = (depth: number): string => `{ __schema { types { ${'ofType { '.repeat(depth)}name${' }'.repeat(depth)} } } }`;
+const ofTypeChain = (depth: number): string =>
+  `{ __schema { types { ${'ofType { '.repeat(depth)}name${' }'.repeat(depth)} } } }`;
 
 describe('introspection is bounded', () => {
   let gateway: GatewayProcess;
@@ -33,14 +34,21 @@ describe('introspection is bounded', () => {
     expect(http.errors?.map((error) => error.extensions?.['code'])).toEqual(['OPERATION_LIMIT_EXCEEDED']);
     expect(http.data).toBeUndefined();
 
-    const client = createClient({ url: `${gateway.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0 });
+    const client = createClient({
+      url: `${gateway.url.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+    });
     try {
       const codes = await new Promise<unknown[]>((resolve) => {
         client.subscribe(
           { query: `{ a: __schema { queryType { name } } b: __schema { queryType { name } } }` },
           {
             next: (result) => resolve((result.errors ?? []).map((error) => error.extensions?.['code'])),
-            error: (errors) => resolve((errors as Array<{ extensions?: Record<string, unknown> }>).map((error) => error.extensions?.['code'])),
+            error: (errors) =>
+              resolve(
+                (errors as Array<{ extensions?: Record<string, unknown> }>).map((error) => error.extensions?.['code']),
+              ),
             complete: () => undefined,
           },
         );
@@ -59,12 +67,22 @@ describe('introspection is bounded', () => {
     // What GraphiQL and codegen send, with every option on.
     const standard = await gql<{ __schema: { types: unknown[] } }>(
       gateway.url,
-      getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true, oneOf: true }),
+      getIntrospectionQuery({
+        descriptions: true,
+        specifiedByUrl: true,
+        directiveIsRepeatable: true,
+        schemaDescription: true,
+        inputValueDeprecation: true,
+        oneOf: true,
+      }),
     );
     expect(standard.errors).toBeUndefined();
     expect(standard.data?.__schema.types.length).toBeGreaterThan(100);
     // Selecting __schema twice without aliases is one introspection: the response has one.
-    const twice = await gql<Record<string, unknown>>(gateway.url, `{ __schema { queryType { name } } __schema { queryType { name } } }`);
+    const twice = await gql<Record<string, unknown>>(
+      gateway.url,
+      `{ __schema { queryType { name } } __schema { queryType { name } } }`,
+    );
     expect(twice.errors).toBeUndefined();
     expect(Object.keys(twice.data ?? {})).toEqual(['__schema']);
   });
@@ -87,7 +105,8 @@ describe('introspection is bounded', () => {
 
     // 100 ms is the requirement on a quiet machine; 300 leaves room for a busy 2-core CI and is still far below the seconds the abuse cost.
     expect(Math.max(...latencies)).toBeLessThan(300);
-    for (const answer of abuse) expect(answer.errors?.map((error) => error.extensions?.['code'])).toEqual(['OPERATION_LIMIT_EXCEEDED']);
+    for (const answer of abuse)
+      expect(answer.errors?.map((error) => error.extensions?.['code'])).toEqual(['OPERATION_LIMIT_EXCEEDED']);
     expect(gateway.exit()).toBeUndefined();
   });
 });

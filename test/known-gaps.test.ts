@@ -46,7 +46,8 @@ const catalogue = (): string => '{ sports { sport } }';
 const cases: readonly GapCase[] = [
   {
     name: '4.4 hockey /api/teams/{id}/team-statistics/seasons answers 404',
-    query: () => `{ v2(sport: ICE_HOCKEY) { hockey { team(id: "${hockeyTeam}") { teamStatisticsSeasons { seasons { nativeId } } } } } }`,
+    query: () =>
+      `{ v2(sport: ICE_HOCKEY) { hockey { team(id: "${hockeyTeam}") { teamStatisticsSeasons { seasons { nativeId } } } } } }`,
     codes: ['NOT_SUPPORTED'],
     alternative: 'seasonAggregates',
   },
@@ -67,13 +68,15 @@ const cases: readonly GapCase[] = [
   {
     name: '2.13, 4.9 motorsport stage /results, /classification, /standings, /laps, /startgrid answer 404',
     warm: () => `{ v2(sport: MOTORSPORT) { motorsport { stage(id: "${motorsportIds.firstStage}") { name } } } }`,
-    query: () => `{ v2(sport: MOTORSPORT) { motorsport { stage(id: "${motorsportIds.firstStage}") { results classification standings laps startGrid } } } }`,
+    query: () =>
+      `{ v2(sport: MOTORSPORT) { motorsport { stage(id: "${motorsportIds.firstStage}") { results classification standings laps startGrid } } } }`,
     codes: ['NOT_SUPPORTED', 'NOT_SUPPORTED', 'NOT_SUPPORTED', 'NOT_SUPPORTED', 'NOT_SUPPORTED'],
     alternative: 'winner',
   },
   {
     name: '4.9 V6 baseball /lineups, /stats, /incidents, /h2h, /commentary, /tables answer 501',
-    query: () => '{ v6 { baseball { lineups(matchId: "bm_x") stats(matchId: "bm_x") incidents(matchId: "bm_x") h2h(matchId: "bm_x") commentary(matchId: "bm_x") tables(matchId: "bm_x") } } }',
+    query: () =>
+      '{ v6 { baseball { lineups(matchId: "bm_x") stats(matchId: "bm_x") incidents(matchId: "bm_x") h2h(matchId: "bm_x") commentary(matchId: "bm_x") tables(matchId: "bm_x") } } }',
     codes: ['NOT_SUPPORTED', 'NOT_SUPPORTED', 'NOT_SUPPORTED', 'NOT_SUPPORTED', 'NOT_SUPPORTED', 'NOT_SUPPORTED'],
     alternative: 'v2(sport: BASEBALL)',
   },
@@ -92,7 +95,8 @@ const cases: readonly GapCase[] = [
   },
   {
     name: '4.9 V2 cycling has no /api/players/{id} (riders are teams): node(id:) of a cycling V2Player',
-    query: () => `{ node(id: "${toGlobalId({ version: 'v2', sport: 'cycling', typeName: 'V2Player', nativeId: String(rider) })}") { id } }`,
+    query: () =>
+      `{ node(id: "${toGlobalId({ version: 'v2', sport: 'cycling', typeName: 'V2Player', nativeId: String(rider) })}") { id } }`,
     codes: ['NOT_SUPPORTED'],
     alternative: 'rider(id:)',
   },
@@ -100,15 +104,18 @@ const cases: readonly GapCase[] = [
     (league): GapCase => ({
       name: `4.9 baseball /lineups answers 404 for two leagues: league ${league}`,
       warm: (stack) => `{ v2(sport: BASEBALL) { event(id: "${baseballGameOf(stack, league)}") { id } } }`,
-      query: (stack) => `{ v2(sport: BASEBALL) { baseball { lineups(matchId: "${baseballGameOf(stack, league)}") { confirmed } } } }`,
+      query: (stack) =>
+        `{ v2(sport: BASEBALL) { baseball { lineups(matchId: "${baseballGameOf(stack, league)}") { confirmed } } } }`,
       codes: ['NOT_SUPPORTED'],
       alternative: 'event(id:)',
     }),
   ),
   {
     name: '4.9 baseball: a fourth league is not carried for /lineups',
-    warm: (stack) => `{ v2(sport: BASEBALL) { event(id: "${baseballGameOf(stack, baseballIds.notCarriedLeague)}") { id } } }`,
-    query: (stack) => `{ v2(sport: BASEBALL) { baseball { lineups(matchId: "${baseballGameOf(stack, baseballIds.notCarriedLeague)}") { confirmed } } } }`,
+    warm: (stack) =>
+      `{ v2(sport: BASEBALL) { event(id: "${baseballGameOf(stack, baseballIds.notCarriedLeague)}") { id } } }`,
+    query: (stack) =>
+      `{ v2(sport: BASEBALL) { baseball { lineups(matchId: "${baseballGameOf(stack, baseballIds.notCarriedLeague)}") { confirmed } } } }`,
     codes: ['NOT_SUPPORTED'],
     alternative: 'event(id:)',
   },
@@ -144,7 +151,8 @@ describe('every documented gap is answered locally, with 0 upstream requests', (
       const result = await gql(stack.gateway.url, gap.query(stack));
       expect(result.errors?.map((e) => e.extensions?.['code']) ?? []).toEqual(gap.codes);
       if (gap.alternative !== undefined) {
-        for (const error of result.errors ?? []) expect(String(error.extensions?.['alternative'])).toContain(gap.alternative);
+        for (const error of result.errors ?? [])
+          expect(String(error.extensions?.['alternative'])).toContain(gap.alternative);
       }
       if (gap.data !== undefined) expect(result.data).toEqual(gap.data);
       expect(await requestCounts(stack.sandbox.url)).toEqual({ total: 0, byRoute: {} });

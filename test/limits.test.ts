@@ -20,9 +20,16 @@ const LIMITS = {
 
 const DEEP = `{ v1 { hockey { athlete(id: 700001) { team { image { url } } } } } }`;
 const aliases = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: quota { used }`).join(' ')} }`;
-const directives = (n: number) => `{ quota { ${['used', 'limit', 'remaining', 'plan', 'resetsAt'].slice(0, n).map((f) => `${f} @include(if: true)`).join(' ')} } }`;
+const directives = (n: number) =>
+  `{ quota { ${['used', 'limit', 'remaining', 'plan', 'resetsAt']
+    .slice(0, n)
+    .map((f) => `${f} @include(if: true)`)
+    .join(' ')} } }`;
 
-function expectRefused(result: { errors?: Array<{ message: string; extensions?: Record<string, unknown> }> }, limit: string): void {
+function expectRefused(
+  result: { errors?: Array<{ message: string; extensions?: Record<string, unknown> }> },
+  limit: string,
+): void {
   expect(result.errors?.length).toBeGreaterThan(0);
   const error = result.errors![0]!;
   expect(typeof error.extensions?.['code']).toBe('string');
@@ -35,7 +42,12 @@ describe('operation limits', () => {
   let ws: Client;
   beforeAll(async () => {
     stack = await startStack({ env: LIMITS });
-    ws = createClient({ url: `${stack.gateway.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
+    ws = createClient({
+      url: `${stack.gateway.url.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      lazy: true,
+    });
   });
   afterAll(async () => {
     await ws.dispose();
@@ -45,7 +57,10 @@ describe('operation limits', () => {
 
   const overWs = (query: string) =>
     new Promise<{ errors?: Array<{ message: string; extensions?: Record<string, unknown> }> }>((resolve, reject) => {
-      ws.subscribe({ query }, { next: (r) => resolve(r as never), error: (e) => resolve({ errors: e as never }), complete: () => undefined });
+      ws.subscribe(
+        { query },
+        { next: (r) => resolve(r as never), error: (e) => resolve({ errors: e as never }), complete: () => undefined },
+      );
       setTimeout(() => reject(new Error('no answer')), 5_000);
     });
 
@@ -94,7 +109,9 @@ describe('operation limits', () => {
       }
     }
     expect(seen).toEqual(
-      ['application/graphql-response+json', 'application/json'].flatMap((accept) => Object.entries(refusals).map(([name, [, code]]) => `${accept} ${name}: 400 ${code}`)),
+      ['application/graphql-response+json', 'application/json'].flatMap((accept) =>
+        Object.entries(refusals).map(([name, [, code]]) => `${accept} ${name}: 400 ${code}`),
+      ),
     );
     // A limit is not a syntax error (GraphQL Armor words its refusals as one).
     expect(messages.filter((message) => message.startsWith('Syntax Error: Operation refused'))).toEqual([]);
@@ -105,14 +122,28 @@ describe('operation limits', () => {
     const body = JSON.stringify({ query: '{ __typename }' });
     const answers = {
       NOT_FOUND: await fetch(`${stack.gateway.url}/nowhere`),
-      METHOD_NOT_ALLOWED: await fetch(`${stack.gateway.url}/graphql`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body }),
-      NOT_ACCEPTABLE: await fetch(`${stack.gateway.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'image/png' }, body }),
-      UNSUPPORTED_MEDIA_TYPE: await fetch(`${stack.gateway.url}/graphql`, { method: 'POST', headers: { 'content-type': 'image/png' }, body }),
+      METHOD_NOT_ALLOWED: await fetch(`${stack.gateway.url}/graphql`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body,
+      }),
+      NOT_ACCEPTABLE: await fetch(`${stack.gateway.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'image/png' },
+        body,
+      }),
+      UNSUPPORTED_MEDIA_TYPE: await fetch(`${stack.gateway.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'image/png' },
+        body,
+      }),
     };
     const statuses = { NOT_FOUND: 404, METHOD_NOT_ALLOWED: 405, NOT_ACCEPTABLE: 406, UNSUPPORTED_MEDIA_TYPE: 415 };
     for (const [code, response] of Object.entries(answers)) {
       expect(response.status).toBe(statuses[code as keyof typeof statuses]);
-      expect(((await response.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code).toBe(code);
+      expect(
+        ((await response.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code,
+      ).toBe(code);
     }
   });
 
@@ -123,7 +154,9 @@ describe('operation limits', () => {
       body: JSON.stringify({ query: `{ quota { used } }`, variables: { pad: 'x'.repeat(10_000) } }),
     });
     expect(response.status).toBe(413);
-    expect(((await response.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code).toBe('PAYLOAD_TOO_LARGE');
+    expect(
+      ((await response.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code,
+    ).toBe('PAYLOAD_TOO_LARGE');
   });
 
   it('refuses a chunked body (no content-length) that grows over the bound with 413, on /graphql and /subgraph, before any upstream request', async () => {
@@ -139,9 +172,16 @@ describe('operation limits', () => {
           else controller.enqueue(new TextEncoder().encode(chunk));
         },
       });
-      const response = await fetch(`${stack.gateway.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body, duplex: 'half' } as RequestInit);
+      const response = await fetch(`${stack.gateway.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+        duplex: 'half',
+      } as RequestInit);
       expect(response.status).toBe(413);
-      expect(((await response.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code).toBe('PAYLOAD_TOO_LARGE');
+      expect(
+        ((await response.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code,
+      ).toBe('PAYLOAD_TOO_LARGE');
     }
     expect((await requestCounts(stack.sandbox.url)).total).toBe(0);
   });
@@ -157,7 +197,11 @@ describe('operation limits', () => {
   });
 
   it('caps subscriptions per socket', async () => {
-    const client = createClient({ url: `${stack.gateway.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0 });
+    const client = createClient({
+      url: `${stack.gateway.url.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+    });
     try {
       const outcomes: string[] = [];
       const first = new Promise<void>((resolve) => {
@@ -170,7 +214,9 @@ describe('operation limits', () => {
                 if (outcomes.length >= 3) resolve();
               },
               error: (errors) => {
-                outcomes.push(String((errors as Array<{ extensions?: Record<string, unknown> }>)[0]?.extensions?.['code']));
+                outcomes.push(
+                  String((errors as Array<{ extensions?: Record<string, unknown> }>)[0]?.extensions?.['code']),
+                );
                 if (outcomes.length >= 3) resolve();
               },
               complete: () => undefined,
@@ -186,7 +232,7 @@ describe('operation limits', () => {
     }
   });
 
-  it('closes a WebSocket that sends a message over the bound, logging it as the client\'s fault rather than an internal error trace', async () => {
+  it("closes a WebSocket that sends a message over the bound, logging it as the client's fault rather than an internal error trace", async () => {
     // graphql-ws prints socket errors with console.error; a client's oversized message must not reach it.
     const printed = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
@@ -199,6 +245,10 @@ describe('operation limits', () => {
     } finally {
       printed.mockRestore();
     }
-    expect(stack.logs.some((line) => line.includes('"code":"WS_ERR_UNSUPPORTED_MESSAGE_LENGTH"') && line.includes('broke the protocol'))).toBe(true);
+    expect(
+      stack.logs.some(
+        (line) => line.includes('"code":"WS_ERR_UNSUPPORTED_MESSAGE_LENGTH"') && line.includes('broke the protocol'),
+      ),
+    ).toBe(true);
   });
 });

@@ -25,7 +25,12 @@ const WATCHDOG_MS = 600;
 const LINGER_MS = 200;
 
 /** graphql-ws subscription to one match's feed (variable `m`). */
-function subscribe<T>(client: Client, query: string, matchId: string, field: string): { stream: Stream<T>; stop: () => void } {
+function subscribe<T>(
+  client: Client,
+  query: string,
+  matchId: string,
+  field: string,
+): { stream: Stream<T>; stop: () => void } {
   return subscribeWith<T>(client, query, { m: matchId }, field);
 }
 
@@ -33,7 +38,12 @@ function subscribe<T>(client: Client, query: string, matchId: string, field: str
  * SSE as graphql-sse's "distinct connections" mode: a POST with
  * `accept: text/event-stream` (a JSON POST also satisfies the gateway's CSRF rule).
  */
-function subscribeSse<T>(gatewayUrl: string, query: string, matchId: string, field: string): { stream: Stream<T>; stop: () => void } {
+function subscribeSse<T>(
+  gatewayUrl: string,
+  query: string,
+  matchId: string,
+  field: string,
+): { stream: Stream<T>; stop: () => void } {
   const stream = new Stream<T>();
   const abort = new AbortController();
   void (async () => {
@@ -82,7 +92,11 @@ async function untilStats(done: (stats: OddsStats) => boolean): Promise<OddsStat
 }
 
 /** No change lost, invented or repeated: the first snapshot plus every change is the latest snapshot. */
-function expectReplayReachesLatest(first: Snapshot, changes: { stream: Stream<Change> }, snaps: { stream: Stream<Snapshot> }): void {
+function expectReplayReachesLatest(
+  first: Snapshot,
+  changes: { stream: Stream<Change> },
+  snaps: { stream: Stream<Snapshot> },
+): void {
   expect(replay(first.markets, changes.stream.values)).toEqual(sortMarkets(snaps.stream.values.at(-1)!.markets));
 }
 
@@ -131,11 +145,13 @@ describe('live odds subscriptions', () => {
       const client = newClient();
       for (let i = 0; i < 20; i++) subs.push(subscribe<Snapshot>(client, SNAPSHOTS, match, 'oddsSnapshots'));
     }
-    for (let i = 0; i < 20; i++) subs.push(subscribeSse<Snapshot>(stack.gateway.url, SNAPSHOTS, match, 'oddsSnapshots'));
+    for (let i = 0; i < 20; i++)
+      subs.push(subscribeSse<Snapshot>(stack.gateway.url, SNAPSHOTS, match, 'oddsSnapshots'));
     try {
       await Promise.all(subs.map((sub) => sub.stream.until((values) => values.length > 0)));
       expect(subs).toHaveLength(100);
-      for (const sub of subs) expect(sub.stream.values[0]).toMatchObject({ matchId: match, feed: 'LIVE', stale: false });
+      for (const sub of subs)
+        expect(sub.stream.values[0]).toMatchObject({ matchId: match, feed: 'LIVE', stale: false });
 
       // A latecomer gets the latest snapshot at once, with no upstream subscribe of its own.
       const late = subscribe<Snapshot>(newClient(), SNAPSHOTS, match, 'oddsSnapshots');
@@ -168,7 +184,14 @@ describe('live odds subscriptions', () => {
     await sleep(300); // room for a duplicate to show up, if there were one
 
     expect(changes.stream.values).toEqual([
-      expect.objectContaining({ kind: 'PRICE_MOVED', marketId: 'match-result', outcome: 'Home', previousPrice: before, price: before + 1, afterReconnect: true }),
+      expect.objectContaining({
+        kind: 'PRICE_MOVED',
+        marketId: 'match-result',
+        outcome: 'Home',
+        previousPrice: before,
+        price: before + 1,
+        afterReconnect: true,
+      }),
     ]);
     expect(snaps.stream.completed || changes.stream.completed).toBe(false);
     expectReplayReachesLatest(first, changes, snaps);
@@ -190,13 +213,18 @@ describe('live odds subscriptions', () => {
     await oddsControl.silence(stack.sandbox.url, match);
     await oddsControl.market(stack.sandbox.url, match, 'next-goal', 'suspend');
     const silencedAt = Date.now();
-    await snaps.stream.until((v) => v.at(-1)?.markets.find((m) => m.marketId === 'next-goal')?.suspended === true, 5_000);
+    await snaps.stream.until(
+      (v) => v.at(-1)?.markets.find((m) => m.marketId === 'next-goal')?.suspended === true,
+      5_000,
+    );
     // The watchdog counts from the last frame, which came at most one quiet period (200 ms) before the silence.
     expect(Date.now() - silencedAt).toBeGreaterThanOrEqual(WATCHDOG_MS - 250);
     expect(snaps.stream.values.some((s) => s.stale)).toBe(true);
     await sleep(300);
 
-    expect(changes.stream.values).toEqual([expect.objectContaining({ kind: 'SUSPENDED', marketId: 'next-goal', afterReconnect: true })]);
+    expect(changes.stream.values).toEqual([
+      expect.objectContaining({ kind: 'SUSPENDED', marketId: 'next-goal', afterReconnect: true }),
+    ]);
     expectReplayReachesLatest(first, changes, snaps);
     const stats = await oddsControl.stats(stack.sandbox.url);
     expect(stats.subscriptions[channel]).toBe(1);
@@ -222,7 +250,13 @@ describe('live odds subscriptions', () => {
     await sleep(400);
 
     expect(changes.stream.values).toEqual([
-      expect.objectContaining({ kind: 'PRICE_MOVED', marketId: 'both-teams-score', outcome: 'Yes', previousPrice: before, price: before + 0.5 }),
+      expect.objectContaining({
+        kind: 'PRICE_MOVED',
+        marketId: 'both-teams-score',
+        outcome: 'Yes',
+        previousPrice: before,
+        price: before + 0.5,
+      }),
     ]);
     expectReplayReachesLatest(first, changes, snaps);
     const stats = await oddsControl.stats(stack.sandbox.url);

@@ -41,7 +41,12 @@ describe('live ticker', () => {
     // Mega with a 100 % share and a 1 s cache: the formula gives a 1 s poll, short enough to watch.
     stack = await startStack({
       sandbox: { allowance: 150_000 },
-      env: { SPORTS_API_PLAN: 'mega', LIVE_TICKER_ALLOWANCE_PERCENT: '100', LIVE_TICKER_MIN_INTERVAL_MS: '1', CACHE_TTL_WORLDCUP: '1' },
+      env: {
+        SPORTS_API_PLAN: 'mega',
+        LIVE_TICKER_ALLOWANCE_PERCENT: '100',
+        LIVE_TICKER_MIN_INTERVAL_MS: '1',
+        CACHE_TTL_WORLDCUP: '1',
+      },
     });
     expectedLive = stack.sandbox.fixtures.worldCup.matches
       .filter((match) => match.state === 'live')
@@ -78,15 +83,21 @@ describe('live ticker', () => {
         stops.push(
           client.subscribe<{ liveTicker: Ticker }>(
             { query: `subscription { liveTicker ${TICKER} }` },
-            { next: (result) => void values.push(result.data!.liveTicker), error: () => undefined, complete: () => undefined },
+            {
+              next: (result) => void values.push(result.data!.liveTicker),
+              error: () => undefined,
+              complete: () => undefined,
+            },
           ),
         );
       }
     }
     const deadline = Date.now() + 5_000;
-    while (received.some((values) => values.length === 0) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    while (received.some((values) => values.length === 0) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     expect(received.every((values) => values.length > 0)).toBe(true);
-    for (const values of received) expect(values[0]!.games.map((game) => game.ref.nativeId).sort()).toEqual(expectedLive);
+    for (const values of received)
+      expect(values[0]!.games.map((game) => game.ref.nativeId).sort()).toEqual(expectedLive);
     expect((await requestCounts(stack.sandbox.url)).byRoute[MATCHES]).toBe(1);
 
     // Over ~2.5 s the shared poll asks about twice more, whatever the 30 subscribers.

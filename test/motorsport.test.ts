@@ -8,7 +8,13 @@ import { motorsportIds } from '../src/sandbox/fixtures/motorsport.js';
 import { gql, requestCounts, resetCounts } from './support/client.js';
 import { startStack, type TestStack } from './support/servers.js';
 
-interface Stage { name: string; type: string; status: { finished: boolean }; winner: { nativeId: string; name: string } | null; substages?: Stage[] }
+interface Stage {
+  name: string;
+  type: string;
+  status: { finished: boolean };
+  winner: { nativeId: string; name: string } | null;
+  substages?: Stage[];
+}
 
 describe('motorsport V2', () => {
   let stack: TestStack;
@@ -19,7 +25,15 @@ describe('motorsport V2', () => {
   beforeEach(() => resetCounts(stack.sandbox.url));
 
   it('serves the season stages with their winners and sub-stages, and the constructor table', async () => {
-    const result = await gql<{ v2: { motorsport: { seasonStages: Stage[]; stage: Stage; constructorStandings: Array<{ position: number; team: { name: string }; points: number; wins: number }> } } }>(
+    const result = await gql<{
+      v2: {
+        motorsport: {
+          seasonStages: Stage[];
+          stage: Stage;
+          constructorStandings: Array<{ position: number; team: { name: string }; points: number; wins: number }>;
+        };
+      };
+    }>(
       stack.gateway.url,
       `query($season: ID!, $stage: ID!) { v2(sport: MOTORSPORT) { motorsport {
         seasonStages(seasonId: $season) { id name type status { finished } winner { nativeId name } }
@@ -41,14 +55,21 @@ describe('motorsport V2', () => {
   });
 
   it('answers stage results, classification, standings, laps and start grid NOT_SUPPORTED without a request', async () => {
-    await gql(stack.gateway.url, `{ v2(sport: MOTORSPORT) { motorsport { stage(id: "${motorsportIds.firstStage}") { name } } } }`);
+    await gql(
+      stack.gateway.url,
+      `{ v2(sport: MOTORSPORT) { motorsport { stage(id: "${motorsportIds.firstStage}") { name } } } }`,
+    );
     await resetCounts(stack.sandbox.url);
     const result = await gql<{ v2: { motorsport: { stage: { name: string; winner: { name: string } } } } }>(
       stack.gateway.url,
       `{ v2(sport: MOTORSPORT) { motorsport { stage(id: "${motorsportIds.firstStage}") { name winner { name } results classification standings laps startGrid } } } }`,
     );
     expect(result.errors).toHaveLength(5);
-    expect(result.errors?.every((e) => e.extensions?.['code'] === 'NOT_SUPPORTED' && String(e.extensions?.['alternative']).includes('winner'))).toBe(true);
+    expect(
+      result.errors?.every(
+        (e) => e.extensions?.['code'] === 'NOT_SUPPORTED' && String(e.extensions?.['alternative']).includes('winner'),
+      ),
+    ).toBe(true);
     expect(result.data?.v2.motorsport.stage.winner.name).toBeTruthy();
     expect((await requestCounts(stack.sandbox.url)).total).toBe(0); // the stage itself came from the cache
   });

@@ -35,12 +35,18 @@ describe('needed counts each counted resource once', () => {
       loader.meter.guard = stack.gateway.services.spend.payerWithoutBudget(undefined);
       const loads = Array.from({ length: 3 }, () => loader.load(v1Routes.athletes, { athleteId: nextAthlete++ }));
       // Every request is at the hung upstream before the deadline comes.
-      await vi.waitFor(async () => expect((await requestCounts(stack.sandbox.url)).total).toBe(3), { timeout: 20_000, interval: 50 });
+      await vi.waitFor(async () => expect((await requestCounts(stack.sandbox.url)).total).toBe(3), {
+        timeout: 20_000,
+        interval: 50,
+      });
       const outcomes = await Promise.allSettled(loads);
       expect(outcomes.every((outcome) => outcome.status === 'rejected')).toBe(true);
       // The moment the operation would end: its requests may or may not be recorded yet.
       expect(loader.trace.neededCounted).toBe(3);
-      await vi.waitFor(() => expect(inFlight(stack.gateway.services.ledger)).toBe(0), { timeout: 20_000, interval: 50 });
+      await vi.waitFor(() => expect(inFlight(stack.gateway.services.ledger)).toBe(0), {
+        timeout: 20_000,
+        interval: 50,
+      });
       expect(loader.meter.counted).toBe(3);
       expect(loader.trace.neededCounted).toBe(3);
     } finally {

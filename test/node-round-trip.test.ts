@@ -59,8 +59,13 @@ const FIELDS: Readonly<Record<string, string>> = {
 const f = (type: string): string => FIELDS[type] ?? 'id';
 const at = (data: Json, ...path: Array<string | number>): unknown =>
   path.reduce<unknown>((value, key) => (value as Record<string | number, unknown> | null | undefined)?.[key], data);
-const one = (...path: Array<string | number>) => (data: Json): Json[] => [at(data, ...path) as Json];
-const many = (...path: Array<string | number>) => (data: Json): Json[] => (at(data, ...path) as Json[]).slice(0, 3);
+const one =
+  (...path: Array<string | number>) =>
+  (data: Json): Json[] => [at(data, ...path) as Json];
+const many =
+  (...path: Array<string | number>) =>
+  (data: Json): Json[] =>
+    (at(data, ...path) as Json[]).slice(0, 3);
 
 const SAMPLES: readonly Sample[] = [
   {
@@ -74,7 +79,8 @@ const SAMPLES: readonly Sample[] = [
     }),
     entities: {
       V1HockeyAthlete: one('v1', 'hockey', 'athlete'),
-      V1HockeyCompetitor: (d) => (at(d, 'v1', 'hockey', 'standings', 'entries') as Json[]).slice(0, 3).map((e) => e['competitor'] as Json),
+      V1HockeyCompetitor: (d) =>
+        (at(d, 'v1', 'hockey', 'standings', 'entries') as Json[]).slice(0, 3).map((e) => e['competitor'] as Json),
       V1HockeyNewsArticle: many('v1', 'hockey', 'news', 'articles'),
     },
   },
@@ -89,7 +95,7 @@ const SAMPLES: readonly Sample[] = [
       variables: { game: String(stack.sandbox.fixtures.worldCup.matches[1]?.v1Id) },
     }),
     entities: {
-      V1WorldCupMatch: (d) => [(at(d, 'v1', 'worldCup', 'matches', 0) as Json)].map(({ homeTeam: _, ...match }) => match),
+      V1WorldCupMatch: (d) => [at(d, 'v1', 'worldCup', 'matches', 0) as Json].map(({ homeTeam: _, ...match }) => match),
       V1FootballCompetitor: one('v1', 'worldCup', 'matches', 0, 'homeTeam'),
       V1FootballVenue: one('v1', 'worldCup', 'gameDetail', 'venue'),
     },
@@ -109,7 +115,7 @@ const SAMPLES: readonly Sample[] = [
       }`,
     }),
     entities: {
-      V2Team: (d) => [(at(d, 'hockey', 'team') as Json)].map(({ venue: _v, manager: _m, ...team }) => team),
+      V2Team: (d) => [at(d, 'hockey', 'team') as Json].map(({ venue: _v, manager: _m, ...team }) => team),
       V2Venue: one('hockey', 'team', 'venue'),
       V2Manager: one('hockey', 'team', 'manager'),
       V2Tournament: one('hockey', 'tournament'),
@@ -136,7 +142,9 @@ const SAMPLES: readonly Sample[] = [
   },
   {
     name: 'v2 motorsport: season stages',
-    query: () => ({ query: `{ v2(sport: MOTORSPORT) { motorsport { seasonStages(seasonId: ${motorsportIds.season}) { ${f('MotorsportStage')} } } } }` }),
+    query: () => ({
+      query: `{ v2(sport: MOTORSPORT) { motorsport { seasonStages(seasonId: ${motorsportIds.season}) { ${f('MotorsportStage')} } } } }`,
+    }),
     entities: { MotorsportStage: (d) => (at(d, 'v2', 'motorsport', 'seasonStages') as Json[]).slice(0, 2) },
   },
   {
@@ -154,7 +162,9 @@ const SAMPLES: readonly Sample[] = [
   },
   {
     name: 'v3: a day window and its teams',
-    query: () => ({ query: `{ v3 { window(sport: WATER_POLO, window: TODAY) { events { ${f('V3Event')} homeTeam { ${f('V3Team')} } } } } }` }),
+    query: () => ({
+      query: `{ v3 { window(sport: WATER_POLO, window: TODAY) { events { ${f('V3Event')} homeTeam { ${f('V3Team')} } } } } }`,
+    }),
     entities: {
       V3Event: (d) => (at(d, 'v3', 'window', 'events') as Json[]).slice(0, 2).map(({ homeTeam: _, ...event }) => event),
       V3Team: (d) => (at(d, 'v3', 'window', 'events') as Json[]).slice(0, 2).map((e) => e['homeTeam'] as Json),
@@ -167,7 +177,7 @@ const SAMPLES: readonly Sample[] = [
       variables: { id: String([...stack.sandbox.fixtures.otherSports.v3.matches.keys()][3]) },
     }),
     entities: {
-      V3Event: (d) => [(at(d, 'v3', 'match') as Json)].map(({ awayTeam: _, ...event }) => event),
+      V3Event: (d) => [at(d, 'v3', 'match') as Json].map(({ awayTeam: _, ...event }) => event),
       V3Team: one('v3', 'match', 'awayTeam'),
     },
   },
@@ -178,8 +188,12 @@ const SAMPLES: readonly Sample[] = [
       variables: { id: stack.sandbox.fixtures.otherSports.baseballV6.matches[0]?.id },
     }),
     entities: {
-      V6BaseballMatch: (d) => [(at(d, 'v6', 'baseball', 'match') as Json)].map(({ homeTeam: _h, awayTeam: _a, ...match }) => match),
-      V6BaseballTeam: (d) => [one('v6', 'baseball', 'match', 'homeTeam')(d)[0]!, one('v6', 'baseball', 'match', 'awayTeam')(d)[0]!],
+      V6BaseballMatch: (d) =>
+        [at(d, 'v6', 'baseball', 'match') as Json].map(({ homeTeam: _h, awayTeam: _a, ...match }) => match),
+      V6BaseballTeam: (d) => [
+        one('v6', 'baseball', 'match', 'homeTeam')(d)[0]!,
+        one('v6', 'baseball', 'match', 'awayTeam')(d)[0]!,
+      ],
     },
   },
 ];
@@ -205,14 +219,18 @@ describe('node(id:) round trip of every Node type', () => {
 
   beforeAll(async () => {
     stack = await startStack();
-    const introspection = await gql<{ __type: { possibleTypes: Array<{ name: string }> } }>(stack.gateway.url, `{ __type(name: "Node") { possibleTypes { name } } }`);
+    const introspection = await gql<{ __type: { possibleTypes: Array<{ name: string }> } }>(
+      stack.gateway.url,
+      `{ __type(name: "Node") { possibleTypes { name } } }`,
+    );
     nodeTypes = introspection.data!.__type.possibleTypes.map((t) => t.name).sort();
     for (const sample of SAMPLES) {
       const { query, variables } = sample.query(stack);
       const result = await gql<Json>(stack.gateway.url, query, variables);
       if (result.errors !== undefined) throw new Error(`${sample.name}: ${JSON.stringify(result.errors)}`);
       for (const [type, entities] of Object.entries(sample.entities)) {
-        for (const entity of entities(result.data!)) collected.push({ type, sample: sample.name, entity, refetchCost: sample.refetchCost?.[type] ?? 0 });
+        for (const entity of entities(result.data!))
+          collected.push({ type, sample: sample.name, entity, refetchCost: sample.refetchCost?.[type] ?? 0 });
       }
     }
   });
@@ -244,10 +262,16 @@ describe('node(id:) round trip of every Node type', () => {
 
   it('fetches them all back in one nodes(ids:), in order, from the cache: 0 requests', async () => {
     await resetCounts(stack.sandbox.url);
-    const fragments = [...new Set(collected.map((c) => c.type))].map((type) => `... on ${type} { ${f(type)} }`).join(' ');
-    const result = await gql<{ nodes: Json[] }>(stack.gateway.url, `query($ids: [ID!]!) { nodes(ids: $ids) { __typename ${fragments} } }`, {
-      ids: collected.map((c) => c.entity['id']),
-    });
+    const fragments = [...new Set(collected.map((c) => c.type))]
+      .map((type) => `... on ${type} { ${f(type)} }`)
+      .join(' ');
+    const result = await gql<{ nodes: Json[] }>(
+      stack.gateway.url,
+      `query($ids: [ID!]!) { nodes(ids: $ids) { __typename ${fragments} } }`,
+      {
+        ids: collected.map((c) => c.entity['id']),
+      },
+    );
     expect(result.errors).toBeUndefined();
     expect(result.data?.nodes).toEqual(collected.map((c) => ({ __typename: c.type, ...c.entity })));
     expect((await requestCounts(stack.sandbox.url)).total).toBe(0);
@@ -257,7 +281,9 @@ describe('node(id:) round trip of every Node type', () => {
   it('from a cold cache, nodes(ids:) of entities listed together costs the one list request, estimated exactly', async () => {
     const competitors = collected.filter((c) => c.type === 'V1HockeyCompetitor').map((c) => c.entity);
     const articles = collected.filter((c) => c.type === 'V1HockeyNewsArticle').map((c) => c.entity);
-    const windowEvents = collected.filter((c) => c.type === 'V3Event' && c.sample.startsWith('v3: a day window')).map((c) => c.entity);
+    const windowEvents = collected
+      .filter((c) => c.type === 'V3Event' && c.sample.startsWith('v3: a day window'))
+      .map((c) => c.entity);
     expect(competitors.length).toBeGreaterThan(1);
     expect(articles.length).toBeGreaterThan(1);
     expect(windowEvents.length).toBeGreaterThan(1);
@@ -273,18 +299,27 @@ describe('node(id:) round trip of every Node type', () => {
     expect(result.errors).toBeUndefined();
     expect(result.data?.nodes.map(({ __typename: _, ...rest }) => rest)).toEqual(entities);
     // One standings request for every competitor of the table, one news request for every article.
-    expect((await requestCounts(stack.sandbox.url)).byRoute).toEqual({ 'GET /v1/hockey/standings': 1, 'GET /v1/hockey/news': 1 });
+    expect((await requestCounts(stack.sandbox.url)).byRoute).toEqual({
+      'GET /v1/hockey/standings': 1,
+      'GET /v1/hockey/news': 1,
+    });
     expect(costOf(result)).toMatchObject({ estimated: 2, upstreamRequests: 2 });
 
     // A V3 event whose window is not cached is read through /v3/match/{id}, one request each.
     await resetCounts(stack.sandbox.url);
-    const events = await gql<{ nodes: Json[] }>(stack.gateway.url, `query($ids: [ID!]!) { nodes(ids: $ids) { ... on V3Event { ${f('V3Event')} } } }`, {
-      ids: windowEvents.map((e) => e['id']),
-    });
+    const events = await gql<{ nodes: Json[] }>(
+      stack.gateway.url,
+      `query($ids: [ID!]!) { nodes(ids: $ids) { ... on V3Event { ${f('V3Event')} } } }`,
+      {
+        ids: windowEvents.map((e) => e['id']),
+      },
+    );
     expect(events.errors).toBeUndefined();
     expect(events.data?.nodes).toEqual(windowEvents);
     const byRoute = (await requestCounts(stack.sandbox.url)).byRoute;
-    expect(Object.keys(byRoute).sort()).toEqual(windowEvents.map((e) => `GET /v3/match/${String((e['ref'] as Json)['nativeId'])}`).sort());
+    expect(Object.keys(byRoute).sort()).toEqual(
+      windowEvents.map((e) => `GET /v3/match/${String((e['ref'] as Json)['nativeId'])}`).sort(),
+    );
     expect(Object.values(byRoute)).toEqual(windowEvents.map(() => 1));
     expect(costOf(events)).toMatchObject({ estimated: windowEvents.length, upstreamRequests: windowEvents.length });
   });

@@ -27,8 +27,10 @@ interface Snapshot {
 type Sub = { stream: Stream<Snapshot>; stop: () => void };
 
 /** Settled: a first snapshot, or the subscription's errors. */
-const settled = (sub: Sub): Promise<void> => sub.stream.until(() => sub.stream.values.length > 0 || sub.stream.error !== undefined || sub.stream.completed);
-const codeOf = (sub: Sub): unknown => (sub.stream.error as Array<{ extensions?: Record<string, unknown> }> | undefined)?.[0]?.extensions;
+const settled = (sub: Sub): Promise<void> =>
+  sub.stream.until(() => sub.stream.values.length > 0 || sub.stream.error !== undefined || sub.stream.completed);
+const codeOf = (sub: Sub): unknown =>
+  (sub.stream.error as Array<{ extensions?: Record<string, unknown> }> | undefined)?.[0]?.extensions;
 
 /** Total subscribe messages the upstream received, and the channels it holds open now. */
 async function upstream(stack: TestStack): Promise<{ subscribes: number; open: string[] }> {
@@ -50,7 +52,8 @@ describe('odds feed caps, client keys on', () => {
     clients.push(client);
     return client;
   };
-  const watch = (client: Client, match: string, query = SNAPSHOTS): Sub => subscribe<Snapshot>(client, query, { m: match }, query === SNAPSHOTS ? 'oddsSnapshots' : 'oddsChanges');
+  const watch = (client: Client, match: string, query = SNAPSHOTS): Sub =>
+    subscribe<Snapshot>(client, query, { m: match }, query === SNAPSHOTS ? 'oddsSnapshots' : 'oddsChanges');
 
   beforeAll(async () => {
     stack = await startStack({
@@ -149,7 +152,12 @@ describe('odds feed caps, client keys off', () => {
 
   it('counts per remote address: two connections from one address share the cap', async () => {
     const connect = (): Client => {
-      const client = createClient({ url: `${stack.gateway.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
+      const client = createClient({
+        url: `${stack.gateway.url.replace('http', 'ws')}/graphql`,
+        webSocketImpl: WebSocket,
+        retryAttempts: 0,
+        lazy: true,
+      });
       clients.push(client);
       return client;
     };

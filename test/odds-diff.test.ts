@@ -49,8 +49,14 @@ describe('protocol', () => {
   it('an unreadable frame is undefined, never a partial snapshot', () => {
     expect(parseServerMessage('{"type":"snapshot","channel":"match:1:odds","data":{"markets":[{"id":')).toBeUndefined();
     expect(parseServerMessage('{"type":"snapshot","channel":"match:1:odds","data":{"markets":[]}}')).toBeUndefined(); // no timestamp
-    expect(parseServerMessage('{"type":"snapshot","channel":"match:1:odds","data":{"timestamp":1,"markets":[{"id":"a"},{"id":"a"}]}}')).toBeUndefined();
-    expect(parseServerMessage('{"type":"snapshot","channel":"match:1:odds","data":{"timestamp":1,"markets":[]}}')).toMatchObject({ type: 'snapshot' });
+    expect(
+      parseServerMessage(
+        '{"type":"snapshot","channel":"match:1:odds","data":{"timestamp":1,"markets":[{"id":"a"},{"id":"a"}]}}',
+      ),
+    ).toBeUndefined();
+    expect(
+      parseServerMessage('{"type":"snapshot","channel":"match:1:odds","data":{"timestamp":1,"markets":[]}}'),
+    ).toMatchObject({ type: 'snapshot' });
   });
 });
 

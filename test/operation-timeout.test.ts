@@ -65,11 +65,16 @@ describe('the settle deadline: an execution that never settles is answered OPERA
   });
 
   const timeoutLines = (logs: readonly string[]): Array<Record<string, unknown>> =>
-    logs.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => entry['code'] === 'OPERATION_TIMEOUT');
+    logs
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((entry) => entry['code'] === 'OPERATION_TIMEOUT');
 
   for (const jit of ['true', 'false']) {
     it(`answers 504 OPERATION_TIMEOUT at the bound, logs it once, and answers the next request (GRAPHQL_JIT=${jit})`, async () => {
-      const { gateway, logs, sandbox } = await start({ OPERATION_TIMEOUT_MS: String(OPERATION_MS), GRAPHQL_JIT: jit }, SETTLE_MS);
+      const { gateway, logs, sandbox } = await start(
+        { OPERATION_TIMEOUT_MS: String(OPERATION_MS), GRAPHQL_JIT: jit },
+        SETTLE_MS,
+      );
       await injectFault(sandbox.url, { route: LINES, kind: 'hang' });
 
       const started = Date.now();
@@ -108,7 +113,13 @@ describe('the settle deadline: an execution that never settles is answered OPERA
     // Past the upstream deadline the abandoned execution cuts its request and settles (UPSTREAM_UNREACHABLE at `lines`),
     // after its answer was given: the request is counted as sent, with no status.
     await expect
-      .poll(async () => /sports_graph_upstream_requests_total\{[^}]*route="\/v1\/hockey\/bets\/lines",status="error"[^}]*\} 1\b/.test(await (await fetch(`${gateway.url}/metrics`)).text()), { timeout: 10_000, interval: 200 })
+      .poll(
+        async () =>
+          /sports_graph_upstream_requests_total\{[^}]*route="\/v1\/hockey\/bets\/lines",status="error"[^}]*\} 1\b/.test(
+            await (await fetch(`${gateway.url}/metrics`)).text(),
+          ),
+        { timeout: 10_000, interval: 200 },
+      )
       .toBe(true);
     await clearFaults(sandbox.url);
     const next = await gql(gateway.url, STANDINGS);
@@ -128,10 +139,17 @@ describe('the settle deadline: an execution that never settles is answered OPERA
   it('bounds a query over graphql-ws the same way, without HTTP details in the error', async () => {
     const { gateway, sandbox, logs } = await start({ OPERATION_TIMEOUT_MS: String(OPERATION_MS) }, SETTLE_MS);
     await injectFault(sandbox.url, { route: LINES, kind: 'hang' });
-    const client = createClient({ url: `${gateway.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0 });
+    const client = createClient({
+      url: `${gateway.url.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+    });
     try {
       const result = await new Promise<FormattedExecutionResult>((resolve, reject) => {
-        client.subscribe({ query: STUCK, operationName: 'Stuck', variables: { game: freshGame() } }, { next: resolve, error: reject, complete: () => undefined });
+        client.subscribe(
+          { query: STUCK, operationName: 'Stuck', variables: { game: freshGame() } },
+          { next: resolve, error: reject, complete: () => undefined },
+        );
       });
       expect(result.data).toBeUndefined();
       expect(result.errors?.[0]?.extensions).toEqual({ code: 'OPERATION_TIMEOUT' });
@@ -141,7 +159,7 @@ describe('the settle deadline: an execution that never settles is answered OPERA
     expect(timeoutLines(logs)).toEqual([expect.objectContaining({ operationName: 'Stuck' })]);
   });
 
-  it('leaves normal operations alone: a quick one answers as before, a faulted one gets the upstream deadline\'s partial answer', async () => {
+  it("leaves normal operations alone: a quick one answers as before, a faulted one gets the upstream deadline's partial answer", async () => {
     // The shipped relation: the settle bound is the deadline plus a second.
     const { gateway, logs, sandbox } = await start({ OPERATION_TIMEOUT_MS: '800' }, undefined);
     const quick = await gql<{ v1: { hockey: { standings: { entries: unknown[] } } } }>(gateway.url, STANDINGS);

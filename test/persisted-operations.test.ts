@@ -65,7 +65,8 @@ function get(gatewayUrl: string, body: Body): Promise<Answer> {
 
 const codeOf = (answer: Answer): unknown => answer.errors?.[0]?.extensions?.['code'];
 /** Result-cache hits answered before yoga (src/results/fast-path.ts). */
-const fastHits = async (stack: TestStack): Promise<number> => (await stack.gateway.services.metrics.resultCacheFastHits.get()).values[0]?.value ?? 0;
+const fastHits = async (stack: TestStack): Promise<number> =>
+  (await stack.gateway.services.metrics.resultCacheFastHits.get()).values[0]?.value ?? 0;
 const upstreamTotal = async (stack: TestStack): Promise<number> => (await requestCounts(stack.sandbox.url)).total;
 
 const STANDINGS = '{ v1 { hockey { standings { entries { position points } } } } }';
@@ -105,10 +106,13 @@ describe('automatic persisted queries', () => {
   });
 
   it('over POST, with variables: the same round trip, and a repeated hash is answered from the result cache like its text', async () => {
-    const query = 'query Lines($game: ID!) { v1 { hockey { lines(gameId: $game) { gameId moneyline { home away } } } } }';
+    const query =
+      'query Lines($game: ID!) { v1 { hockey { lines(gameId: $game) { gameId moneyline { home away } } } } }';
     const hash = sha256(query);
     const variables = { game: '410001' };
-    expect(codeOf(await post(stack.gateway.url, { variables, extensions: persisted(hash) }))).toBe('PERSISTED_QUERY_NOT_FOUND');
+    expect(codeOf(await post(stack.gateway.url, { variables, extensions: persisted(hash) }))).toBe(
+      'PERSISTED_QUERY_NOT_FOUND',
+    );
     const registered = await post(stack.gateway.url, { query, variables, extensions: persisted(hash) });
     expect(registered.errors).toBeUndefined();
     expect(registered.data).toMatchObject({ v1: { hockey: { lines: { gameId: '410001' } } } });
@@ -158,16 +162,31 @@ describe('automatic persisted queries', () => {
     const query = 'query Sports { sports { sport slugs { v2 } } }';
     const hash = sha256(query);
     expect((await post(stack.gateway.url, { query, extensions: persisted(hash) })).errors).toBeUndefined();
-    const ws = createClient({ url: `${stack.gateway.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0 });
+    const ws = createClient({
+      url: `${stack.gateway.url.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+    });
     try {
-      const first = (id: string): Promise<{ data?: unknown; errors?: Array<{ extensions?: Record<string, unknown> }> }> =>
+      const first = (
+        id: string,
+      ): Promise<{ data?: unknown; errors?: Array<{ extensions?: Record<string, unknown> }> }> =>
         new Promise((resolve) => {
-          ws.subscribe({ query: '', extensions: persisted(id) }, { next: (value) => resolve(value as never), error: (errors) => resolve({ errors } as never), complete: () => undefined });
+          ws.subscribe(
+            { query: '', extensions: persisted(id) },
+            {
+              next: (value) => resolve(value as never),
+              error: (errors) => resolve({ errors } as never),
+              complete: () => undefined,
+            },
+          );
         });
       const ran = await first(hash);
       expect(ran.errors).toBeUndefined();
       expect(ran.data).toMatchObject({ sports: expect.any(Array) as unknown });
-      expect((await first(sha256('{ quota { used } }'))).errors?.[0]?.extensions?.['code']).toBe('PERSISTED_QUERY_NOT_FOUND');
+      expect((await first(sha256('{ quota { used } }'))).errors?.[0]?.extensions?.['code']).toBe(
+        'PERSISTED_QUERY_NOT_FOUND',
+      );
     } finally {
       await ws.dispose();
     }
@@ -199,7 +218,12 @@ describe('trusted documents', () => {
     const file = join(dir, 'persisted-documents.json');
     await writeFile(file, JSON.stringify(manifest));
     stack = await startStack({ env: { TRUSTED_DOCUMENTS_FILE: file } });
-    ws = createClient({ url: `${stack.gateway.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
+    ws = createClient({
+      url: `${stack.gateway.url.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      lazy: true,
+    });
   });
   afterAll(async () => {
     await ws.dispose();
@@ -223,15 +247,22 @@ describe('trusted documents', () => {
 
   it('refuses an ad-hoc document, 403 TRUSTED_DOCUMENTS_ONLY, before anything is sent upstream; with a hash it is not registered either', async () => {
     const adHoc = '{ v1 { hockey { standings { entries { position } } } } }';
-    for (const refused of [await post(stack.gateway.url, { query: adHoc }), await get(stack.gateway.url, { query: adHoc })]) {
+    for (const refused of [
+      await post(stack.gateway.url, { query: adHoc }),
+      await get(stack.gateway.url, { query: adHoc }),
+    ]) {
       expect(refused.status).toBe(403);
       expect(codeOf(refused)).toBe('TRUSTED_DOCUMENTS_ONLY');
       expect(refused.errors?.[0]?.message).toContain('trusted documents only');
       expect(refused.data).toBeUndefined();
     }
     // An APQ registration is an ad-hoc document too.
-    expect(codeOf(await post(stack.gateway.url, { query: adHoc, extensions: persisted(sha256(adHoc)) }))).toBe('TRUSTED_DOCUMENTS_ONLY');
-    expect(codeOf(await post(stack.gateway.url, { extensions: persisted(sha256(adHoc)) }))).toBe('TRUSTED_DOCUMENT_NOT_FOUND');
+    expect(codeOf(await post(stack.gateway.url, { query: adHoc, extensions: persisted(sha256(adHoc)) }))).toBe(
+      'TRUSTED_DOCUMENTS_ONLY',
+    );
+    expect(codeOf(await post(stack.gateway.url, { extensions: persisted(sha256(adHoc)) }))).toBe(
+      'TRUSTED_DOCUMENT_NOT_FOUND',
+    );
     expect(await upstreamTotal(stack)).toBe(0);
   });
 
@@ -261,20 +292,27 @@ describe('trusted documents', () => {
   it('over graphql-ws: a manifest text runs, any other text is refused with TRUSTED_DOCUMENTS_ONLY', async () => {
     const first = <T>(query: string): Promise<T> =>
       new Promise<T>((resolve) => {
-        const stop = ws.subscribe({ query }, {
-          next: (value) => {
-            stop();
-            resolve(value as T);
+        const stop = ws.subscribe(
+          { query },
+          {
+            next: (value) => {
+              stop();
+              resolve(value as T);
+            },
+            error: (errors) => resolve({ errors } as T),
+            complete: () => undefined,
           },
-          error: (errors) => resolve({ errors } as T),
-          complete: () => undefined,
-        });
+        );
       });
     const trusted = await first<{ data?: { quotaUpdates: { remaining: number } } }>(TRUSTED_SUBSCRIPTION);
     expect(trusted.data?.quotaUpdates.remaining).toEqual(expect.any(Number));
-    const refused = await first<{ errors: Array<{ extensions?: Record<string, unknown> }> }>('subscription { quotaUpdates { used } }');
+    const refused = await first<{ errors: Array<{ extensions?: Record<string, unknown> }> }>(
+      'subscription { quotaUpdates { used } }',
+    );
     expect(refused.errors[0]?.extensions?.['code']).toBe('TRUSTED_DOCUMENTS_ONLY');
-    const query = await first<{ errors: Array<{ extensions?: Record<string, unknown> }> }>('{ v1 { hockey { standings { entries { points } } } } }');
+    const query = await first<{ errors: Array<{ extensions?: Record<string, unknown> }> }>(
+      '{ v1 { hockey { standings { entries { points } } } } }',
+    );
     expect(query.errors[0]?.extensions?.['code']).toBe('TRUSTED_DOCUMENTS_ONLY');
     expect(await upstreamTotal(stack)).toBe(0);
   });
@@ -299,8 +337,12 @@ describe('TRUSTED_DOCUMENTS_FILE is checked at start', () => {
     }
   };
 
-  it('reads Apollo\'s persisted query manifest as well as a plain map', async () => {
-    const apollo = { format: 'apollo-persisted-query-manifest', version: 1, operations: [{ id: 'abc', name: 'Sports', type: 'query', body: SPORTS }] };
+  it("reads Apollo's persisted query manifest as well as a plain map", async () => {
+    const apollo = {
+      format: 'apollo-persisted-query-manifest',
+      version: 1,
+      operations: [{ id: 'abc', name: 'Sports', type: 'query', body: SPORTS }],
+    };
     const file = join(dir, 'apollo.json');
     await writeFile(file, JSON.stringify(apollo));
     const config = loadConfig({ TRUSTED_DOCUMENTS_FILE: file });
@@ -313,7 +355,9 @@ describe('TRUSTED_DOCUMENTS_FILE is checked at start', () => {
     expect((await problemsOf('{nope'))[0]).toMatch(/TRUSTED_DOCUMENTS_FILE \(.*\) is not JSON/);
     expect((await problemsOf('{}'))[0]).toContain('holds no documents');
     expect((await problemsOf('[]'))[0]).toContain('must hold a JSON object');
-    expect((await problemsOf(JSON.stringify({ broken: '{ sports { ' })))[0]).toContain('does not parse for ID "broken"');
+    expect((await problemsOf(JSON.stringify({ broken: '{ sports { ' })))[0]).toContain(
+      'does not parse for ID "broken"',
+    );
     expect((await problemsOf(JSON.stringify({ numeric: 12 })))[0]).toContain('no document text for ID "numeric"');
   });
 

@@ -39,9 +39,11 @@ describe('production start', () => {
   it('the compiled gateway answers a query with exactly the upstream requests it needs, and is ready', async () => {
     let gateway: GatewayProcess | undefined;
     try {
-      gateway = await startGatewayProcess(
-        { SPORTS_API_BASE_URL: sandbox.url, SPORTS_API_KEY: API_KEY, SPORTS_API_PLAN: 'pro' },
-      );
+      gateway = await startGatewayProcess({
+        SPORTS_API_BASE_URL: sandbox.url,
+        SPORTS_API_KEY: API_KEY,
+        SPORTS_API_PLAN: 'pro',
+      });
       expect(gateway.process.spawnargs.slice(1)).toEqual(['dist/main.js']);
       const before = (await requestCounts(sandbox.url)).byRoute['GET /v1/hockey/standings'] ?? 0;
       const result = await gql<{ v1: { hockey: { standings: { entries: unknown[] } } }; sports: unknown[] }>(
@@ -59,19 +61,32 @@ describe('production start', () => {
     }
   });
 
-  it('the compiled gateway serves GraphiQL with the example tabs, read from the build\'s own copy of examples/operations', async () => {
+  it("the compiled gateway serves GraphiQL with the example tabs, read from the build's own copy of examples/operations", async () => {
     let gateway: GatewayProcess | undefined;
     try {
-      gateway = await startGatewayProcess(
-        { SPORTS_API_BASE_URL: sandbox.url, SPORTS_API_KEY: API_KEY, SPORTS_API_PLAN: 'pro' },
-      );
+      gateway = await startGatewayProcess({
+        SPORTS_API_BASE_URL: sandbox.url,
+        SPORTS_API_KEY: API_KEY,
+        SPORTS_API_PLAN: 'pro',
+      });
       const page = await (await fetch(`${gateway.url}/graphql`, { headers: { accept: 'text/html' } })).text();
       const file = /"(\/graphiql\/examples-[0-9a-f]{16}\.js)"/.exec(page)?.[1];
       expect(file).toBeDefined();
       const script = await (await fetch(`${gateway.url}${file ?? ''}`)).text();
-      for (const name of ['HockeyNight', 'WorldCup', 'V2Discovery', 'V6TeamStats', 'LogoFallback', 'OddsSnapshots', 'Allowance']) expect(script).toContain(name);
+      for (const name of [
+        'HockeyNight',
+        'WorldCup',
+        'V2Discovery',
+        'V6TeamStats',
+        'LogoFallback',
+        'OddsSnapshots',
+        'Allowance',
+      ])
+        expect(script).toContain(name);
       // The tab holds the file exactly as the build copied it.
-      expect(script).toContain(JSON.stringify(await readFile('dist/examples/operations/1-hockey-night.graphql', 'utf8')));
+      expect(script).toContain(
+        JSON.stringify(await readFile('dist/examples/operations/1-hockey-night.graphql', 'utf8')),
+      );
     } finally {
       await gateway?.stop();
     }

@@ -12,7 +12,8 @@ interface QuotaData {
 }
 
 const QUOTA = `{ quota { plan limit used remaining resetsAt } }`;
-const athlete = (offset: number) => `{ v1 { hockey { athlete(id: ${hockeyV1Ids.firstAthleteId + offset}) { name } } } }`;
+const athlete = (offset: number) =>
+  `{ v1 { hockey { athlete(id: ${hockeyV1Ids.firstAthleteId + offset}) { name } } } }`;
 
 describe('allowance ledger', () => {
   let stack: TestStack | undefined;
@@ -35,7 +36,7 @@ describe('allowance ledger', () => {
     expect(new Date(quota.resetsAt).toISOString()).toMatch(/T00:00:00\.000Z$/);
   });
 
-  it('quota in an operation shows the allowance after that operation\'s own counted requests, as extensions.cost does', async () => {
+  it("quota in an operation shows the allowance after that operation's own counted requests, as extensions.cost does", async () => {
     stack = await startStack({ env: { SPORTS_API_PLAN: 'free' }, sandbox: { allowance: 100 } });
     const spendAndLook = `query ($id: ID!) {
       v1 { hockey { athlete(id: $id) { name } } }
@@ -46,7 +47,9 @@ describe('allowance ledger', () => {
     }
     fragment More on Query { viaFragment: quota { ...Left } sports { sport } }
     fragment Left on Quota { remaining }`;
-    const result = await gql<Record<string, { used?: number; remaining?: number }>>(stack.gateway.url, spendAndLook, { id: String(hockeyV1Ids.firstAthleteId + 5) });
+    const result = await gql<Record<string, { used?: number; remaining?: number }>>(stack.gateway.url, spendAndLook, {
+      id: String(hockeyV1Ids.firstAthleteId + 5),
+    });
     expect(result.errors).toBeUndefined();
     // Two upstream requests: the athlete (counted) and /reference/sports (free).
     expect(result.extensions?.['cost']).toMatchObject({ upstreamRequests: 2, allowanceRemaining: 99 });
@@ -111,7 +114,10 @@ describe('allowance ledger', () => {
     const STANDINGS = `{ v1 { hockey { standings { entries { position competitor { name } } } } } }`;
 
     it('serves an expired entry with its age and reason when the allowance is spent', async () => {
-      stack = await startStack({ env: { SPORTS_API_PLAN: 'free', CACHE_TTL_STANDINGS: '1' }, sandbox: { allowance: 100 } });
+      stack = await startStack({
+        env: { SPORTS_API_PLAN: 'free', CACHE_TTL_STANDINGS: '1' },
+        sandbox: { allowance: 100 },
+      });
       const fresh = await gql(stack.gateway.url, STANDINGS);
       expect(fresh.extensions?.['stale']).toBeUndefined();
       await setSandboxQuota(stack.sandbox.url, { used: 99 });

@@ -46,10 +46,22 @@ describe('readiness, alone', () => {
   });
 
   it('is not ready from the start of a shutdown, while an operation in flight still finishes', async () => {
-    await injectFault(stack.sandbox.url, { route: 'GET /v1/hockey/athletes', kind: 'delay', latencyMs: 2_000, times: 1 });
+    await injectFault(stack.sandbox.url, {
+      route: 'GET /v1/hockey/athletes',
+      kind: 'delay',
+      latencyMs: 2_000,
+      times: 1,
+    });
     const before = (await requestCounts(stack.sandbox.url)).byRoute['GET /v1/hockey/athletes'] ?? 0;
-    const inFlight = gql(stack.gateway.url, `{ v1 { hockey { athlete(id: ${hockeyV1Ids.firstAthleteId + 1}) { name } } } }`);
-    expect(await eventually(async () => ((await requestCounts(stack.sandbox.url)).byRoute['GET /v1/hockey/athletes'] ?? 0) > before)).toBe(true);
+    const inFlight = gql(
+      stack.gateway.url,
+      `{ v1 { hockey { athlete(id: ${hockeyV1Ids.firstAthleteId + 1}) { name } } } }`,
+    );
+    expect(
+      await eventually(
+        async () => ((await requestCounts(stack.sandbox.url)).byRoute['GET /v1/hockey/athletes'] ?? 0) > before,
+      ),
+    ).toBe(true);
     const stopping = stack.gateway.shutdown();
     expect(stack.gateway.readiness()).toEqual({ ready: false, reasons: ['draining: the gateway is shutting down'] });
     // A new connection is refused at once.
@@ -86,7 +98,11 @@ describe('readiness in a cluster', () => {
     expect(await readyz(url)).toEqual({ status: 200, body: { ready: true, reasons: [] } });
 
     await redis.kill();
-    expect(await eventually(async () => ((await (await fetch(`${url}/healthz`)).json()) as { status: string }).status === 'degraded')).toBe(true);
+    expect(
+      await eventually(
+        async () => ((await (await fetch(`${url}/healthz`)).json()) as { status: string }).status === 'degraded',
+      ),
+    ).toBe(true);
     expect((await readyz(url)).status).toBe(200);
   });
 });

@@ -43,7 +43,11 @@ describe('operation-result cache', () => {
   beforeAll(async () => {
     // Standings and lines fresh for 1 s: the expiry tests wait past it; news keeps its 5 minutes.
     stack = await startStack({
-      env: { CACHE_TTL_STANDINGS: '1', CACHE_TTL_LINES: '1', GATEWAY_CLIENT_KEYS: `a:${CLIENT_A},b:${CLIENT_B},c:${CLIENT_C}:1` },
+      env: {
+        CACHE_TTL_STANDINGS: '1',
+        CACHE_TTL_LINES: '1',
+        GATEWAY_CLIENT_KEYS: `a:${CLIENT_A},b:${CLIENT_B},c:${CLIENT_C}:1`,
+      },
     });
   });
   afterAll(() => stack.close());
@@ -61,7 +65,12 @@ describe('operation-result cache', () => {
     const second = await gql(stack.gateway.url, STANDINGS_AND_NEWS, undefined, as(CLIENT_A));
     expect(second.errors).toBeUndefined();
     expect(second.data).toEqual(first.data);
-    expect(costOf(second)).toEqual({ estimated: 0, upstreamRequests: 0, cacheHits: 2, allowanceRemaining: costOf(first).allowanceRemaining });
+    expect(costOf(second)).toEqual({
+      estimated: 0,
+      upstreamRequests: 0,
+      cacheHits: 2,
+      allowanceRemaining: costOf(first).allowanceRemaining,
+    });
     expect(await upstreamTotal()).toBe(2);
     // The spliced body is the JSON a client expects (data first, then extensions).
     expect(JSON.parse(second.text)).toEqual({ data: first.data, extensions: second.extensions });
@@ -72,7 +81,10 @@ describe('operation-result cache', () => {
     emptyUpstreamCache();
     const first = await gql(stack.gateway.url, STANDINGS_AND_NEWS, undefined, as(CLIENT_B));
     expect(costOf(first)).toMatchObject({ upstreamRequests: 2 });
-    expect(costOf(await gql(stack.gateway.url, STANDINGS_AND_NEWS, undefined, as(CLIENT_B)))).toMatchObject({ upstreamRequests: 0, estimated: 0 });
+    expect(costOf(await gql(stack.gateway.url, STANDINGS_AND_NEWS, undefined, as(CLIENT_B)))).toMatchObject({
+      upstreamRequests: 0,
+      estimated: 0,
+    });
 
     // Standings (1 s) expire, news (5 min) does not: executed again, standings fetched, news from the cache.
     await new Promise((resolve) => setTimeout(resolve, 1_100));
@@ -128,7 +140,9 @@ describe('operation-result cache', () => {
     expect(costOf(other)).toMatchObject({ upstreamRequests: 1 });
     expect(other.data).not.toEqual(one.data);
     // The first one is still stored under its own variables.
-    expect(costOf(await gql(stack.gateway.url, ATHLETE, { id: String(hockeyV1Ids.firstAthleteId) }, as(CLIENT_A)))).toMatchObject({ upstreamRequests: 0 });
+    expect(
+      costOf(await gql(stack.gateway.url, ATHLETE, { id: String(hockeyV1Ids.firstAthleteId) }, as(CLIENT_A))),
+    ).toMatchObject({ upstreamRequests: 0 });
   });
 
   it('different clients do not share a result', async () => {
@@ -141,7 +155,8 @@ describe('operation-result cache', () => {
   });
 
   it('a hit spends nothing: served to a client whose budget is spent, charged 0', async () => {
-    const athlete = (offset: number) => `{ v1 { hockey { athlete(id: "${hockeyV1Ids.firstAthleteId + offset}") { name } } } }`;
+    const athlete = (offset: number) =>
+      `{ v1 { hockey { athlete(id: "${hockeyV1Ids.firstAthleteId + offset}") { name } } } }`;
     emptyUpstreamCache();
     const spent = await gql(stack.gateway.url, athlete(4), undefined, as(CLIENT_C));
     expect(spent.errors).toBeUndefined();
@@ -154,7 +169,13 @@ describe('operation-result cache', () => {
     const hit = await gql(stack.gateway.url, athlete(4), undefined, as(CLIENT_C));
     expect(hit.errors).toBeUndefined();
     expect(hit.data).toEqual(spent.data);
-    expect(costOf(hit)).toEqual({ estimated: 0, upstreamRequests: 0, cacheHits: 1, allowanceRemaining: costOf(spent).allowanceRemaining, budgetRemaining: 0 });
+    expect(costOf(hit)).toEqual({
+      estimated: 0,
+      upstreamRequests: 0,
+      cacheHits: 1,
+      allowanceRemaining: costOf(spent).allowanceRemaining,
+      budgetRemaining: 0,
+    });
   });
 
   it('never stores an operation that selects the allowance', async () => {
@@ -179,8 +200,16 @@ describe('operation-result cache', () => {
       return Number(value);
     };
     const post = async (headers: Record<string, string>, payload = body) => {
-      const response = await fetch(`${stack.gateway.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: payload });
-      return { status: response.status, contentType: response.headers.get('content-type'), text: await response.text() };
+      const response = await fetch(`${stack.gateway.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: payload,
+      });
+      return {
+        status: response.status,
+        contentType: response.headers.get('content-type'),
+        text: await response.text(),
+      };
     };
     let stored: GraphQLResponse;
 
@@ -197,7 +226,12 @@ describe('operation-result cache', () => {
       expect(await fastHits()).toBe(before + 1);
       expect(hit.status).toBe(200);
       expect(hit.data).toEqual(stored.data);
-      expect(costOf(hit)).toEqual({ estimated: 0, upstreamRequests: 0, cacheHits: 1, allowanceRemaining: costOf(stored).allowanceRemaining });
+      expect(costOf(hit)).toEqual({
+        estimated: 0,
+        upstreamRequests: 0,
+        cacheHits: 1,
+        allowanceRemaining: costOf(stored).allowanceRemaining,
+      });
 
       // Content type as yoga's result processor picks it, per accept header.
       for (const [accept, contentType] of [
@@ -211,7 +245,11 @@ describe('operation-result cache', () => {
         const fast = await post(headers);
         // An Origin sends the same request through yoga (no CORS is configured here), whose plugin serves the hit.
         const viaYoga = await post({ ...headers, origin: 'https://elsewhere.example' });
-        expect({ status: fast.status, contentType: fast.contentType, text: fast.text }).toEqual({ status: 200, contentType, text: viaYoga.text });
+        expect({ status: fast.status, contentType: fast.contentType, text: fast.text }).toEqual({
+          status: 200,
+          contentType,
+          text: viaYoga.text,
+        });
       }
       expect(await fastHits()).toBe(before + 6);
     });
@@ -229,11 +267,15 @@ describe('operation-result cache', () => {
 
     it('sends a request with an Origin, or a GET, through yoga', async () => {
       const before = await fastHits();
-      const withOrigin = JSON.parse((await post({ ...as(CLIENT_A), origin: 'https://elsewhere.example' })).text) as GraphQLResponse;
+      const withOrigin = JSON.parse(
+        (await post({ ...as(CLIENT_A), origin: 'https://elsewhere.example' })).text,
+      ) as GraphQLResponse;
       expect(withOrigin.data).toEqual(stored.data);
       const url = new URL(`${stack.gateway.url}/graphql`);
       url.searchParams.set('query', query);
-      const viaGet = (await (await fetch(url, { headers: { ...as(CLIENT_A), 'x-graphql-csrf': '1', accept: 'application/json' } })).json()) as GraphQLResponse;
+      const viaGet = (await (
+        await fetch(url, { headers: { ...as(CLIENT_A), 'x-graphql-csrf': '1', accept: 'application/json' } })
+      ).json()) as GraphQLResponse;
       expect(viaGet.data).toEqual(stored.data);
       // Both still hits, served by yoga's plugin: the fast path did not answer them.
       expect(costOf(viaGet)).toMatchObject({ upstreamRequests: 0, cacheHits: 1 });
@@ -244,7 +286,9 @@ describe('operation-result cache', () => {
       const before = await fastHits();
       const invalid = await post(as(CLIENT_A), '{"query": ');
       expect(invalid.status).toBe(400);
-      expect(JSON.parse(invalid.text)).toMatchObject({ errors: [{ message: 'POST body sent invalid JSON.', extensions: { code: 'BAD_REQUEST' } }] });
+      expect(JSON.parse(invalid.text)).toMatchObject({
+        errors: [{ message: 'POST body sent invalid JSON.', extensions: { code: 'BAD_REQUEST' } }],
+      });
       const batched = await post(as(CLIENT_A), `[${body}]`);
       expect(batched.status).toBe(400);
       expect(JSON.parse(batched.text)).toMatchObject({ errors: [{ message: 'Batching is not supported.' }] });

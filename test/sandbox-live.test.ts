@@ -8,7 +8,11 @@
 import { createClient, type Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import type { V1WorldCupGamePayload, V1WorldCupMatch, V1WorldCupMatchesPayload } from '../src/upstream/routes/v1-world-cup.js';
+import type {
+  V1WorldCupGamePayload,
+  V1WorldCupMatch,
+  V1WorldCupMatchesPayload,
+} from '../src/upstream/routes/v1-world-cup.js';
 import type { V2Event } from '../src/upstream/routes/v2.js';
 import { startSandbox, type SandboxHandle } from '../src/sandbox/server.js';
 import { oddsControl } from '../src/sandbox/ws/control-client.js';
@@ -25,12 +29,21 @@ async function upstream<T>(sandbox: SandboxHandle, path: string, key = KEY): Pro
   return (await response.json()) as T;
 }
 
-async function control(sandbox: SandboxHandle, id: string | number, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(`${sandbox.url}/__sandbox/matches/${id}/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+async function control(
+  sandbox: SandboxHandle,
+  id: string | number,
+  body: unknown,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(`${sandbox.url}/__sandbox/matches/${id}/events`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
-const liveIds = (sandbox: SandboxHandle): number[] => sandbox.fixtures.worldCup.matches.filter((m) => m.state === 'live').map((m) => m.v1Id);
+const liveIds = (sandbox: SandboxHandle): number[] =>
+  sandbox.fixtures.worldCup.matches.filter((m) => m.state === 'live').map((m) => m.v1Id);
 
 async function v1Game(sandbox: SandboxHandle, id: number, key?: string): Promise<V1WorldCupMatch> {
   const { matches } = await upstream<V1WorldCupMatchesPayload>(sandbox, '/api/v1/world-cup/matches', key);
@@ -41,7 +54,11 @@ async function v1Game(sandbox: SandboxHandle, id: number, key?: string): Promise
 
 async function v2Event(sandbox: SandboxHandle, v1Id: number, key?: string): Promise<V2Event> {
   const fixture = sandbox.fixtures.worldCup.matchByV1Id.get(v1Id)!;
-  const { events } = await upstream<{ events: V2Event[] }>(sandbox, `/v2/football/api/world-cup-2026/matches/round/${fixture.round}`, key);
+  const { events } = await upstream<{ events: V2Event[] }>(
+    sandbox,
+    `/v2/football/api/world-cup-2026/matches/round/${fixture.round}`,
+    key,
+  );
   return events.find((e) => e.id === fixture.v2Id)!;
 }
 
@@ -66,10 +83,15 @@ describe('live games on the sandbox clock', () => {
   it('play through half-time to full time, alike in V1 and V2, and alike in two sandboxes of the same seed', async () => {
     let now = T0;
     const clock = (): number => now;
-    const [a, b] = await Promise.all([0, 1].map(() => startSandbox({ apiKey: KEY, allowance: 100_000, clock, matchMinuteMs: 1_000 })));
+    const [a, b] = await Promise.all(
+      [0, 1].map(() => startSandbox({ apiKey: KEY, allowance: 100_000, clock, matchMinuteMs: 1_000 })),
+    );
     try {
       const ids = liveIds(a!);
-      const seen = new Map<number, Array<{ statusGroup: number; statusText: string; minute: number | undefined; score: string; v2: string }>>();
+      const seen = new Map<
+        number,
+        Array<{ statusGroup: number; statusText: string; minute: number | undefined; score: string; v2: string }>
+      >();
       for (let step = 0; step <= 50; step++) {
         for (const id of ids) {
           const [game, event, twin] = await Promise.all([v1Game(a!, id), v2Event(a!, id), v1Game(b!, id)]);
@@ -77,7 +99,13 @@ describe('live games on the sandbox clock', () => {
           const score = `${game.homeCompetitor.score}-${game.awayCompetitor.score}`;
           expect(`${event.homeScore?.current}-${event.awayScore?.current}`).toBe(score);
           const list = seen.get(id) ?? [];
-          list.push({ statusGroup: game.statusGroup, statusText: game.statusText, minute: game.gameTime, score, v2: `${event.status.type} ${event.status.description}` });
+          list.push({
+            statusGroup: game.statusGroup,
+            statusText: game.statusText,
+            minute: game.gameTime,
+            score,
+            v2: `${event.status.type} ${event.status.description}`,
+          });
           seen.set(id, list);
         }
         // Two minutes of play a step: half-time (five) is always seen.
@@ -93,12 +121,19 @@ describe('live games on the sandbox clock', () => {
         expect(new Set(minutes).size).toBeGreaterThan(5);
         // Every state V2 shows for a game in progress matches V1's.
         for (const state of states.filter((s) => s.statusGroup === 3)) {
-          expect(state.v2).toBe(state.statusText === 'HT' ? 'inprogress Halftime' : state.minute! >= 45 ? 'inprogress 2nd half' : 'inprogress 1st half');
+          expect(state.v2).toBe(
+            state.statusText === 'HT'
+              ? 'inprogress Halftime'
+              : state.minute! >= 45
+                ? 'inprogress 2nd half'
+                : 'inprogress 1st half',
+          );
         }
         if (first.minute! < 45) expect(states.some((s) => s.statusText === 'HT')).toBe(true);
         // The final score is the goals in the game's events.
         const { game } = await upstream<V1WorldCupGamePayload>(a!, `/api/v1/world-cup/game/${id}`);
-        const goals = (team: number): number => game.events.filter((e) => e.type === 'goal' && e.competitorId === team).length;
+        const goals = (team: number): number =>
+          game.events.filter((e) => e.type === 'goal' && e.competitorId === team).length;
         expect(last.score).toBe(`${goals(game.homeCompetitor.id)}-${goals(game.awayCompetitor.id)}`);
         expect(game.commentary.at(-1)?.text).toBe('Full time.');
       }
@@ -120,14 +155,19 @@ describe('scripting a match', () => {
 
   beforeAll(async () => {
     stack = await startStack({ sandbox: { oddsCadence: 'fast', allowance: 100_000 } });
-    client = createClient({ url: `${stack.gateway.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0 });
+    client = createClient({
+      url: `${stack.gateway.url.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+    });
   });
   afterAll(async () => {
     await client?.dispose();
     await stack?.close();
   });
 
-  const SNAPSHOTS = 'subscription ($m: ID!) { oddsSnapshots(matchId: $m) { matchId timestampMs stale feed markets { marketId suspended outcomes { name price } } } }';
+  const SNAPSHOTS =
+    'subscription ($m: ID!) { oddsSnapshots(matchId: $m) { matchId timestampMs stale feed markets { marketId suspended outcomes { name price } } } }';
 
   async function watch(matchId: string) {
     const sub = subscribe<Snapshot>(client, SNAPSHOTS, { m: matchId }, 'oddsSnapshots');
@@ -140,7 +180,7 @@ describe('scripting a match', () => {
   const price = (snapshot: Snapshot, market: string, outcome: string): number | null | undefined =>
     snapshot.markets.find((m) => m.marketId === market)?.outcomes.find((o) => o.name === outcome)?.price;
 
-  it('a goal shows at once in V1 and V2 REST, and within a second shortens the scorer\'s price under both IDs', async () => {
+  it("a goal shows at once in V1 and V2 REST, and within a second shortens the scorer's price under both IDs", async () => {
     const sandbox = stack.sandbox;
     const id = liveIds(sandbox)[0]!;
     const fixture = sandbox.fixtures.worldCup.matchByV1Id.get(id)!;
@@ -153,7 +193,9 @@ describe('scripting a match', () => {
     const sent = Date.now();
     const answer = await control(sandbox, id, { type: 'goal', team: 'home' });
     expect(answer.status).toBe(200);
-    expect(answer.body['match']).toMatchObject({ score: { home: before.homeCompetitor.score! + 1, away: before.awayCompetitor.score } });
+    expect(answer.body['match']).toMatchObject({
+      score: { home: before.homeCompetitor.score! + 1, away: before.awayCompetitor.score },
+    });
 
     const after = await v1Game(sandbox, id, stack.apiKey);
     expect(after.homeCompetitor.score).toBe(before.homeCompetitor.score! + 1);
@@ -175,7 +217,9 @@ describe('scripting a match', () => {
     const feed = await watch(String(id));
 
     expect((await control(sandbox, id, { type: 'suspend', market: 'next-goal' })).status).toBe(200);
-    await feed.sub.stream.until(() => feed.latest().markets.find((m) => m.marketId === 'next-goal')?.suspended === true);
+    await feed.sub.stream.until(
+      () => feed.latest().markets.find((m) => m.marketId === 'next-goal')?.suspended === true,
+    );
     expect((await control(sandbox, id, { type: 'close', market: 'both-teams-score' })).status).toBe(200);
     await feed.sub.stream.until(() => !feed.latest().markets.some((m) => m.marketId === 'both-teams-score'));
 
@@ -192,10 +236,22 @@ describe('scripting a match', () => {
     frames.push(...feed.seen);
     feed.sub.stop();
 
-    expect(await control(sandbox, id, { type: 'goal', team: 'home' })).toMatchObject({ status: 409, body: { error: expect.stringMatching(/finished/) } });
-    expect(await control(sandbox, id, { type: 'goal' })).toMatchObject({ status: 400, body: { error: expect.stringMatching(/team/) } });
-    expect(await control(sandbox, id, { type: 'penalty' })).toMatchObject({ status: 400, body: { error: expect.stringMatching(/type must be one of/) } });
-    expect(await control(sandbox, id, { type: 'suspend' })).toMatchObject({ status: 400, body: { error: expect.stringMatching(/market/) } });
+    expect(await control(sandbox, id, { type: 'goal', team: 'home' })).toMatchObject({
+      status: 409,
+      body: { error: expect.stringMatching(/finished/) },
+    });
+    expect(await control(sandbox, id, { type: 'goal' })).toMatchObject({
+      status: 400,
+      body: { error: expect.stringMatching(/team/) },
+    });
+    expect(await control(sandbox, id, { type: 'penalty' })).toMatchObject({
+      status: 400,
+      body: { error: expect.stringMatching(/type must be one of/) },
+    });
+    expect(await control(sandbox, id, { type: 'suspend' })).toMatchObject({
+      status: 400,
+      body: { error: expect.stringMatching(/market/) },
+    });
     expect(await control(sandbox, '1', { type: 'end' })).toMatchObject({ status: 404 });
     const broken = await fetch(`${sandbox.url}/__sandbox/matches/${id}/events`, { method: 'POST', body: '{"type":' });
     expect(broken.status).toBe(400);
@@ -205,14 +261,28 @@ describe('scripting a match', () => {
     const sandbox = stack.sandbox;
     const scheduled = sandbox.fixtures.worldCup.matches.find((m) => m.state === 'scheduled' && m.home !== undefined)!;
     expect((await control(sandbox, scheduled.v1Id, { type: 'goal', team: 'home' })).status).toBe(409);
-    expect((await control(sandbox, scheduled.v1Id, { type: 'period' })).body['match']).toMatchObject({ phase: 'first-half', minute: 0, score: { home: 0, away: 0 } });
-    expect(await v1Game(sandbox, scheduled.v1Id, stack.apiKey)).toMatchObject({ statusGroup: 3, homeCompetitor: { score: 0 } });
+    expect((await control(sandbox, scheduled.v1Id, { type: 'period' })).body['match']).toMatchObject({
+      phase: 'first-half',
+      minute: 0,
+      score: { home: 0, away: 0 },
+    });
+    expect(await v1Game(sandbox, scheduled.v1Id, stack.apiKey)).toMatchObject({
+      statusGroup: 3,
+      homeCompetitor: { score: 0 },
+    });
     await control(sandbox, scheduled.v1Id, { type: 'period' });
-    expect(await v1Game(sandbox, scheduled.v1Id, stack.apiKey)).toMatchObject({ statusGroup: 3, statusText: 'HT', gameTime: 45 });
-    expect((await v2Event(sandbox, scheduled.v1Id, stack.apiKey)).status).toMatchObject({ code: 31, type: 'inprogress' });
+    expect(await v1Game(sandbox, scheduled.v1Id, stack.apiKey)).toMatchObject({
+      statusGroup: 3,
+      statusText: 'HT',
+      gameTime: 45,
+    });
+    expect((await v2Event(sandbox, scheduled.v1Id, stack.apiKey)).status).toMatchObject({
+      code: 31,
+      type: 'inprogress',
+    });
   });
 
-  it('every market of every frame carries a bookmaker\'s margin: implied probabilities between 103 % and 108 %', async () => {
+  it("every market of every frame carries a bookmaker's margin: implied probabilities between 103 % and 108 %", async () => {
     const sandbox = stack.sandbox;
     const id = liveIds(sandbox)[2]!;
     const feed = await watch(String(id));

@@ -14,36 +14,46 @@ import { startGatewayProcess, type GatewayProcess } from './support/gateway-proc
 import { subscribe } from './support/odds-stream.js';
 
 interface Ticker {
-  games: Array<{ ref: { nativeId: string }; statusGroup: number; minute: number | null; homeScore: number | null; awayScore: number | null }>;
+  games: Array<{
+    ref: { nativeId: string };
+    statusGroup: number;
+    minute: number | null;
+    homeScore: number | null;
+    awayScore: number | null;
+  }>;
   pollIntervalSeconds: number;
 }
 
-const TICKER = 'subscription { liveTicker { games { ref { nativeId } statusGroup minute homeScore awayScore } pollIntervalSeconds } }';
+const TICKER =
+  'subscription { liveTicker { games { ref { nativeId } statusGroup minute homeScore awayScore } pollIntervalSeconds } }';
 
 describe('npm start: the sandbox plays', () => {
   let gateway: GatewayProcess;
 
   beforeAll(async () => {
     // Empty values count as unset, whatever the test runner's environment holds.
-    gateway = await startGatewayProcess(
-      {
-        SPORTS_API_PLAN: '',
-        SPORTS_API_BASE_URL: '',
-        SPORTS_API_KEY: '',
-        SANDBOX_PORT: '0',
-        SANDBOX_MATCH_MINUTE_MS: '',
-        CACHE_TTL_WORLDCUP: '',
-        LIVE_TICKER_MIN_INTERVAL_MS: '',
-        LIVE_TICKER_ALLOWANCE_PERCENT: '',
-      },
-    );
+    gateway = await startGatewayProcess({
+      SPORTS_API_PLAN: '',
+      SPORTS_API_BASE_URL: '',
+      SPORTS_API_KEY: '',
+      SANDBOX_PORT: '0',
+      SANDBOX_MATCH_MINUTE_MS: '',
+      CACHE_TTL_WORLDCUP: '',
+      LIVE_TICKER_MIN_INTERVAL_MS: '',
+      LIVE_TICKER_ALLOWANCE_PERCENT: '',
+    });
   }, 60_000);
   afterAll(async () => {
     await gateway?.stop();
   });
 
   it('a liveTicker subscription sees a game clock or score move within 30 s', async () => {
-    const client: Client = createClient({ url: `${gateway.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, lazy: true, retryAttempts: 0 });
+    const client: Client = createClient({
+      url: `${gateway.url.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      lazy: true,
+      retryAttempts: 0,
+    });
     const { stream, stop } = subscribe<Ticker>(client, TICKER, {}, 'liveTicker');
     try {
       await stream.until((values) => values.length > 0, 10_000);
@@ -53,7 +63,12 @@ describe('npm start: the sandbox plays', () => {
       const moved = (ticker: Ticker): boolean =>
         ticker.games.some((game) => {
           const before = first.games.find((g) => g.ref.nativeId === game.ref.nativeId);
-          return before === undefined || before.minute !== game.minute || before.homeScore !== game.homeScore || before.awayScore !== game.awayScore;
+          return (
+            before === undefined ||
+            before.minute !== game.minute ||
+            before.homeScore !== game.homeScore ||
+            before.awayScore !== game.awayScore
+          );
         }) || ticker.games.length !== first.games.length;
       const subscribed = Date.now();
       await stream.until((values) => values.slice(1).some(moved), 30_000);

@@ -70,7 +70,12 @@ describe('request counting', () => {
       byRoute: { [`GET ${STANDINGS}`]: 4, 'GET /no/such/route': 1, 'GET /reference/sports': 1 },
     });
 
-    const log = (await (await control('GET', '/requests/log')).json()) as Array<{ method: string; path: string; query: string; key: string }>;
+    const log = (await (await control('GET', '/requests/log')).json()) as Array<{
+      method: string;
+      path: string;
+      query: string;
+      key: string;
+    }>;
     expect(log.map((e) => `${e.path}?${e.query} ${e.key}`)).toEqual([
       `${STANDINGS}?competitions=11 valid`,
       `${STANDINGS}?competitions=12&seasonNum=2024 valid`,
@@ -166,7 +171,11 @@ describe('daily allowance', () => {
     const set = await control('POST', '/quota', { used: 3, limit: 5 }, small);
     expect(set.status).toBe(200);
     expect(await set.json()).toMatchObject({ limit: 5, used: 3, remaining: 2 });
-    expect(await (await control('GET', '/quota', undefined, small)).json()).toMatchObject({ limit: 5, used: 3, remaining: 2 });
+    expect(await (await control('GET', '/quota', undefined, small)).json()).toMatchObject({
+      limit: 5,
+      used: 3,
+      remaining: 2,
+    });
     expect((await control('POST', '/quota', { used: -1 }, small)).status).toBe(400);
   });
 });
@@ -286,7 +295,13 @@ describe('/reference/sports', () => {
       name: 'Ice hockey',
       slugs: { v1: 'hockey', v2: 'hockey', v3: 'hockey', v4: 'ice-hockey', v6: null },
     });
-    expect(bySport.get('water_polo')?.slugs).toEqual({ v1: null, v2: 'waterpolo', v3: 'water-polo', v4: null, v6: 'waterpolo' });
+    expect(bySport.get('water_polo')?.slugs).toEqual({
+      v1: null,
+      v2: 'waterpolo',
+      v3: 'water-polo',
+      v4: null,
+      v6: 'waterpolo',
+    });
     expect(bySport.get('beach_volleyball')?.slugs.v2).toBe('beach-volley');
     expect(bySport.get('table_tennis')?.slugs.v4).toBe('table-tennis');
     expect(sports.length).toBeGreaterThanOrEqual(25);
@@ -366,7 +381,8 @@ describe('hockey V1 news', () => {
     expect(all.data.newsSources).toHaveLength(6);
     const times = all.data.news.map((a) => Date.parse(a.publishDate));
     expect(times).toEqual([...times].sort((a, b) => b - a));
-    for (const article of all.data.news) expect(article.publishDate).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$/);
+    for (const article of all.data.news)
+      expect(article.publishDate).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$/);
 
     const limited = await getJson<V1NewsPayload>('/v1/hockey/news?competitionId=303&limit=10');
     expect(limited.data.news).toHaveLength(10);
@@ -377,13 +393,17 @@ describe('hockey V1 news', () => {
   it('filters by competition and by game', async () => {
     const { news } = sandbox.fixtures.hockeyV1;
     const second = await getJson<V1NewsPayload>('/v1/hockey/news?competitionId=304');
-    expect(second.data.news.map((a) => a.id)).toEqual(news.filter((n) => n.competitionId === 304).map((n) => n.article.id));
+    expect(second.data.news.map((a) => a.id)).toEqual(
+      news.filter((n) => n.competitionId === 304).map((n) => n.article.id),
+    );
     expect(second.data.news.length).toBeGreaterThan(0);
 
     const gameId = hockeyV1Ids.firstGameId;
     const forGame = await getJson<V1NewsPayload>(`/v1/hockey/news?competitionId=303&gameId=${gameId}`);
     expect(forGame.data.news.length).toBeGreaterThanOrEqual(2);
-    expect(forGame.data.news.map((a) => a.id)).toEqual(news.filter((n) => n.gameId === gameId).map((n) => n.article.id));
+    expect(forGame.data.news.map((a) => a.id)).toEqual(
+      news.filter((n) => n.gameId === gameId).map((n) => n.article.id),
+    );
 
     // The standings ID is not a news ID (spec 4.1).
     expect((await get('/v1/hockey/news?competitionId=11')).status).toBe(404);
@@ -402,10 +422,25 @@ describe('hockey V1 athletes and search', () => {
 
   it('serves every athlete field with fullDetails, and 404/400 for bad IDs', async () => {
     const skater = sandbox.fixtures.hockeyV1.athletes.find((a) => a.position === 'C');
-    const { athletes } = await getJson<V1AthletesPayload>(`/v1/hockey/athletes?athletes=${skater?.id ?? 0}&fullDetails=true`);
+    const { athletes } = await getJson<V1AthletesPayload>(
+      `/v1/hockey/athletes?athletes=${skater?.id ?? 0}&fullDetails=true`,
+    );
     const [athlete] = athletes;
     expect(athlete).toEqual(skater);
-    for (const field of ['position', 'jerseyNumber', 'birthDate', 'nationality', 'heightCm', 'weightKg', 'shoots', 'imageVersion', 'bio', 'team', 'statistics', 'currentSeason'] as const) {
+    for (const field of [
+      'position',
+      'jerseyNumber',
+      'birthDate',
+      'nationality',
+      'heightCm',
+      'weightKg',
+      'shoots',
+      'imageVersion',
+      'bio',
+      'team',
+      'statistics',
+      'currentSeason',
+    ] as const) {
       expect(athlete?.[field], field).toBeDefined();
     }
     const season = athlete?.currentSeason;
@@ -425,7 +460,13 @@ describe('hockey V1 athletes and search', () => {
     expect(byName.results[0]).toEqual({ type: 'athlete', id: athlete?.id, name, sport: 'hockey', version: 'v1' });
 
     const team = await getJson<SearchPayload>('/search?q=maple');
-    expect(team.results).toContainEqual({ type: 'competitor', id: expect.any(Number), name: 'Toronto Maple Leafs', sport: 'hockey', version: 'v1' });
+    expect(team.results).toContainEqual({
+      type: 'competitor',
+      id: expect.any(Number),
+      name: 'Toronto Maple Leafs',
+      sport: 'hockey',
+      version: 'v1',
+    });
 
     expect((await getJson<SearchPayload>('/search?q=a')).results).toHaveLength(20);
     expect((await get('/search')).status).toBe(400);
@@ -457,7 +498,11 @@ describe('lifecycle and latency', () => {
 
 describe('determinism', () => {
   it('gives the same data for the same seed and different data for another', async () => {
-    const [a, b, c] = await Promise.all([startSandbox({ seed: 7 }), startSandbox({ seed: 7 }), startSandbox({ seed: 8 })]);
+    const [a, b, c] = await Promise.all([
+      startSandbox({ seed: 7 }),
+      startSandbox({ seed: 7 }),
+      startSandbox({ seed: 8 }),
+    ]);
     try {
       const table = async (s: SandboxHandle): Promise<string> => {
         const res = await fetch(`${s.url}${STANDINGS}?seasonNum=2025`, { headers: { 'x-api-key': 'sandbox-key' } });

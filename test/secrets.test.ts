@@ -24,9 +24,22 @@ describe('the upstream API key', () => {
       athlete(id: ${hockeyV1Ids.firstAthleteId}) { name raw }
     } } }`;
     outputs.push((await gql(stack.gateway.url, query)).text);
-    for (const fault of [{ status: 401 }, { status: 403 }, { status: 502 }, { kind: 'reset' as const }, { kind: 'malformed' as const }]) {
+    for (const fault of [
+      { status: 401 },
+      { status: 403 },
+      { status: 502 },
+      { kind: 'reset' as const },
+      { kind: 'malformed' as const },
+    ]) {
       await injectFault(stack.sandbox.url, { route: 'GET /v1/hockey/athletes', ...fault });
-      outputs.push((await gql(stack.gateway.url, `{ v1 { hockey { athlete(id: ${hockeyV1Ids.firstAthleteId + 50 + outputs.length}) { name } } } }`)).text);
+      outputs.push(
+        (
+          await gql(
+            stack.gateway.url,
+            `{ v1 { hockey { athlete(id: ${hockeyV1Ids.firstAthleteId + 50 + outputs.length}) { name } } } }`,
+          )
+        ).text,
+      );
       await clearFaults(stack.sandbox.url);
     }
     outputs.push(await (await fetch(`${stack.gateway.url}/metrics`)).text());
@@ -36,7 +49,7 @@ describe('the upstream API key', () => {
     for (const output of outputs) expect(output).not.toContain(CANARY);
   });
 
-  it('a client\'s x-api-key is never forwarded: the gateway\'s own key is sent, or none', async () => {
+  it("a client's x-api-key is never forwarded: the gateway's own key is sent, or none", async () => {
     const result = await gql(
       stack.gateway.url,
       `{ v1 { hockey { athlete(id: ${hockeyV1Ids.firstAthleteId + 60}) { name } } } }`,
@@ -44,7 +57,10 @@ describe('the upstream API key', () => {
       { 'x-api-key': 'client-supplied-key' },
     );
     expect(result.errors).toBeUndefined();
-    const log = (await (await fetch(`${stack.sandbox.url}/__sandbox/requests/log`)).json()) as Array<{ path: string; key: string }>;
+    const log = (await (await fetch(`${stack.sandbox.url}/__sandbox/requests/log`)).json()) as Array<{
+      path: string;
+      key: string;
+    }>;
     expect(log.length).toBeGreaterThan(0);
     for (const entry of log) {
       expect(entry.key).not.toBe('other');

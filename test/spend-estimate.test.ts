@@ -34,7 +34,10 @@ describe('fan-out estimates from what the upstream really holds', () => {
   it('a first seasonAggregates query alone is not refused, and its estimate is exact', async () => {
     await resetCounts(stack.sandbox.url);
     const args = `tournamentId: "${hockeyV2Ids.uniqueTournament}", seasonId: "${hockeyV2Ids.season}"`;
-    const result = await gql(stack.gateway.url, `{ v2(sport: ICE_HOCKEY) { hockey { team(id: "${hockeyV2Ids.firstTeam + 2}") { seasonAggregates(${args}) { matches wins } } } } }`);
+    const result = await gql(
+      stack.gateway.url,
+      `{ v2(sport: ICE_HOCKEY) { hockey { team(id: "${hockeyV2Ids.firstTeam + 2}") { seasonAggregates(${args}) { matches wins } } } } }`,
+    );
     expect(result.errors).toBeUndefined();
     const counts = await requestCounts(stack.sandbox.url);
     const cost = costOf(result.extensions);
@@ -56,7 +59,10 @@ describe('fan-out estimates from what the upstream really holds', () => {
     const counts = await requestCounts(stack.sandbox.url);
     // One stage list plus one sub-stage list per stage, each once.
     expect(counts.total).toBe(1 + stages.length);
-    expect(costOf(result.extensions)).toMatchObject({ estimated: 1 + stages.length, upstreamRequests: 1 + stages.length });
+    expect(costOf(result.extensions)).toMatchObject({
+      estimated: 1 + stages.length,
+      upstreamRequests: 1 + stages.length,
+    });
   });
 });
 
@@ -73,14 +79,19 @@ describe('every counted request is reported and charged, whatever its answer', (
     ['a payload that fails validation', { status: 200, body: { unexpected: true } }, 'UPSTREAM_INVALID_RESPONSE'],
   ] as const) {
     it(`a counted request answered with ${name} shows upstreamRequests 1 and is charged to the budget`, async () => {
-      const before = costOf((await gql(stack.gateway.url, `{ sports { sport } }`, undefined, as)).extensions).budgetRemaining!;
+      const before = costOf((await gql(stack.gateway.url, `{ sports { sport } }`, undefined, as)).extensions)
+        .budgetRemaining!;
       await injectFault(stack.sandbox.url, { route: 'GET /v1/hockey/athletes', ...fault });
       await resetCounts(stack.sandbox.url);
       const id = hockeyV1Ids.firstAthleteId + (name === '404' ? 50 : 51);
       const result = await gql(stack.gateway.url, `{ v1 { hockey { athlete(id: "${id}") { name } } } }`, undefined, as);
       expect(result.errors?.[0]?.extensions?.['code']).toBe(code);
       expect((await requestCounts(stack.sandbox.url)).total).toBe(1);
-      expect(costOf(result.extensions)).toMatchObject({ estimated: 1, upstreamRequests: 1, budgetRemaining: before - 1 });
+      expect(costOf(result.extensions)).toMatchObject({
+        estimated: 1,
+        upstreamRequests: 1,
+        budgetRemaining: before - 1,
+      });
     });
   }
 });

@@ -38,7 +38,8 @@ async function until(condition: () => boolean | Promise<boolean>): Promise<void>
 describe('stale beats slow: a cached value answers when the refresh is slow', () => {
   let stack: TestStack;
   const standingsFresh = (): boolean => stack.gateway.services.fetcher.isCached(v1Routes.standings, {});
-  const standingsRequests = async (): Promise<number> => (await requestCounts(stack.sandbox.url)).byRoute[STANDINGS_ROUTE] ?? 0;
+  const standingsRequests = async (): Promise<number> =>
+    (await requestCounts(stack.sandbox.url)).byRoute[STANDINGS_ROUTE] ?? 0;
   const used = (): number => stack.gateway.services.ledger.snapshot().used;
 
   beforeAll(async () => {
@@ -100,7 +101,11 @@ describe('stale beats slow: a cached value answers when the refresh is slow', ()
       // The trickle outlasts the deadline of the operation that started the
       // refresh: it fails in the background with nobody left waiting, and
       // that failure must be handled, not an unhandled rejection.
-      await until(async () => (await (await fetch(`${stack.gateway.url}/metrics`)).text()).includes('route="/v1/hockey/standings",status="error"'));
+      await until(async () =>
+        (await (await fetch(`${stack.gateway.url}/metrics`)).text()).includes(
+          'route="/v1/hockey/standings",status="error"',
+        ),
+      );
       expect(rejections.seen()).toEqual([]);
       expect(standingsFresh()).toBe(false);
     } finally {
@@ -167,7 +172,9 @@ describe('CACHE_STALE_IF_SLOW_MS', () => {
     expect(loadConfig({ OPERATION_TIMEOUT_MS: '1500' }).cacheStaleIfSlowMs).toBe(750);
     expect(loadConfig({ CACHE_STALE_IF_SLOW_MS: '9999' }).cacheStaleIfSlowMs).toBe(9_999);
     expect(() => loadConfig({ CACHE_STALE_IF_SLOW_MS: '10000' })).toThrow(ConfigError);
-    expect(() => loadConfig({ CACHE_STALE_IF_SLOW_MS: '10000' })).toThrow(/CACHE_STALE_IF_SLOW_MS \(10000\) must be below OPERATION_TIMEOUT_MS \(10000\)/);
+    expect(() => loadConfig({ CACHE_STALE_IF_SLOW_MS: '10000' })).toThrow(
+      /CACHE_STALE_IF_SLOW_MS \(10000\) must be below OPERATION_TIMEOUT_MS \(10000\)/,
+    );
     expect(() => loadConfig({ CACHE_STALE_IF_SLOW_MS: '0' })).toThrow(/CACHE_STALE_IF_SLOW_MS must be an integer >= 1/);
   });
 });

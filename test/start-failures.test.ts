@@ -81,7 +81,10 @@ describe('start-up failures of the built gateway: exit 2, one line naming the se
     ['redis://exa mple:6379', 'is not a URL'],
     ['redis://127.0.0.1:99999', 'is not a URL'],
   ])('a malformed REDIS_URL (%s): named, with what a right one looks like', async (redisUrl, what) => {
-    const line = expectOneLine(await runGateway({ PORT: String(await freePort()), REDIS_URL: redisUrl }, dataDir), 'REDIS_URL');
+    const line = expectOneLine(
+      await runGateway({ PORT: String(await freePort()), REDIS_URL: redisUrl }, dataDir),
+      'REDIS_URL',
+    );
     expect(line).toContain(what);
     expect(line).toContain('redis://host:6379');
   });
@@ -89,7 +92,10 @@ describe('start-up failures of the built gateway: exit 2, one line naming the se
   it('a REDIS_URL where no Redis answers: named (without its password), with the fix, before anything starts', async () => {
     const redisPort = await freePort();
     const line = expectOneLine(
-      await runGateway({ PORT: String(await freePort()), REDIS_URL: `redis://:s3cret-pass@127.0.0.1:${redisPort}` }, dataDir),
+      await runGateway(
+        { PORT: String(await freePort()), REDIS_URL: `redis://:s3cret-pass@127.0.0.1:${redisPort}` },
+        dataDir,
+      ),
       `REDIS_URL redis://127.0.0.1:${redisPort}`,
     );
     expect(line).toContain('did not answer');

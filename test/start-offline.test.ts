@@ -32,7 +32,14 @@ describe('npm start with nothing configured', () => {
     let output = '';
     // Empty values count as unset, whatever the test runner's environment holds.
     gateway = await startGatewayProcess(
-      { SPORTS_API_PLAN: '', SPORTS_API_BASE_URL: '', SPORTS_API_KEY: '', SANDBOX_PORT: '0', SANDBOX_MATCH_EVENT_MS: '', LOG_LEVEL: 'info' },
+      {
+        SPORTS_API_PLAN: '',
+        SPORTS_API_BASE_URL: '',
+        SPORTS_API_KEY: '',
+        SANDBOX_PORT: '0',
+        SANDBOX_MATCH_EVENT_MS: '',
+        LOG_LEVEL: 'info',
+      },
       { dataDir, onOutput: (chunk) => void (output += chunk) },
     );
     lines = output.split('\n').filter((line) => line.startsWith('{'));
@@ -45,15 +52,27 @@ describe('npm start with nothing configured', () => {
   it('runs on the largest plan, and its first log line says which plan and where the ledger lives', async () => {
     const first = JSON.parse(lines[0] ?? '{}') as Record<string, unknown>;
     expect(first).toMatchObject({ sandbox: true, plan: 'mega', allowance: 150_000, planFrom: 'default' });
-    expect(first['msg']).toMatch(/^embedded sandbox upstream at http:\/\/127\.0\.0\.1:\d+ \(no SPORTS_API_BASE_URL\); plan mega, 150,000 counted requests a day \(the largest: SPORTS_API_PLAN unset on the sandbox\); allowance ledger in \/.+\/quota\.json$/);
+    expect(first['msg']).toMatch(
+      /^embedded sandbox upstream at http:\/\/127\.0\.0\.1:\d+ \(no SPORTS_API_BASE_URL\); plan mega, 150,000 counted requests a day \(the largest: SPORTS_API_PLAN unset on the sandbox\); allowance ledger in \/.+\/quota\.json$/,
+    );
     expect(first['ledger']).toBe(join(dataDir, 'quota.json'));
     const quota = await gql<{ quota: { plan: string; limit: number } }>(gateway.url, '{ quota { plan limit } }');
     expect(quota.data?.quota).toEqual({ plan: 'MEGA', limit: 150_000 });
   });
 
   it('an oddsChanges subscription gets price changes on its own, every few seconds', async () => {
-    const client: Client = createClient({ url: `${gateway.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, lazy: true, retryAttempts: 0 });
-    const { stream, stop } = subscribe<{ kind: string }>(client, 'subscription { oddsChanges(matchId: "930001") { kind marketId price } }', {}, 'oddsChanges');
+    const client: Client = createClient({
+      url: `${gateway.url.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      lazy: true,
+      retryAttempts: 0,
+    });
+    const { stream, stop } = subscribe<{ kind: string }>(
+      client,
+      'subscription { oddsChanges(matchId: "930001") { kind marketId price } }',
+      {},
+      'oddsChanges',
+    );
     try {
       // Each match event moves every open price: one frame brings several changes. Two frames' worth, well before any cadence frame could.
       await stream.until((values) => values.filter((change) => change.kind === 'PRICE_MOVED').length >= 2 * 10, 30_000);
@@ -73,7 +92,10 @@ describe('the plan when SPORTS_API_PLAN is unset', () => {
     expect(loadConfig({ SPORTS_API_PLAN: '' })).toMatchObject({ plan: 'mega', planFrom: 'default' });
     expect(loadConfig(real)).toMatchObject({ plan: 'free', planFrom: 'default' });
     expect(loadConfig({ SPORTS_API_PLAN: 'Pro' })).toMatchObject({ plan: 'pro', planFrom: 'SPORTS_API_PLAN' });
-    expect(loadConfig({ ...real, SPORTS_API_PLAN: 'ultra' })).toMatchObject({ plan: 'ultra', planFrom: 'SPORTS_API_PLAN' });
+    expect(loadConfig({ ...real, SPORTS_API_PLAN: 'ultra' })).toMatchObject({
+      plan: 'ultra',
+      planFrom: 'SPORTS_API_PLAN',
+    });
   });
 
   it('npm run cluster follows the same rule', () => {
@@ -88,16 +110,27 @@ describe('the plan when SPORTS_API_PLAN is unset', () => {
   });
 
   it('a wrong plan or match-event interval stops start-up naming the variable', () => {
-    expect(() => loadConfig({ SPORTS_API_PLAN: 'gold' })).toThrow(/SPORTS_API_PLAN must be one of free, pro, ultra, mega, got "gold"/);
+    expect(() => loadConfig({ SPORTS_API_PLAN: 'gold' })).toThrow(
+      /SPORTS_API_PLAN must be one of free, pro, ultra, mega, got "gold"/,
+    );
     expect(() => loadConfig({ SANDBOX_MATCH_EVENT_MS: 'often' })).toThrow(ConfigError);
-    expect(() => loadConfig({ SANDBOX_MATCH_EVENT_MS: '-5' })).toThrow(/SANDBOX_MATCH_EVENT_MS must be an integer >= 0/);
+    expect(() => loadConfig({ SANDBOX_MATCH_EVENT_MS: '-5' })).toThrow(
+      /SANDBOX_MATCH_EVENT_MS must be an integer >= 0/,
+    );
     expect(loadConfig({ SANDBOX_MATCH_EVENT_MS: '0' }).sandbox.matchEventMs).toBe(0);
-    expect(() => loadConfig({ SANDBOX_MATCH_MINUTE_MS: 'fast' })).toThrow(/SANDBOX_MATCH_MINUTE_MS must be an integer >= 0/);
+    expect(() => loadConfig({ SANDBOX_MATCH_MINUTE_MS: 'fast' })).toThrow(
+      /SANDBOX_MATCH_MINUTE_MS must be an integer >= 0/,
+    );
   });
 
   it('on the embedded sandbox the games play (a minute every 10 s) and the World Cup lists stay fresh 10 s, not 30', () => {
     expect(loadConfig({})).toMatchObject({ sandbox: { matchMinuteMs: 10_000 }, cacheTtls: { worldCup: 10 } });
-    expect(loadConfig({ SANDBOX_MATCH_MINUTE_MS: '0', CACHE_TTL_WORLDCUP: '20' })).toMatchObject({ sandbox: { matchMinuteMs: 0 }, cacheTtls: { worldCup: 20 } });
-    expect(loadConfig({ SPORTS_API_BASE_URL: 'https://api.example.org', SPORTS_API_KEY: 'k' }).cacheTtls.worldCup).toBe(30);
+    expect(loadConfig({ SANDBOX_MATCH_MINUTE_MS: '0', CACHE_TTL_WORLDCUP: '20' })).toMatchObject({
+      sandbox: { matchMinuteMs: 0 },
+      cacheTtls: { worldCup: 20 },
+    });
+    expect(loadConfig({ SPORTS_API_BASE_URL: 'https://api.example.org', SPORTS_API_KEY: 'k' }).cacheTtls.worldCup).toBe(
+      30,
+    );
   });
 });

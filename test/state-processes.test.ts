@@ -41,7 +41,9 @@ describe('state across processes', () => {
       first = await startGatewayProcess(env, { dataDir });
       const second = await gatewayStartFailure(env, dataDir);
       expect(second.code).toBe(2);
-      expect(second.output).toContain(`DATA_DIR ${dataDir} is in use by another sports-graph process (pid ${first.process.pid}`);
+      expect(second.output).toContain(
+        `DATA_DIR ${dataDir} is in use by another sports-graph process (pid ${first.process.pid}`,
+      );
       expect(second.output).not.toMatch(/\n\s+at /);
       // The first one is untouched by the attempt.
       expect((await fetch(`${first.url}/healthz`)).status).toBe(200);

@@ -19,7 +19,17 @@ describe('the test suite installs the Debian packages it needs', () => {
       names: ['chromium', 'redis-server'],
       commands: [
         ['env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', 'update', '-q'],
-        ['env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', 'install', '-y', '-q', '--no-install-recommends', 'chromium', 'redis-server'],
+        [
+          'env',
+          'DEBIAN_FRONTEND=noninteractive',
+          'apt-get',
+          'install',
+          '-y',
+          '-q',
+          '--no-install-recommends',
+          'chromium',
+          'redis-server',
+        ],
       ],
     });
   });
@@ -34,19 +44,34 @@ describe('the test suite installs the Debian packages it needs', () => {
   it('says what to run where it cannot install: no apt-get, or neither root nor sudo', () => {
     const missing = missingPackages(testPackages, () => false, '');
     const noApt = installPlan(missing, { root: true, hasAptGet: false, hasSudo: false });
-    expect(noApt).toMatchObject({ kind: 'cannot', message: expect.stringContaining('apt-get install -y --no-install-recommends chromium redis-server') });
+    expect(noApt).toMatchObject({
+      kind: 'cannot',
+      message: expect.stringContaining('apt-get install -y --no-install-recommends chromium redis-server'),
+    });
     const noSudo = installPlan(missing, { root: false, hasAptGet: true, hasSudo: false });
-    expect(noSudo).toMatchObject({ kind: 'cannot', message: expect.stringMatching(/As root: apt-get update && apt-get install/) });
+    expect(noSudo).toMatchObject({
+      kind: 'cannot',
+      message: expect.stringMatching(/As root: apt-get update && apt-get install/),
+    });
   });
 
   it('does nothing, silently, where both are installed (this machine)', () => {
     expect(missingPackages(testPackages, () => true, '')).toEqual([]);
-    const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/system-deps.ts'], { cwd: root, encoding: 'utf8' });
-    expect({ status: run.status, stdout: run.stdout, stderr: run.stderr }).toEqual({ status: 0, stdout: '', stderr: '' });
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/system-deps.ts'], {
+      cwd: root,
+      encoding: 'utf8',
+    });
+    expect({ status: run.status, stdout: run.stdout, stderr: run.stderr }).toEqual({
+      status: 0,
+      stdout: '',
+      stderr: '',
+    });
   });
 
   it('is the first step of npm test', async () => {
-    const manifest = (await import('../package.json', { with: { type: 'json' } })).default as { scripts: Record<string, string> };
+    const manifest = (await import('../package.json', { with: { type: 'json' } })).default as {
+      scripts: Record<string, string>;
+    };
     expect(manifest.scripts['pretest']).toMatch(/^tsx scripts\/system-deps\.ts && /);
   });
 });

@@ -44,13 +44,18 @@ describe('one odd optional part costs that part only', () => {
   });
 
   /** The clean answer of `query`, and the real payload of the one upstream route it reads under `routePath`. */
-  async function baselineAndPayload(query: string, routePath: string): Promise<{ baseline: GraphQLResponse<Json>; payload: Json }> {
+  async function baselineAndPayload(
+    query: string,
+    routePath: string,
+  ): Promise<{ baseline: GraphQLResponse<Json>; payload: Json }> {
     const baseline = await gql<Json>(stack.gateway.url, query);
     expect(baseline.errors).toBeUndefined();
     const log = (await (await fetch(`${stack.sandbox.url}/__sandbox/requests/log`)).json()) as LogEntry[];
     const entry = log.find((e) => e.path === routePath);
     if (entry === undefined) throw new Error(`${routePath} was not requested: ${JSON.stringify(log)}`);
-    const response = await fetch(`${stack.sandbox.url}${entry.path}${entry.query === '' ? '' : `?${entry.query}`}`, { headers: { 'x-api-key': stack.apiKey } });
+    const response = await fetch(`${stack.sandbox.url}${entry.path}${entry.query === '' ? '' : `?${entry.query}`}`, {
+      headers: { 'x-api-key': stack.apiKey },
+    });
     stack.gateway.services.fetcher.cache.clear();
     await resetCounts(stack.sandbox.url);
     return { baseline, payload: (await response.json()) as Json };
@@ -63,7 +68,8 @@ describe('one odd optional part costs that part only', () => {
 
   it('a World Cup 2026 matches page whose seasons lack `name` answers whole; a season with a malformed ID nulls that seasonId only', async () => {
     const route = '/v2/football/api/world-cup-2026/matches';
-    const query = '{ v2(sport: FOOTBALL) { football { worldCup2026 { matches(first: 5) { nodes { ref { nativeId } startTime seasonId homeTeam { name } awayScore } } } } } }';
+    const query =
+      '{ v2(sport: FOOTBALL) { football { worldCup2026 { matches(first: 5) { nodes { ref { nativeId } startTime seasonId homeTeam { name } awayScore } } } } } }';
     const { baseline, payload } = await baselineAndPayload(query, route);
     const events = payload['events'] as Array<{ season: Json }>;
     for (const event of events) delete event.season['name'];
@@ -96,7 +102,12 @@ describe('one odd optional part costs that part only', () => {
     expect(answer.errors).toEqual([
       expect.objectContaining({
         path: cityPath,
-        extensions: { code: 'UPSTREAM_INVALID_RESPONSE', version: 'v2', route: '/v2/{sport}/api/teams/{id}', jsonPath: 'team.venue.city' },
+        extensions: {
+          code: 'UPSTREAM_INVALID_RESPONSE',
+          version: 'v2',
+          route: '/v2/{sport}/api/teams/{id}',
+          jsonPath: 'team.venue.city',
+        },
       }),
     ]);
   });
@@ -120,7 +131,13 @@ describe('one odd optional part costs that part only', () => {
     const malformedAt = players.indexOf(batters[1]!);
 
     const answer = await answerWith(query, route, payload);
-    type Lineups = { v2: { baseball: { lineups: { home: { battingOrder: Array<{ player: { name: string }; substitute: boolean | null }> } } } } };
+    type Lineups = {
+      v2: {
+        baseball: {
+          lineups: { home: { battingOrder: Array<{ player: { name: string }; substitute: boolean | null }> } };
+        };
+      };
+    };
     const expected = structuredClone(baseline.data) as Lineups;
     const order = expected.v2.baseball.lineups.home.battingOrder;
     order[0]!.substitute = null;
@@ -142,7 +159,8 @@ describe('one odd optional part costs that part only', () => {
 
   it('one malformed hub part: the hub answers its other parts, the bad one null with its own error', async () => {
     const route = '/api/v1/world-cup';
-    const query = '{ v1 { worldCup { hub { matches { ref { nativeId } } standings { name rows { position } } bracket { round } unavailable } } } }';
+    const query =
+      '{ v1 { worldCup { hub { matches { ref { nativeId } } standings { name rows { position } } bracket { round } unavailable } } } }';
     const { baseline, payload } = await baselineAndPayload(query, route);
     (payload['games'] as Json[])[3]!['id'] = 'not an id';
 
@@ -158,11 +176,14 @@ describe('one odd optional part costs that part only', () => {
 
   it('identity stays strict: an event without its ID still fails the whole page', async () => {
     const route = '/v2/football/api/world-cup-2026/matches';
-    const query = '{ v2(sport: FOOTBALL) { football { worldCup2026 { matches(first: 5) { nodes { ref { nativeId } } } } } } }';
+    const query =
+      '{ v2(sport: FOOTBALL) { football { worldCup2026 { matches(first: 5) { nodes { ref { nativeId } } } } } } }';
     const { payload } = await baselineAndPayload(query, route);
     delete (payload['events'] as Json[])[1]!['id'];
 
     const answer = await answerWith(query, route, payload);
-    expect(answer.errors?.map((e) => [e.extensions?.['code'], e.extensions?.['jsonPath']])).toEqual([['UPSTREAM_INVALID_RESPONSE', undefined]]);
+    expect(answer.errors?.map((e) => [e.extensions?.['code'], e.extensions?.['jsonPath']])).toEqual([
+      ['UPSTREAM_INVALID_RESPONSE', undefined],
+    ]);
   });
 });

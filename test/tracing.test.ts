@@ -62,7 +62,10 @@ describe('OpenTelemetry traces over OTLP/HTTP', () => {
   });
 
   /** The spans of one trace once its operation span (named `name`) has arrived: children end first, so they came no later. */
-  async function traceOf(traceId: string, name: string): Promise<{ operation: ReceivedSpan; children: ReceivedSpan[] }> {
+  async function traceOf(
+    traceId: string,
+    name: string,
+  ): Promise<{ operation: ReceivedSpan; children: ReceivedSpan[] }> {
     const spans = await receiver.waitFor((all) => all.some((span) => span.traceId === traceId && span.name === name));
     const operation = spans.find((span) => span.traceId === traceId && span.name === name) as ReceivedSpan;
     return { operation, children: spans.filter((span) => span.parentSpanId === operation.spanId) };
@@ -74,13 +77,18 @@ describe('OpenTelemetry traces over OTLP/HTTP', () => {
     return found as ReceivedSpan;
   };
 
-  it('honours the caller\'s traceparent: the operation span continues its trace, with one child per upstream load, as many as the sandbox received', async () => {
+  it("honours the caller's traceparent: the operation span continues its trace, with one child per upstream load, as many as the sandbox received", async () => {
     await resetCounts(stack.sandbox.url);
     const caller = callerSpan();
-    const answer = await gql(stack.gateway.url, 'query Standings { v1 { hockey { standings { entries { position } } } } sports { sport } }', undefined, {
-      ...caller.headers,
-      ...as,
-    });
+    const answer = await gql(
+      stack.gateway.url,
+      'query Standings { v1 { hockey { standings { entries { position } } } } sports { sport } }',
+      undefined,
+      {
+        ...caller.headers,
+        ...as,
+      },
+    );
     expect(answer.errors).toBeUndefined();
     const { operation, children } = await traceOf(caller.traceId, 'query Standings');
     expect(operation.parentSpanId).toBe(caller.spanId);
@@ -124,19 +132,26 @@ describe('OpenTelemetry traces over OTLP/HTTP', () => {
   it('a resource the cache holds is a `hit`: nothing sent, not counted', async () => {
     await resetCounts(stack.sandbox.url);
     const caller = callerSpan();
-    await gql(stack.gateway.url, 'query Points { v1 { hockey { standings { entries { points } } } } }', undefined, { ...caller.headers, ...as });
+    await gql(stack.gateway.url, 'query Points { v1 { hockey { standings { entries { points } } } } }', undefined, {
+      ...caller.headers,
+      ...as,
+    });
     const { operation, children } = await traceOf(caller.traceId, 'query Points');
     expect(childNamed(children, 'GET /v1/hockey/standings').attributes).toMatchObject({
       'sports_graph.cache.outcome': 'hit',
       'sports_graph.upstream.requests': 0,
       'sports_graph.upstream.counted': false,
     });
-    expect(operation.attributes).toMatchObject({ 'sports_graph.cost.upstream_requests': 0, 'sports_graph.cost.cache_hits': 1 });
+    expect(operation.attributes).toMatchObject({
+      'sports_graph.cost.upstream_requests': 0,
+      'sports_graph.cost.cache_hits': 1,
+    });
     expect((await requestCounts(stack.sandbox.url)).total).toBe(0);
   });
 
-  it('an operation that joins another\'s request in flight is `shared`; a failed refresh answered from an old copy is `stale`, with its reason', async () => {
-    const news = (name: string, field: string) => `query ${name} { v1 { hockey { news(competitionId: 303, limit: 5) { articles { ${field} } } } } }`;
+  it("an operation that joins another's request in flight is `shared`; a failed refresh answered from an old copy is `stale`, with its reason", async () => {
+    const news = (name: string, field: string) =>
+      `query ${name} { v1 { hockey { news(competitionId: 303, limit: 5) { articles { ${field} } } } } }`;
     await resetCounts(stack.sandbox.url);
     // The first request is held 3 s at the sandbox (below the 5 s headers timeout); the second operation is sent once the sandbox has it.
     await injectFault(stack.sandbox.url, { route: NEWS_ROUTE, kind: 'delay', latencyMs: 3_000, times: 1 });
@@ -147,20 +162,33 @@ describe('OpenTelemetry traces over OTLP/HTTP', () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     const joiner = callerSpan();
-    const [started, joined] = await Promise.all([first, gql(stack.gateway.url, news('NewsJoiner', 'publishedAt'), undefined, { ...joiner.headers, ...as })]);
+    const [started, joined] = await Promise.all([
+      first,
+      gql(stack.gateway.url, news('NewsJoiner', 'publishedAt'), undefined, { ...joiner.headers, ...as }),
+    ]);
     expect(started.errors, JSON.stringify(started.errors)).toBeUndefined();
     expect(joined.errors, JSON.stringify(joined.errors)).toBeUndefined();
     expect((await requestCounts(stack.sandbox.url)).byRoute[NEWS_ROUTE]).toBe(1);
-    expect(childNamed((await traceOf(starter.traceId, 'query NewsStarter')).children, 'GET /v1/hockey/news').attributes['sports_graph.cache.outcome']).toBe('miss');
+    expect(
+      childNamed((await traceOf(starter.traceId, 'query NewsStarter')).children, 'GET /v1/hockey/news').attributes[
+        'sports_graph.cache.outcome'
+      ],
+    ).toBe('miss');
     const joinedSpan = childNamed((await traceOf(joiner.traceId, 'query NewsJoiner')).children, 'GET /v1/hockey/news');
-    expect(joinedSpan.attributes).toMatchObject({ 'sports_graph.cache.outcome': 'shared', 'sports_graph.upstream.requests': 0, 'sports_graph.upstream.counted': false });
+    expect(joinedSpan.attributes).toMatchObject({
+      'sports_graph.cache.outcome': 'shared',
+      'sports_graph.upstream.requests': 0,
+      'sports_graph.upstream.counted': false,
+    });
 
     // News is stale at once (CACHE_TTL_NEWS=0): a 502 on the refresh is answered from the copy just stored.
     await injectFault(stack.sandbox.url, { route: NEWS_ROUTE, status: 502, times: 1 });
     const stale = callerSpan();
     const answer = await gql(stack.gateway.url, news('NewsStale', 'title'), undefined, { ...stale.headers, ...as });
     expect(answer.extensions?.['stale']).toBeDefined();
-    expect(childNamed((await traceOf(stale.traceId, 'query NewsStale')).children, 'GET /v1/hockey/news').attributes).toMatchObject({
+    expect(
+      childNamed((await traceOf(stale.traceId, 'query NewsStale')).children, 'GET /v1/hockey/news').attributes,
+    ).toMatchObject({
       'sports_graph.cache.outcome': 'stale',
       'sports_graph.stale.reason': 'UPSTREAM_UNAVAILABLE',
       'sports_graph.upstream.requests': 1,
@@ -169,7 +197,10 @@ describe('OpenTelemetry traces over OTLP/HTTP', () => {
 
   it('a failed load is an error span carrying its code, and so is its operation', async () => {
     const caller = callerSpan();
-    await gql(stack.gateway.url, 'query Missing { v1 { hockey { athlete(id: "999999999") { name } } } }', undefined, { ...caller.headers, ...as });
+    await gql(stack.gateway.url, 'query Missing { v1 { hockey { athlete(id: "999999999") { name } } } }', undefined, {
+      ...caller.headers,
+      ...as,
+    });
     const { operation, children } = await traceOf(caller.traceId, 'query Missing');
     const athlete = childNamed(children, 'GET /v1/hockey/athletes');
     expect(athlete.statusCode).toBe(ERROR);
@@ -180,9 +211,17 @@ describe('OpenTelemetry traces over OTLP/HTTP', () => {
 
   it('an incoming trace that is not sampled records nothing; the next sampled one does', async () => {
     const unsampled = callerSpan(false);
-    await gql(stack.gateway.url, 'query Unsampled { v1 { hockey { standings { entries { position } } } } }', undefined, { ...unsampled.headers, ...as });
+    await gql(
+      stack.gateway.url,
+      'query Unsampled { v1 { hockey { standings { entries { position } } } } }',
+      undefined,
+      { ...unsampled.headers, ...as },
+    );
     const sampled = callerSpan();
-    await gql(stack.gateway.url, 'query Sampled { v1 { hockey { standings { entries { position } } } } }', undefined, { ...sampled.headers, ...as });
+    await gql(stack.gateway.url, 'query Sampled { v1 { hockey { standings { entries { position } } } } }', undefined, {
+      ...sampled.headers,
+      ...as,
+    });
     // Spans are exported in the order they end: once the later operation's span is in, the earlier one would be too.
     await traceOf(sampled.traceId, 'query Sampled');
     expect(receiver.spans.filter((span) => span.traceId === unsampled.traceId)).toEqual([]);
@@ -192,18 +231,27 @@ describe('OpenTelemetry traces over OTLP/HTTP', () => {
     const query = 'query Again { v1 { hockey { standings { entries { position points } } } } }';
     const body = JSON.stringify({ query, operationName: 'Again' });
     const post = (headers: Record<string, string>) =>
-      fetch(`${stack.gateway.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...as, ...headers }, body });
+      fetch(`${stack.gateway.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...as, ...headers },
+        body,
+      });
     expect((await post({})).status).toBe(200);
     const caller = callerSpan();
     const hit = await post(caller.headers);
-    expect(((await hit.json()) as { extensions: { cost: { upstreamRequests: number } } }).extensions.cost.upstreamRequests).toBe(0);
+    expect(
+      ((await hit.json()) as { extensions: { cost: { upstreamRequests: number } } }).extensions.cost.upstreamRequests,
+    ).toBe(0);
     const { operation, children } = await traceOf(caller.traceId, 'query Again');
     expect(operation.parentSpanId).toBe(caller.spanId);
-    expect(operation.attributes).toMatchObject({ 'sports_graph.result_cache': 'hit', 'sports_graph.cost.upstream_requests': 0 });
+    expect(operation.attributes).toMatchObject({
+      'sports_graph.result_cache': 'hit',
+      'sports_graph.cost.upstream_requests': 0,
+    });
     expect(children).toEqual([]);
   });
 
-  it('a @defer operation\'s span ends after its last payload and holds the deferred loads', async () => {
+  it("a @defer operation's span ends after its last payload and holds the deferred loads", async () => {
     await resetCounts(stack.sandbox.url);
     const caller = callerSpan();
     const team = hockeyV2Ids.firstTeam + 5;
@@ -218,7 +266,10 @@ describe('OpenTelemetry traces over OTLP/HTTP', () => {
     const { operation, children } = await traceOf(caller.traceId, 'query Deferred');
     const sent = await requestCounts(stack.sandbox.url);
     expect(children).toHaveLength(sent.total);
-    expect(children.filter((span) => span.attributes["url.template"] === "/v2/hockey/api/match/{matchId}/statistics").length, JSON.stringify(children.map((c) => c.name))).toBeGreaterThan(0);
+    expect(
+      children.filter((span) => span.attributes['url.template'] === '/v2/hockey/api/match/{matchId}/statistics').length,
+      JSON.stringify(children.map((c) => c.name)),
+    ).toBeGreaterThan(0);
     expect(operation.attributes['sports_graph.cost.upstream_requests']).toBe(sent.total);
     for (const child of children) expect(child.endNs <= operation.endNs).toBe(true);
   });
@@ -237,7 +288,10 @@ describe('OpenTelemetry traces over OTLP/HTTP', () => {
     });
     try {
       const answer = await new Promise<{ data?: unknown }>((resolve, reject) => {
-        ws.subscribe({ query: 'query OverSocket { sports { sport } }' }, { next: (value) => resolve(value), error: reject, complete: () => undefined });
+        ws.subscribe(
+          { query: 'query OverSocket { sports { sport } }' },
+          { next: (value) => resolve(value), error: reject, complete: () => undefined },
+        );
       });
       expect(answer.data).toMatchObject({ sports: expect.any(Array) as unknown });
     } finally {
@@ -250,7 +304,12 @@ describe('OpenTelemetry traces over OTLP/HTTP', () => {
 
   it('never exports the upstream key, a client key, an entity ID or a full upstream URL', async () => {
     const caller = callerSpan();
-    await gql(stack.gateway.url, `query Athlete { v1 { hockey { athlete(id: "${hockeyV1Ids.firstAthleteId}") { name } } } }`, undefined, { ...caller.headers, ...as });
+    await gql(
+      stack.gateway.url,
+      `query Athlete { v1 { hockey { athlete(id: "${hockeyV1Ids.firstAthleteId}") { name } } } }`,
+      undefined,
+      { ...caller.headers, ...as },
+    );
     await traceOf(caller.traceId, 'query Athlete');
     const exported = receiver.bodies.join('\n');
     expect(exported).not.toContain(stack.apiKey);
@@ -266,12 +325,20 @@ describe('tracing configuration', () => {
     const config = loadConfig({});
     expect(config.tracing.tracesUrl).toBeUndefined();
     expect(await openTracing(config.tracing, { replicaId: 'r', logger: createLogger('silent') })).toBeUndefined();
-    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', OTEL_SDK_DISABLED: 'true' }).tracing.tracesUrl).toBeUndefined();
+    expect(
+      loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', OTEL_SDK_DISABLED: 'true' }).tracing.tracesUrl,
+    ).toBeUndefined();
   });
 
   it('takes the standard variables: the base endpoint gets /v1/traces, the traces endpoint is used as given, headers are key=value pairs', () => {
-    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }).tracing.tracesUrl).toBe('http://collector:4318/v1/traces');
-    const traces = loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://b/otlp/traces', OTEL_EXPORTER_OTLP_HEADERS: 'x-token=abc%3D, tenant=t1' });
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }).tracing.tracesUrl).toBe(
+      'http://collector:4318/v1/traces',
+    );
+    const traces = loadConfig({
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318',
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://b/otlp/traces',
+      OTEL_EXPORTER_OTLP_HEADERS: 'x-token=abc%3D, tenant=t1',
+    });
     expect(traces.tracing.tracesUrl).toBe('https://b/otlp/traces');
     expect(traces.tracing.headers).toEqual({ 'x-token': 'abc=', tenant: 't1' });
   });
@@ -285,8 +352,14 @@ describe('tracing configuration', () => {
         return (error as ConfigError).problems;
       }
     };
-    expect(problems({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toEqual([expect.stringContaining('OTEL_EXPORTER_OTLP_ENDPOINT')]);
-    expect(problems({ OTEL_EXPORTER_OTLP_ENDPOINT: 'grpc://collector:4317' })).toEqual([expect.stringContaining('must use http: or https:')]);
-    expect(problems({ OTEL_EXPORTER_OTLP_HEADERS: 'just-a-token' })).toEqual(['OTEL_EXPORTER_OTLP_HEADERS must be key=value pairs separated by commas']);
+    expect(problems({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toEqual([
+      expect.stringContaining('OTEL_EXPORTER_OTLP_ENDPOINT'),
+    ]);
+    expect(problems({ OTEL_EXPORTER_OTLP_ENDPOINT: 'grpc://collector:4317' })).toEqual([
+      expect.stringContaining('must use http: or https:'),
+    ]);
+    expect(problems({ OTEL_EXPORTER_OTLP_HEADERS: 'just-a-token' })).toEqual([
+      'OTEL_EXPORTER_OTLP_HEADERS must be key=value pairs separated by commas',
+    ]);
   });
 });

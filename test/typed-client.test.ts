@@ -38,11 +38,18 @@ function run(command: string, args: readonly string[], extra: NodeJS.ProcessEnv 
   });
 }
 
-const codegen = (env: NodeJS.ProcessEnv = {}): Promise<Run> => run(bin('graphql-codegen'), ['--config', join(example, 'codegen.ts'), '--verbose'], env);
+const codegen = (env: NodeJS.ProcessEnv = {}): Promise<Run> =>
+  run(bin('graphql-codegen'), ['--config', join(example, 'codegen.ts'), '--verbose'], env);
 
 /** What the example exports, typed here because the root program does not compile the example (its own tsconfig does). */
 interface TypedClient {
-  run(gatewayUrl: string, competition?: string): Promise<{ rows: Array<{ position: number; points: number; team: string; version: string; nativeId: string }>; remaining: number }>;
+  run(
+    gatewayUrl: string,
+    competition?: string,
+  ): Promise<{
+    rows: Array<{ position: number; points: number; team: string; version: string; nativeId: string }>;
+    remaining: number;
+  }>;
 }
 
 describe('typed client (examples/typed-client)', () => {
@@ -59,28 +66,39 @@ describe('typed client (examples/typed-client)', () => {
     expect(readFileSync(join(example, 'src/gql/graphql.ts'), 'utf8')).toContain('HockeyTableQuery');
   });
 
-  it('compiles with tsc --noEmit against them', async () => {
-    const compiled = await run(bin('tsc'), ['--noEmit', '-p', join(example, 'tsconfig.json')]);
-    expect(compiled.output).toBe('');
-    expect(compiled.code).toBe(0);
-  }, compileMs);
+  it(
+    'compiles with tsc --noEmit against them',
+    async () => {
+      const compiled = await run(bin('tsc'), ['--noEmit', '-p', join(example, 'tsconfig.json')]);
+      expect(compiled.output).toBe('');
+      expect(compiled.code).toBe(0);
+    },
+    compileMs,
+  );
 
-  it('fails to generate when a field it uses leaves the schema', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'typed-client-'));
-    try {
-      cpSync(join(root, 'schema'), join(dir, 'schema'), { recursive: true });
-      const hockey = join(dir, 'schema/hockey.graphql');
-      const sdl = readFileSync(hockey, 'utf8');
-      const without = sdl.replace(/(type V1HockeyStandingsEntry \{[^}]*?)\n  points: Int!/, '$1');
-      expect(without).not.toBe(sdl);
-      writeFileSync(hockey, without);
-      const result = await codegen({ TYPED_CLIENT_SCHEMA: join(dir, 'schema/*.graphql'), TYPED_CLIENT_OUT: join(dir, 'gql/') });
-      expect(result.code).not.toBe(0);
-      expect(result.output).toMatch(/Cannot query field "points" on type "V1HockeyStandingsEntry"/);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }, compileMs);
+  it(
+    'fails to generate when a field it uses leaves the schema',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'typed-client-'));
+      try {
+        cpSync(join(root, 'schema'), join(dir, 'schema'), { recursive: true });
+        const hockey = join(dir, 'schema/hockey.graphql');
+        const sdl = readFileSync(hockey, 'utf8');
+        const without = sdl.replace(/(type V1HockeyStandingsEntry \{[^}]*?)\n  points: Int!/, '$1');
+        expect(without).not.toBe(sdl);
+        writeFileSync(hockey, without);
+        const result = await codegen({
+          TYPED_CLIENT_SCHEMA: join(dir, 'schema/*.graphql'),
+          TYPED_CLIENT_OUT: join(dir, 'gql/'),
+        });
+        expect(result.code).not.toBe(0);
+        expect(result.output).toMatch(/Cannot query field "points" on type "V1HockeyStandingsEntry"/);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    compileMs,
+  );
 
   describe('against a sandbox and gateway', () => {
     let stack: TestStack;
@@ -97,7 +115,12 @@ describe('typed client (examples/typed-client)', () => {
       expect(rows.map((row) => row.position)).toEqual(Array.from({ length: league.teams.length }, (_, i) => i + 1));
       // Without possibleTypes the fragment on `Team` would be dropped and these undefined.
       expect(rows.map((row) => row.team).sort()).toEqual(league.teams.map((team) => team.name).sort());
-      for (const row of rows) expect(row).toMatchObject({ version: 'V1', nativeId: expect.stringMatching(/^\d+$/), points: expect.any(Number) });
+      for (const row of rows)
+        expect(row).toMatchObject({
+          version: 'V1',
+          nativeId: expect.stringMatching(/^\d+$/),
+          points: expect.any(Number),
+        });
       expect(remaining).toBeGreaterThan(0);
       const counts = await requestCounts(stack.sandbox.url);
       expect(counts.byRoute).toEqual({ 'GET /v1/hockey/standings': 1 });

@@ -28,7 +28,8 @@ interface Cost {
 
 const SPORTS = '{ sports { key known sport name slugs { v1 v2 v3 v4 v6 } } }';
 
-const codes = (result: GraphQLResponse<unknown>): unknown[] => (result.errors ?? []).map((error) => error.extensions?.['code']);
+const codes = (result: GraphQLResponse<unknown>): unknown[] =>
+  (result.errors ?? []).map((error) => error.extensions?.['code']);
 const costOf = (result: GraphQLResponse<unknown>): Cost => result.extensions?.['cost'] as Cost;
 
 function stackFor(dataset: 'default' | 'alt') {
@@ -43,8 +44,10 @@ function stackFor(dataset: 'default' | 'alt') {
   beforeEach(() => resetCounts((state.stack as TestStack).sandbox.url));
   return {
     stack: (): TestStack => state.stack as TestStack,
-    query: <T>(text: string, variables?: Record<string, unknown>) => gql<T>((state.stack as TestStack).gateway.url, text, variables),
-    counted: async (): Promise<Record<string, number>> => (await requestCounts((state.stack as TestStack).sandbox.url)).byRoute,
+    query: <T>(text: string, variables?: Record<string, unknown>) =>
+      gql<T>((state.stack as TestStack).gateway.url, text, variables),
+    counted: async (): Promise<Record<string, number>> =>
+      (await requestCounts((state.stack as TestStack).sandbox.url)).byRoute,
   };
 }
 
@@ -64,7 +67,11 @@ describe('a sport the enum does not know (default data: padel)', () => {
       slugs: { v1: null, v2: null, v3: 'padel', v4: 'padel', v6: null },
     });
     // The old fields keep their meaning for the sports the enum knows.
-    expect(sports.find((s) => s.key === 'water_polo')).toMatchObject({ known: true, sport: 'WATER_POLO', slugs: { v2: 'waterpolo', v3: 'water-polo' } });
+    expect(sports.find((s) => s.key === 'water_polo')).toMatchObject({
+      known: true,
+      sport: 'WATER_POLO',
+      slugs: { v2: 'waterpolo', v3: 'water-polo' },
+    });
     expect(sports.filter((s) => !s.known).map((s) => s.key)).toEqual(['padel']);
     expect(await counted()).toEqual({});
   });
@@ -83,13 +90,24 @@ describe('a sport the enum does not know (default data: padel)', () => {
   it('v3.window(sportKey:) serves the unknown sport from its V3 slug, one counted request, estimated exactly', async () => {
     const leagues = stack().sandbox.fixtures.otherSports.v3.windows.get('padel/today') ?? [];
     expect(leagues.length).toBeGreaterThan(0);
-    const result = await query<{ v3: { window: { sport: string | null; sportKey: string; slug: string; events: Array<{ id: string; ref: { sport: string }; homeTeam: { name: string } }> } } }>(
+    const result = await query<{
+      v3: {
+        window: {
+          sport: string | null;
+          sportKey: string;
+          slug: string;
+          events: Array<{ id: string; ref: { sport: string }; homeTeam: { name: string } }>;
+        };
+      };
+    }>(
       '{ v3 { window(sportKey: "padel", window: TODAY) { sport sportKey slug events { id ref { sport } homeTeam { name } } } } }',
     );
     expect(result.errors).toBeUndefined();
     const window = result.data?.v3.window;
     expect(window).toMatchObject({ sport: null, sportKey: 'padel', slug: 'padel' });
-    expect(window?.events.map((e) => e.homeTeam.name)).toEqual(leagues.flatMap((l) => l.events.map((e) => e.homeTeam.name)));
+    expect(window?.events.map((e) => e.homeTeam.name)).toEqual(
+      leagues.flatMap((l) => l.events.map((e) => e.homeTeam.name)),
+    );
     expect(window?.events.every((e) => e.ref.sport === 'padel')).toBe(true);
     expect(await counted()).toEqual({ 'GET /v3/padel/today': 1 });
     expect(costOf(result)).toMatchObject({ estimated: 1, upstreamRequests: 1 });
@@ -119,14 +137,22 @@ describe('a sport the enum does not know (default data: padel)', () => {
 
   it('v2(sportKey:) with a known sport reaches its sport-specific fields and documented gaps', async () => {
     const team = stack().sandbox.fixtures.otherSports.hockeyV2.teams[0];
-    const result = await query<{ hockey: { sport: string; sportKey: string; slug: string; hockey: { team: { detail: { name: string } } } }; cycling: { sport: string; player: unknown } | null }>(
+    const result = await query<{
+      hockey: { sport: string; sportKey: string; slug: string; hockey: { team: { detail: { name: string } } } };
+      cycling: { sport: string; player: unknown } | null;
+    }>(
       `query($team: ID!) {
         hockey: v2(sportKey: "ice_hockey") { sport sportKey slug hockey { team(id: $team) { detail { name } } } }
         cycling: v2(sportKey: "cycling") { sport player(id: "1") { id } }
       }`,
       { team: String(team?.id) },
     );
-    expect(result.data?.hockey).toEqual({ sport: 'ICE_HOCKEY', sportKey: 'ice_hockey', slug: 'hockey', hockey: { team: { detail: { name: team?.name } } } });
+    expect(result.data?.hockey).toEqual({
+      sport: 'ICE_HOCKEY',
+      sportKey: 'ice_hockey',
+      slug: 'hockey',
+      hockey: { team: { detail: { name: team?.name } } },
+    });
     // Cycling has no player route (spec 4.9): answered locally, as with v2(sport: CYCLING).
     expect(result.data?.cycling).toEqual({ sport: 'CYCLING', player: null });
     expect(codes(result)).toEqual(['NOT_SUPPORTED']);
@@ -141,11 +167,19 @@ describe('a sport the enum does not know (default data: padel)', () => {
     const byPath = new Map((result.errors ?? []).map((error) => [error.path?.join('.'), error]));
     for (const path of ['v2.slug', 'v2.team']) {
       const error = byPath.get(path);
-      expect(error?.extensions).toMatchObject({ code: 'NOT_SUPPORTED', version: 'v2', catalogueEntry: { key: 'padel', listed: true, slugField: 'slugs.v2' } });
+      expect(error?.extensions).toMatchObject({
+        code: 'NOT_SUPPORTED',
+        version: 'v2',
+        catalogueEntry: { key: 'padel', listed: true, slugField: 'slugs.v2' },
+      });
       expect(error?.message).toBe('V2 does not carry Padel: catalogue entry `padel` has no slugs.v2.');
     }
     const v4 = byPath.get('v4.odds');
-    expect(v4?.extensions).toMatchObject({ code: 'NOT_SUPPORTED', version: 'v4', catalogueEntry: { key: 'cycling', listed: true, slugField: 'slugs.v4' } });
+    expect(v4?.extensions).toMatchObject({
+      code: 'NOT_SUPPORTED',
+      version: 'v4',
+      catalogueEntry: { key: 'cycling', listed: true, slugField: 'slugs.v4' },
+    });
     expect(v4?.message).toContain('catalogue entry `cycling` has no slugs.v4');
     expect(await counted()).toEqual({});
   });
@@ -153,7 +187,10 @@ describe('a sport the enum does not know (default data: padel)', () => {
   it('logo sources take a sport key too: v6SportKey names the entry V6 lacks', async () => {
     const result = await query('{ logo(sources: { v6Logo: "court.png", v6SportKey: "padel" }) { url } }');
     expect(result.data).toEqual({ logo: null });
-    expect(result.errors?.[0]?.extensions).toMatchObject({ code: 'NOT_SUPPORTED', catalogueEntry: { key: 'padel', listed: true, slugField: 'slugs.v6' } });
+    expect(result.errors?.[0]?.extensions).toMatchObject({
+      code: 'NOT_SUPPORTED',
+      catalogueEntry: { key: 'padel', listed: true, slugField: 'slugs.v6' },
+    });
     expect(await counted()).toEqual({});
   });
 
@@ -167,9 +204,15 @@ describe('a sport the enum does not know (default data: padel)', () => {
       ['v3 { window(sportKey: "curling", window: TODAY) { slug } }', /no key `curling`/],
       ['v4 { odds(eventId: "1") { eventId } }', /Give sport \(a Sport value\) or sportKey/],
       ['sport(sport: TENNIS, sportKey: "tennis") { key }', /not both/],
-      ['logo(sources: { v2TeamId: "1", v2Sport: FOOTBALL, v2SportKey: "football", v6Logo: "a.png" }) { url }', /Give v2Sport or v2SportKey, not both/],
+      [
+        'logo(sources: { v2TeamId: "1", v2Sport: FOOTBALL, v2SportKey: "football", v6Logo: "a.png" }) { url }',
+        /Give v2Sport or v2SportKey, not both/,
+      ],
       ['logo(sources: { v2TeamId: "1" }) { url }', /Give v2Sport \(a Sport value\) or v2SportKey/],
-      ['logo(sources: { v6Logo: "a.png", v6Sport: FOOTBALL, v6SportKey: "football" }) { url }', /Give v6Sport or v6SportKey, not both/],
+      [
+        'logo(sources: { v6Logo: "a.png", v6Sport: FOOTBALL, v6SportKey: "football" }) { url }',
+        /Give v6Sport or v6SportKey, not both/,
+      ],
     ];
     for (const [field, message] of cases) {
       const result = await query<{ sports: unknown[] }>(`{ sports { key } bad: ${field} }`);
@@ -193,14 +236,31 @@ describe('catalogue keys spelled otherwise (alt data: ice-hockey, beachvolley)',
     expect(result.errors).toBeUndefined();
     const sports = result.data?.sports ?? [];
     expect(sports.map((s) => s.key)).toEqual(stack().sandbox.fixtures.sports.map((entry) => entry.sport));
-    expect(sports.find((s) => s.key === 'ice-hockey')).toMatchObject({ known: true, sport: 'ICE_HOCKEY', slugs: { v2: 'hockey', v4: 'ice-hockey' } });
-    expect(sports.find((s) => s.key === 'beachvolley')).toMatchObject({ known: false, sport: null, name: 'Beach volleyball', slugs: { v3: 'beach-volley' } });
-    expect(sports.filter((s) => !s.known).map((s) => s.key).sort()).toEqual(['beachvolley', 'padel']);
+    expect(sports.find((s) => s.key === 'ice-hockey')).toMatchObject({
+      known: true,
+      sport: 'ICE_HOCKEY',
+      slugs: { v2: 'hockey', v4: 'ice-hockey' },
+    });
+    expect(sports.find((s) => s.key === 'beachvolley')).toMatchObject({
+      known: false,
+      sport: null,
+      name: 'Beach volleyball',
+      slugs: { v3: 'beach-volley' },
+    });
+    expect(
+      sports
+        .filter((s) => !s.known)
+        .map((s) => s.key)
+        .sort(),
+    ).toEqual(['beachvolley', 'padel']);
   });
 
   it('an enum value whose key is spelled with other separators still reaches its routes', async () => {
     const team = stack().sandbox.fixtures.otherSports.hockeyV2.teams[0];
-    const result = await query<{ v3: { window: { sport: string; sportKey: string; slug: string } }; v2: { sportKey: string; team: { id: string } } }>(
+    const result = await query<{
+      v3: { window: { sport: string; sportKey: string; slug: string } };
+      v2: { sportKey: string; team: { id: string } };
+    }>(
       'query($team: ID!) { v3 { window(sport: ICE_HOCKEY, window: TODAY) { sport sportKey slug } } v2(sport: ICE_HOCKEY) { sportKey team(id: $team) { id } } }',
       { team: String(team?.id) },
     );
@@ -227,9 +287,9 @@ describe('catalogue keys spelled otherwise (alt data: ice-hockey, beachvolley)',
 
   it('the sport spelled with another word is served by its key', async () => {
     const leagues = stack().sandbox.fixtures.otherSports.v3.windows.get('beach-volley/live') ?? [];
-    const result = await query<{ v3: { window: { sport: string | null; sportKey: string; slug: string; events: Array<{ id: string }> } } }>(
-      '{ v3 { window(sportKey: "beachvolley", window: LIVE) { sport sportKey slug events { id } } } }',
-    );
+    const result = await query<{
+      v3: { window: { sport: string | null; sportKey: string; slug: string; events: Array<{ id: string }> } };
+    }>('{ v3 { window(sportKey: "beachvolley", window: LIVE) { sport sportKey slug events { id } } } }');
     expect(result.errors).toBeUndefined();
     expect(result.data?.v3.window).toMatchObject({ sport: null, sportKey: 'beachvolley', slug: 'beach-volley' });
     expect(result.data?.v3.window.events).toHaveLength(leagues.flatMap((l) => l.events).length);

@@ -38,19 +38,35 @@ describe('upstream errors -> coded field errors, with partial data', () => {
     await stack.restartGateway({}, { freshData: true });
   });
 
-  const rows: Array<{ name: string; fault: Omit<Fault, 'route'>; code: string; extensions?: Record<string, unknown> }> = [
-    { name: '404', fault: { status: 404, body: { error: 'Game not found' } }, code: 'NOT_FOUND', extensions: { version: 'v1', route: '/v1/hockey/bets/lines' } },
-    { name: '400', fault: { status: 400 }, code: 'BAD_USER_INPUT' },
-    { name: '501', fault: { status: 501, body: { error: 'Not implemented', alternative: '/match/{matchId}' } }, code: 'NOT_SUPPORTED', extensions: { alternative: '/match/{matchId}' } },
-    { name: '502 with Retry-After past the deadline', fault: { status: 502, headers: { 'retry-after': '60' } }, code: 'UPSTREAM_UNAVAILABLE', extensions: { retryAfter: 60 } },
-    { name: '504', fault: { status: 504 }, code: 'UPSTREAM_TIMEOUT' },
-    { name: '401', fault: { status: 401 }, code: 'UPSTREAM_AUTH' },
-    { name: '403', fault: { status: 403 }, code: 'UPSTREAM_AUTH' },
-    { name: '429', fault: { status: 429, headers: { 'retry-after': '3600' } }, code: 'QUOTA_EXHAUSTED' },
-    { name: 'reset mid-body', fault: { kind: 'reset' }, code: 'UPSTREAM_UNREACHABLE' },
-    { name: 'headers never sent', fault: { kind: 'hang' }, code: 'UPSTREAM_UNREACHABLE' },
-    { name: 'malformed JSON', fault: { kind: 'malformed' }, code: 'UPSTREAM_INVALID_RESPONSE' },
-  ];
+  const rows: Array<{ name: string; fault: Omit<Fault, 'route'>; code: string; extensions?: Record<string, unknown> }> =
+    [
+      {
+        name: '404',
+        fault: { status: 404, body: { error: 'Game not found' } },
+        code: 'NOT_FOUND',
+        extensions: { version: 'v1', route: '/v1/hockey/bets/lines' },
+      },
+      { name: '400', fault: { status: 400 }, code: 'BAD_USER_INPUT' },
+      {
+        name: '501',
+        fault: { status: 501, body: { error: 'Not implemented', alternative: '/match/{matchId}' } },
+        code: 'NOT_SUPPORTED',
+        extensions: { alternative: '/match/{matchId}' },
+      },
+      {
+        name: '502 with Retry-After past the deadline',
+        fault: { status: 502, headers: { 'retry-after': '60' } },
+        code: 'UPSTREAM_UNAVAILABLE',
+        extensions: { retryAfter: 60 },
+      },
+      { name: '504', fault: { status: 504 }, code: 'UPSTREAM_TIMEOUT' },
+      { name: '401', fault: { status: 401 }, code: 'UPSTREAM_AUTH' },
+      { name: '403', fault: { status: 403 }, code: 'UPSTREAM_AUTH' },
+      { name: '429', fault: { status: 429, headers: { 'retry-after': '3600' } }, code: 'QUOTA_EXHAUSTED' },
+      { name: 'reset mid-body', fault: { kind: 'reset' }, code: 'UPSTREAM_UNREACHABLE' },
+      { name: 'headers never sent', fault: { kind: 'hang' }, code: 'UPSTREAM_UNREACHABLE' },
+      { name: 'malformed JSON', fault: { kind: 'malformed' }, code: 'UPSTREAM_INVALID_RESPONSE' },
+    ];
 
   for (const row of rows) {
     it(`${row.name} -> ${row.code}`, async () => {
@@ -124,7 +140,10 @@ describe('upstream errors -> coded field errors, with partial data', () => {
     const closed = await startStack();
     await closed.sandbox.close();
     try {
-      const result = await gql(closed.gateway.url, `{ quota { plan } v1 { hockey { standings { entries { position } } } } }`);
+      const result = await gql(
+        closed.gateway.url,
+        `{ quota { plan } v1 { hockey { standings { entries { position } } } } }`,
+      );
       expect(result.data?.['quota']).toEqual({ plan: 'PRO' });
       expect(result.errors?.[0]?.extensions?.['code']).toBe('UPSTREAM_UNREACHABLE');
     } finally {

@@ -31,10 +31,17 @@ interface LogLine {
 interface Health {
   readonly status: string;
   readonly reasons: readonly string[];
-  readonly troubles: ReadonlyArray<{ code: string; state: string; subject: string; route: string; status: number | string }>;
+  readonly troubles: ReadonlyArray<{
+    code: string;
+    state: string;
+    subject: string;
+    route: string;
+    status: number | string;
+  }>;
 }
 
-const athlete = (offset: number): string => `{ v1 { hockey { athlete(id: ${hockeyV1Ids.firstAthleteId + offset}) { name } } } }`;
+const athlete = (offset: number): string =>
+  `{ v1 { hockey { athlete(id: ${hockeyV1Ids.firstAthleteId + offset}) { name } } } }`;
 const STANDINGS = '{ v1 { hockey { standings { entries { position } } } } }';
 const CYCLING = '{ v3 { cycling(window: TODAY) { window } } }';
 
@@ -76,7 +83,9 @@ describe('upstream trouble states: one line at the start, one at the end, /healt
 
   const metric = async (state: string): Promise<number> => {
     const text = await (await fetch(`${stack.gateway.url}/metrics`)).text();
-    const line = text.split('\n').find((l) => l.startsWith('sports_graph_upstream_trouble{') && l.includes(`state="${state}"`));
+    const line = text
+      .split('\n')
+      .find((l) => l.startsWith('sports_graph_upstream_trouble{') && l.includes(`state="${state}"`));
     if (line === undefined) throw new Error(`no sports_graph_upstream_trouble series for ${state}`);
     return Number(line.slice(line.lastIndexOf(' ') + 1));
   };
@@ -104,12 +113,15 @@ describe('upstream trouble states: one line at the start, one at the end, /healt
   it('is ok with nothing wrong: every series 0, no reason', async () => {
     expect((await gql(stack.gateway.url, STANDINGS)).errors).toBeUndefined();
     expect(await health()).toMatchObject({ status: 'ok', reasons: [], troubles: [] });
-    for (const state of ['key_refused', 'unreachable', 'allowance_spent', 'image_incident', 'payload_invalid']) expect(await metric(state)).toBe(0);
+    for (const state of ['key_refused', 'unreachable', 'allowance_spent', 'image_incident', 'payload_invalid'])
+      expect(await metric(state)).toBe(0);
   });
 
   it('key refused (403): one start line naming SPORTS_API_KEY, the route and the status; it ends at the next keyed 2xx', async () => {
     await injectFault(stack.sandbox.url, { route: '*', status: 403, body: { error: 'Invalid API key' } });
-    const answers = await Promise.all(Array.from({ length: MANY }, () => gql(stack.gateway.url, athlete(nextAthlete++))));
+    const answers = await Promise.all(
+      Array.from({ length: MANY }, () => gql(stack.gateway.url, athlete(nextAthlete++))),
+    );
     for (const answer of answers) expect(answer.errors?.[0]?.extensions?.['code']).toBe('UPSTREAM_AUTH');
     expect((await requestCounts(stack.sandbox.url)).total).toBe(MANY);
 
@@ -128,22 +140,30 @@ describe('upstream trouble states: one line at the start, one at the end, /healt
   it('key refused, for real: a gateway started with a key the upstream does not know says so once', async () => {
     await stack.stopGateway();
     await stack.restartGateway({ SPORTS_API_KEY: 'not-the-sandbox-key' });
-    for (let i = 0; i < 3; i += 1) expect((await gql(stack.gateway.url, athlete(nextAthlete++))).errors?.[0]?.extensions?.['code']).toBe('UPSTREAM_AUTH');
+    for (let i = 0; i < 3; i += 1)
+      expect((await gql(stack.gateway.url, athlete(nextAthlete++))).errors?.[0]?.extensions?.['code']).toBe(
+        'UPSTREAM_AUTH',
+      );
     expect(lines('started', 'key_refused')).toHaveLength(1);
     await expectActive('key_refused', 'UPSTREAM_KEY_REFUSED');
     // The key itself is in no line.
     expect(stack.logs.slice(logsFrom).filter((line) => line.includes('not-the-sandbox-key'))).toEqual([]);
   });
 
-  it('unreachable: one start line for the origin that refused connections; it ends at that origin\'s next answer', async () => {
+  it("unreachable: one start line for the origin that refused connections; it ends at that origin's next answer", async () => {
     const origin = `http://127.0.0.1:${cyclingPort}`;
-    for (let i = 0; i < MANY; i += 1) expect((await gql(stack.gateway.url, CYCLING)).errors?.[0]?.extensions?.['code']).toBe('UPSTREAM_UNREACHABLE');
+    for (let i = 0; i < MANY; i += 1)
+      expect((await gql(stack.gateway.url, CYCLING)).errors?.[0]?.extensions?.['code']).toBe('UPSTREAM_UNREACHABLE');
     // The main origin answering meanwhile does not end the cycling origin's state.
     expect((await gql(stack.gateway.url, STANDINGS)).errors).toBeUndefined();
 
     const started = lines('started', 'unreachable');
     expect(started).toHaveLength(1);
-    expect(started[0]).toMatchObject({ code: 'UPSTREAM_UNREACHABLE', subject: origin, route: '{v3_cycling_base_url}/api/v1/cycling/{window}' });
+    expect(started[0]).toMatchObject({
+      code: 'UPSTREAM_UNREACHABLE',
+      subject: origin,
+      route: '{v3_cycling_base_url}/api/v1/cycling/{window}',
+    });
     expect(started[0]?.msg).toContain('SPORTS_API_V3_CYCLING_BASE_URL');
     const body = await expectActive('unreachable', 'UPSTREAM_UNREACHABLE');
     expect(body.troubles[0]?.subject).toBe(origin);
@@ -159,8 +179,15 @@ describe('upstream trouble states: one line at the start, one at the end, /healt
   });
 
   it('unreachable, timing out: a 504 starts it too, and the next answer ends it', async () => {
-    await injectFault(stack.sandbox.url, { route: 'GET /v1/hockey/athletes', status: 504, body: { code: 'upstream_timeout' } });
-    for (let i = 0; i < MANY; i += 1) expect((await gql(stack.gateway.url, athlete(nextAthlete++))).errors?.[0]?.extensions?.['code']).toBe('UPSTREAM_TIMEOUT');
+    await injectFault(stack.sandbox.url, {
+      route: 'GET /v1/hockey/athletes',
+      status: 504,
+      body: { code: 'upstream_timeout' },
+    });
+    for (let i = 0; i < MANY; i += 1)
+      expect((await gql(stack.gateway.url, athlete(nextAthlete++))).errors?.[0]?.extensions?.['code']).toBe(
+        'UPSTREAM_TIMEOUT',
+      );
     expect(lines('started', 'unreachable')).toHaveLength(1);
     expect(lines('started', 'unreachable')[0]).toMatchObject({ status: 504, subject: stack.sandbox.url });
     await expectActive('unreachable', 'UPSTREAM_UNREACHABLE');
@@ -169,10 +196,15 @@ describe('upstream trouble states: one line at the start, one at the end, /healt
     await expectEnded('unreachable');
   });
 
-  it('allowance spent (429): one start line with the reset; it ends when the ledger resets (here the 429\'s Retry-After)', async () => {
+  it("allowance spent (429): one start line with the reset; it ends when the ledger resets (here the 429's Retry-After)", async () => {
     // A cached answer: what the gateway can still serve while the allowance is spent.
     expect((await gql(stack.gateway.url, STANDINGS)).errors).toBeUndefined();
-    await injectFault(stack.sandbox.url, { route: '*', status: 429, headers: { 'retry-after': '2' }, body: { error: 'quota' } });
+    await injectFault(stack.sandbox.url, {
+      route: '*',
+      status: 429,
+      headers: { 'retry-after': '2' },
+      body: { error: 'quota' },
+    });
     const answers = [];
     for (let i = 0; i < MANY; i += 1) answers.push(await gql(stack.gateway.url, athlete(nextAthlete++)));
     for (const answer of answers) expect(answer.errors?.[0]?.extensions?.['code']).toBe('QUOTA_EXHAUSTED');
@@ -190,15 +222,19 @@ describe('upstream trouble states: one line at the start, one at the end, /healt
     await clearFaults(stack.sandbox.url);
     // The ledger resets by itself after Retry-After; /healthz reads it. A condition, asked until it holds.
     const until = Date.now() + 15_000;
-    while ((await health()).status !== 'ok' && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 100));
+    while ((await health()).status !== 'ok' && Date.now() < until)
+      await new Promise((resolve) => setTimeout(resolve, 100));
     await expectEnded('allowance_spent');
     expect((await gql(stack.gateway.url, athlete(nextAthlete++))).errors).toBeUndefined();
   });
 
-  it('allowance spent, the ledger at 0: the upstream\'s rate-limit headers saying 0 left start it without a 429', async () => {
+  it("allowance spent, the ledger at 0: the upstream's rate-limit headers saying 0 left start it without a 429", async () => {
     await setSandboxQuota(stack.sandbox.url, { used: 7_499 });
     expect((await gql(stack.gateway.url, athlete(nextAthlete++))).errors).toBeUndefined();
-    for (let i = 0; i < MANY; i += 1) expect((await gql(stack.gateway.url, athlete(nextAthlete++))).errors?.[0]?.extensions?.['code']).toBe('QUOTA_EXHAUSTED');
+    for (let i = 0; i < MANY; i += 1)
+      expect((await gql(stack.gateway.url, athlete(nextAthlete++))).errors?.[0]?.extensions?.['code']).toBe(
+        'QUOTA_EXHAUSTED',
+      );
     expect((await requestCounts(stack.sandbox.url)).total).toBe(1);
     const started = lines('started', 'allowance_spent');
     expect(started).toHaveLength(1);
@@ -223,7 +259,12 @@ describe('upstream trouble states: one line at the start, one at the end, /healt
     expect((await gql(stack.gateway.url, STANDINGS)).errors).toBeUndefined();
     const started = lines('started', 'image_incident');
     expect(started).toHaveLength(1);
-    expect(started[0]).toMatchObject({ code: 'IMAGE_INCIDENT', subject: 'v2', route: '/v2/{sport}/images/{type}/{id}', status: 502 });
+    expect(started[0]).toMatchObject({
+      code: 'IMAGE_INCIDENT',
+      subject: 'v2',
+      route: '/v2/{sport}/images/{type}/{id}',
+      status: 502,
+    });
     await expectActive('image_incident', 'IMAGE_INCIDENT');
 
     await clearFaults(stack.sandbox.url);
@@ -236,14 +277,20 @@ describe('upstream trouble states: one line at the start, one at the end, /healt
   it('a route whose payloads keep failing their check: one start line at the third failure in a row; the next good payload ends it', async () => {
     await injectFault(stack.sandbox.url, { route: 'GET /v1/hockey/standings', kind: 'malformed' });
     for (let i = 0; i < MANY; i += 1) {
-      expect((await gql(stack.gateway.url, STANDINGS)).errors?.[0]?.extensions?.['code']).toBe('UPSTREAM_INVALID_RESPONSE');
+      expect((await gql(stack.gateway.url, STANDINGS)).errors?.[0]?.extensions?.['code']).toBe(
+        'UPSTREAM_INVALID_RESPONSE',
+      );
       // Two failures are a blip, not a state.
       if (i === 1) expect(lines('started', 'payload_invalid')).toHaveLength(0);
     }
     expect((await requestCounts(stack.sandbox.url)).byRoute['GET /v1/hockey/standings']).toBe(MANY);
     const started = lines('started', 'payload_invalid');
     expect(started).toHaveLength(1);
-    expect(started[0]).toMatchObject({ code: 'UPSTREAM_PAYLOAD_INVALID', subject: '/v1/hockey/standings', route: '/v1/hockey/standings' });
+    expect(started[0]).toMatchObject({
+      code: 'UPSTREAM_PAYLOAD_INVALID',
+      subject: '/v1/hockey/standings',
+      route: '/v1/hockey/standings',
+    });
     await expectActive('payload_invalid', 'UPSTREAM_PAYLOAD_INVALID');
 
     await clearFaults(stack.sandbox.url);

@@ -8,7 +8,15 @@ import { startStack, type TestStack } from './support/servers.js';
 interface Odds {
   eventId: string;
   sport: string;
-  bookmakers: Array<{ key: string; name: string; markets: Array<{ key: string; suspended: boolean; outcomes: Array<{ name: string; price: number; point: number | null }> }> }>;
+  bookmakers: Array<{
+    key: string;
+    name: string;
+    markets: Array<{
+      key: string;
+      suspended: boolean;
+      outcomes: Array<{ name: string; price: number; point: number | null }>;
+    }>;
+  }>;
   best: Array<{ outcome: string; price: number; bookmaker: string; point: number | null }>;
   totals: Array<{ outcome: string; price: number; bookmaker: string }>;
 }
@@ -39,7 +47,11 @@ describe('V4 odds', () => {
     expect(odds?.bookmakers.map((b) => b.name)).toEqual(['NorthBet', 'Pinnacle Peak', 'Bet Harbour', 'Oddsmith']);
     // Best moneyline price per outcome is the highest across bookmakers.
     for (const best of odds?.best ?? []) {
-      const prices = odds?.bookmakers.map((b) => b.markets.find((m) => m.key === 'moneyline')?.outcomes.find((o) => o.name === best.outcome)?.price ?? 0) ?? [];
+      const prices =
+        odds?.bookmakers.map(
+          (b) =>
+            b.markets.find((m) => m.key === 'moneyline')?.outcomes.find((o) => o.name === best.outcome)?.price ?? 0,
+        ) ?? [];
       expect(best.price).toBe(Math.max(...prices));
     }
     // The suspended total at one bookmaker is left out of the best prices.

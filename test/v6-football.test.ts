@@ -27,7 +27,16 @@ interface TeamStats {
   raw: V6TeamStatsEntry;
 }
 interface Result {
-  v6: { football: { teamStats: { ref: { version: string; nativeId: string }; mappingVersion: string; namedWith: string; teams: TeamStats[] } } };
+  v6: {
+    football: {
+      teamStats: {
+        ref: { version: string; nativeId: string };
+        mappingVersion: string;
+        namedWith: string;
+        teams: TeamStats[];
+      };
+    };
+  };
 }
 
 const STATS = 'stats { statId name unit value rawValue provided confirmed foldedFrom }';
@@ -55,7 +64,9 @@ describe('V6 football team statistics', () => {
   let others: string[];
   beforeAll(async () => {
     stack = await startStack();
-    const fixtures = [...stack.sandbox.fixtures.football.v6.statsByMatchId.values()].filter((s) => s.match.state === 'finished');
+    const fixtures = [...stack.sandbox.fixtures.football.v6.statsByMatchId.values()].filter(
+      (s) => s.match.state === 'finished',
+    );
     even = fixtures.find((s) => s.match.number % 2 === 0)!.matchId;
     odd = fixtures.find((s) => s.match.number % 2 === 1)!.matchId;
     others = fixtures.map((s) => s.matchId).filter((id) => id !== even && id !== odd);
@@ -69,8 +80,16 @@ describe('V6 football team statistics', () => {
     const stats = result.data!.v6.football.teamStats;
     expect(stats.ref).toEqual({ version: 'V6', nativeId: even });
     for (const team of stats.teams) {
-      expect([team.fullMatch.period, team.firstHalf.period, team.secondHalf.period]).toEqual(['FULL_MATCH', 'FIRST_HALF', 'SECOND_HALF']);
-      for (const [key, period] of [['0', team.fullMatch], ['1', team.firstHalf], ['2', team.secondHalf]] as const) {
+      expect([team.fullMatch.period, team.firstHalf.period, team.secondHalf.period]).toEqual([
+        'FULL_MATCH',
+        'FIRST_HALF',
+        'SECOND_HALF',
+      ]);
+      for (const [key, period] of [
+        ['0', team.fullMatch],
+        ['1', team.firstHalf],
+        ['2', team.secondHalf],
+      ] as const) {
         const block = team.raw.matchStats[key]!;
         expect(block.period).toBe(0);
         expect(byId(period, 101).rawValue).toBe(block.stats['101']);
@@ -84,7 +103,13 @@ describe('V6 football team statistics', () => {
     const result = await gql<Result>(stack.gateway.url, QUERY, { id: odd });
     const team = result.data!.v6.football.teamStats.teams[0]!;
     expect(team.raw.matchStats['0']!.stats['130']).toBeUndefined();
-    expect(byId(team.fullMatch, 130)).toMatchObject({ value: null, rawValue: null, provided: false, name: 'Expected goals', unit: 'xG' });
+    expect(byId(team.fullMatch, 130)).toMatchObject({
+      value: null,
+      rawValue: null,
+      provided: false,
+      name: 'Expected goals',
+      unit: 'xG',
+    });
     expect(team.raw.matchStats['0']!.stats['109']).toBe('0');
     expect(byId(team.fullMatch, 109)).toMatchObject({ value: 0, rawValue: '0', provided: true, name: 'Red cards' });
   });
@@ -100,12 +125,32 @@ describe('V6 football team statistics', () => {
 
     const evenResult = await gql<Result>(stack.gateway.url, QUERY, { id: even });
     const evenTeam = evenResult.data!.v6.football.teamStats.teams[0]!;
-    expect(byId(evenTeam.fullMatch, 128)).toMatchObject({ foldedFrom: null, value: Number(evenTeam.raw.matchStats['0']!.stats['128']) });
+    expect(byId(evenTeam.fullMatch, 128)).toMatchObject({
+      foldedFrom: null,
+      value: Number(evenTeam.raw.matchStats['0']!.stats['128']),
+    });
     expect(evenTeam.fullMatch.stats.some((s) => s.statId === 183)).toBe(false);
   });
 
   it('marks 123 and 124 unconfirmed, and takes names and units from the mapping', async () => {
-    const result = await gql<Result & { v6: { football: { statMapping: { version: string; stats: Array<{ statId: number; name: string; unit: string; confirmed: boolean; duplicateOf: number | null }> } } } }>(
+    const result = await gql<
+      Result & {
+        v6: {
+          football: {
+            statMapping: {
+              version: string;
+              stats: Array<{
+                statId: number;
+                name: string;
+                unit: string;
+                confirmed: boolean;
+                duplicateOf: number | null;
+              }>;
+            };
+          };
+        };
+      }
+    >(
       stack.gateway.url,
       `query ($id: ID!) { v6 { football {
         statMapping { version stats { statId name unit confirmed duplicateOf } }
@@ -136,7 +181,9 @@ describe('V6 football team statistics', () => {
     expect(counts.byRoute[MAPPING]).toBeUndefined();
     expect(counts.byRoute[teamStatsRoute(others[0]!)]).toBe(1);
 
-    const bumped = (await (await fetch(`${stack.sandbox.url}/__sandbox/v6/mapping-version`, { method: 'POST' })).json()) as { version: string };
+    const bumped = (await (
+      await fetch(`${stack.sandbox.url}/__sandbox/v6/mapping-version`, { method: 'POST' })
+    ).json()) as { version: string };
     // A fixture fetched after the change names the new version: the pinned mapping is refreshed at once, once.
     const fresh = others.slice(6, 10);
     const results = await Promise.all(fresh.map((id) => gql<Result>(stack.gateway.url, QUERY, { id })));
@@ -144,15 +191,26 @@ describe('V6 football team statistics', () => {
       expect(result.data!.v6.football.teamStats.mappingVersion).toBe(bumped.version);
       expect(result.data!.v6.football.teamStats.namedWith).toBe(bumped.version);
       // The appended ID is named by the new mapping.
-      expect(byId(result.data!.v6.football.teamStats.teams[0]!.fullMatch, 190)).toMatchObject({ name: 'Expected goals on target', provided: false });
+      expect(byId(result.data!.v6.football.teamStats.teams[0]!.fullMatch, 190)).toMatchObject({
+        name: 'Expected goals on target',
+        provided: false,
+      });
     }
-    const again = await gql<{ v6: { football: { statMapping: { version: string } } } }>(stack.gateway.url, '{ v6 { football { statMapping { version } } } }');
+    const again = await gql<{ v6: { football: { statMapping: { version: string } } } }>(
+      stack.gateway.url,
+      '{ v6 { football { statMapping { version } } } }',
+    );
     expect(again.data!.v6.football.statMapping.version).toBe(bumped.version);
     counts = await requestCounts(stack.sandbox.url);
     expect(counts.byRoute[MAPPING]).toBe(1);
 
-    const log = (await (await fetch(`${stack.sandbox.url}/__sandbox/requests/log`)).json()) as Array<{ path: string; key: string }>;
-    expect(log.filter((entry) => entry.path === '/v6/football/reference/team-stats').every((entry) => entry.key === 'none')).toBe(true);
+    const log = (await (await fetch(`${stack.sandbox.url}/__sandbox/requests/log`)).json()) as Array<{
+      path: string;
+      key: string;
+    }>;
+    expect(
+      log.filter((entry) => entry.path === '/v6/football/reference/team-stats').every((entry) => entry.key === 'none'),
+    ).toBe(true);
   });
 
   it('does not spend the allowance on the mapping', async () => {

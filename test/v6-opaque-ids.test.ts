@@ -32,24 +32,39 @@ describe('V6 IDs are opaque (spec 2.15)', () => {
     const match = stack.sandbox.fixtures.otherSports.baseballV6.matches.find((m) => m.id.includes('.'));
     expect(match).toBeDefined();
     const id = match?.id ?? '';
-    const result = await gql<{ v6: { baseball: { match: { id: string; ref: { nativeId: string }; league: string } } } }>(
-      stack.gateway.url,
-      'query($id: ID!) { v6 { baseball { match(id: $id) { id ref { nativeId } league } } } }',
-      { id },
-    );
+    const result = await gql<{
+      v6: { baseball: { match: { id: string; ref: { nativeId: string }; league: string } } };
+    }>(stack.gateway.url, 'query($id: ID!) { v6 { baseball { match(id: $id) { id ref { nativeId } league } } } }', {
+      id,
+    });
     expect(result.errors).toBeUndefined();
     expect(result.data?.v6.baseball.match.ref.nativeId).toBe(id);
     expect(result.data?.v6.baseball.match.league).toBe(match?.league.name);
     // The global ID the gateway minted carries the dotted ID back unchanged.
-    expect(fromGlobalId(result.data?.v6.baseball.match.id ?? '')).toEqual({ version: 'v6', sport: 'baseball', typeName: 'V6BaseballMatch', nativeId: id });
-    expect((await requestCounts(stack.sandbox.url)).byRoute).toEqual({ [`GET /v6/baseball/api/v1/match/${encodeURIComponent(id)}`]: 1 });
+    expect(fromGlobalId(result.data?.v6.baseball.match.id ?? '')).toEqual({
+      version: 'v6',
+      sport: 'baseball',
+      typeName: 'V6BaseballMatch',
+      nativeId: id,
+    });
+    expect((await requestCounts(stack.sandbox.url)).byRoute).toEqual({
+      [`GET /v6/baseball/api/v1/match/${encodeURIComponent(id)}`]: 1,
+    });
   });
 
   for (const [kind, id] of Object.entries(unknownIds)) {
     it(`sends an unknown ID with ${kind} percent-encoded and answers the upstream's 404 as NOT_FOUND`, async () => {
-      const baseball = await gql(stack.gateway.url, 'query($id: ID!) { v6 { baseball { odds(matchId: $id) { name } } } }', { id });
+      const baseball = await gql(
+        stack.gateway.url,
+        'query($id: ID!) { v6 { baseball { odds(matchId: $id) { name } } } }',
+        { id },
+      );
       expect(baseball.errors?.map((e) => e.extensions?.['code'])).toEqual(['NOT_FOUND']);
-      const football = await gql(stack.gateway.url, 'query($id: ID!) { v6 { football { teamStats(matchId: $id) { mappingVersion } } } }', { id });
+      const football = await gql(
+        stack.gateway.url,
+        'query($id: ID!) { v6 { football { teamStats(matchId: $id) { mappingVersion } } } }',
+        { id },
+      );
       expect(football.errors?.map((e) => e.extensions?.['code'])).toEqual(['NOT_FOUND']);
       const encoded = encodeURIComponent(id);
       expect((await requestCounts(stack.sandbox.url)).byRoute).toEqual({

@@ -22,7 +22,19 @@ describe('water polo V2', () => {
   });
 
   it('answers live games as V2 events with the waterpolo slug, one request', async () => {
-    const result = await gql<{ v2: { waterPolo: { live: Array<{ ref: { sport: string }; status: { live: boolean }; homeTeam: { name: string }; homeScore: number; tournament: { name: string } }> } } }>(
+    const result = await gql<{
+      v2: {
+        waterPolo: {
+          live: Array<{
+            ref: { sport: string };
+            status: { live: boolean };
+            homeTeam: { name: string };
+            homeScore: number;
+            tournament: { name: string };
+          }>;
+        };
+      };
+    }>(
       stack.gateway.url,
       `{ v2(sport: WATER_POLO) { waterPolo { live { ... on Event { ref { version sport } status { live finished } homeTeam { name } awayTeam { name } homeScore awayScore } tournament { name } } } } }`,
     );

@@ -33,7 +33,8 @@ describe('World Cup V1', () => {
     expect(result.errors).toBeUndefined();
     const { all, live } = result.data!.v1.worldCup;
     expect(all).toHaveLength(104);
-    for (const match of all) expect(match.startTime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/);
+    for (const match of all)
+      expect(match.startTime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/);
     expect(live.length).toBeGreaterThan(0);
     expect(live.every((m) => m.statusGroup === 3 && m.status.live)).toBe(true);
     expect(live.length).toBe(all.filter((m) => m.statusGroup === 3).length);
@@ -43,7 +44,18 @@ describe('World Cup V1', () => {
 
   it('returns the hub with an error for the part the upstream left out', async () => {
     await fetch(`${stack.sandbox.url}/__sandbox/world-cup/hub-outage?part=standings&times=1`, { method: 'POST' });
-    const result = await gql<{ v1: { worldCup: { hub: { matches: unknown[] | null; standings: unknown[] | null; bracket: unknown[] | null; unavailable: string[] } } } }>(
+    const result = await gql<{
+      v1: {
+        worldCup: {
+          hub: {
+            matches: unknown[] | null;
+            standings: unknown[] | null;
+            bracket: unknown[] | null;
+            unavailable: string[];
+          };
+        };
+      };
+    }>(
       stack.gateway.url,
       '{ v1 { worldCup { hub { matches { ref { nativeId } } standings { name } bracket { round } unavailable } } } }',
     );
@@ -54,26 +66,51 @@ describe('World Cup V1', () => {
     expect(hub.unavailable).toEqual(['standings']);
     expect(result.errors).toHaveLength(1);
     expect(result.errors![0]!.path).toEqual(['v1', 'worldCup', 'hub', 'standings']);
-    expect(result.errors![0]!.extensions).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', alternative: 'v1 { worldCup { standings } }' });
+    expect(result.errors![0]!.extensions).toMatchObject({
+      code: 'UPSTREAM_UNAVAILABLE',
+      alternative: 'v1 { worldCup { standings } }',
+    });
   });
 
   it('gives one standings entry per group with rows sorted by position', async () => {
-    const result = await gql<{ v1: { worldCup: { standings: Array<{ name: string; rows: Array<{ position: number; points: number; team: { name: string } }> }> } } }>(
-      stack.gateway.url,
-      '{ v1 { worldCup { standings { name rows { position points team { name } } } } } }',
-    );
+    const result = await gql<{
+      v1: {
+        worldCup: {
+          standings: Array<{ name: string; rows: Array<{ position: number; points: number; team: { name: string } }> }>;
+        };
+      };
+    }>(stack.gateway.url, '{ v1 { worldCup { standings { name rows { position points team { name } } } } } }');
     const groups = result.data!.v1.worldCup.standings;
     expect(groups).toHaveLength(12);
     for (const group of groups) {
       expect(group.rows.map((r) => r.position)).toEqual([1, 2, 3, 4]);
-      expect([...group.rows].sort((a, b) => b.points - a.points).map((r) => r.points)).toEqual(group.rows.map((r) => r.points));
+      expect([...group.rows].sort((a, b) => b.points - a.points).map((r) => r.points)).toEqual(
+        group.rows.map((r) => r.points),
+      );
     }
   });
 
   it('splits the coach out of the lineups (not a player), with its athlete ID and no name', async () => {
-    const matches = await gql<{ v1: { worldCup: { matches: Match[] } } }>(stack.gateway.url, '{ v1 { worldCup { matches(live: true) { ref { nativeId } } } } }');
+    const matches = await gql<{ v1: { worldCup: { matches: Match[] } } }>(
+      stack.gateway.url,
+      '{ v1 { worldCup { matches(live: true) { ref { nativeId } } } } }',
+    );
     const gameId = matches.data!.v1.worldCup.matches[0]!.ref.nativeId;
-    const result = await gql<{ v1: { worldCup: { game: { venue: { name: string; capacity: number; attendance: number | null }; lineups: Array<{ players: Array<{ athleteId: string; position: string }>; coach: { athleteId: string; name: string | null; statusText: string } }>; events: unknown[]; commentary: unknown[] } } } }>(
+    const result = await gql<{
+      v1: {
+        worldCup: {
+          game: {
+            venue: { name: string; capacity: number; attendance: number | null };
+            lineups: Array<{
+              players: Array<{ athleteId: string; position: string }>;
+              coach: { athleteId: string; name: string | null; statusText: string };
+            }>;
+            events: unknown[];
+            commentary: unknown[];
+          };
+        };
+      };
+    }>(
       stack.gateway.url,
       `query ($id: ID!) { v1 { worldCup { game(id: $id) {
         venue { name capacity attendance }
@@ -99,9 +136,14 @@ describe('World Cup V1', () => {
   });
 
   it("takes a competitor's coach from its latest lineup, since /api/v1/competitor/{id} has none", async () => {
-    const matches = await gql<{ v1: { worldCup: { matches: Match[] } } }>(stack.gateway.url, '{ v1 { worldCup { matches(live: true) { homeTeam { ref { nativeId } } } } } }');
+    const matches = await gql<{ v1: { worldCup: { matches: Match[] } } }>(
+      stack.gateway.url,
+      '{ v1 { worldCup { matches(live: true) { homeTeam { ref { nativeId } } } } } }',
+    );
     const teamId = matches.data!.v1.worldCup.matches[0]!.homeTeam.ref.nativeId;
-    const result = await gql<{ v1: { worldCup: { competitor: { name: string; raw: Record<string, unknown>; coach: { athleteId: string } } } } }>(
+    const result = await gql<{
+      v1: { worldCup: { competitor: { name: string; raw: Record<string, unknown>; coach: { athleteId: string } } } };
+    }>(
       stack.gateway.url,
       'query ($id: ID!) { v1 { worldCup { competitor(id: $id) { name raw coach { athleteId } } } } }',
       { id: teamId },
@@ -113,7 +155,15 @@ describe('World Cup V1', () => {
   });
 
   it('serves the generic /api/v1/competition/5930/... equivalents, the groups and the prediction poll', async () => {
-    const result = await gql<{ v1: { worldCup: { competition: { competitors: unknown[]; standings: unknown[]; matches: unknown[] }; groups: Array<{ teams: unknown[] }>; predictions: Array<{ home: number; draw: number; away: number }> } } }>(
+    const result = await gql<{
+      v1: {
+        worldCup: {
+          competition: { competitors: unknown[]; standings: unknown[]; matches: unknown[] };
+          groups: Array<{ teams: unknown[] }>;
+          predictions: Array<{ home: number; draw: number; away: number }>;
+        };
+      };
+    }>(
       stack.gateway.url,
       '{ v1 { worldCup { competition { competitors { name } standings { name } matches(round: 1) { startTime } } groups { teams { name } } predictions { home draw away } } } }',
     );
@@ -134,7 +184,18 @@ describe('World Cup V1', () => {
     );
     const match = listed.data!.v1.worldCup.matches[0]!;
     await resetCounts(stack.sandbox.url);
-    const result = await gql<{ v1: { worldCup: { gameDetail: { venue: { attendance: number | null; capacity: number; coordinates: { latitude: number } }; lineups: Array<{ players: unknown[]; coach: { athleteId: string } }> }; lineups: Array<{ teamId: string }> } }; node: { ref: { nativeId: string }; statusGroup: number } }>(
+    const result = await gql<{
+      v1: {
+        worldCup: {
+          gameDetail: {
+            venue: { attendance: number | null; capacity: number; coordinates: { latitude: number } };
+            lineups: Array<{ players: unknown[]; coach: { athleteId: string } }>;
+          };
+          lineups: Array<{ teamId: string }>;
+        };
+      };
+      node: { ref: { nativeId: string }; statusGroup: number };
+    }>(
       stack.gateway.url,
       `query ($id: ID!, $node: ID!) {
         v1 { worldCup {

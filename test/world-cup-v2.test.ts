@@ -47,8 +47,14 @@ describe('World Cup 2026 on V2', () => {
       const connection = first45.data!.v2.football.worldCup2026.matches;
       expect(connection.edges).toHaveLength(45);
       expect(connection.pageInfo.hasNextPage).toBe(true);
-      let log = (await (await fetch(`${fresh.sandbox.url}/__sandbox/requests/log`)).json()) as Array<{ path: string; query: string }>;
-      expect(log.filter((e) => e.path === '/v2/football/api/world-cup-2026/matches').map((e) => e.query)).toEqual(['page=0', 'page=1']);
+      let log = (await (await fetch(`${fresh.sandbox.url}/__sandbox/requests/log`)).json()) as Array<{
+        path: string;
+        query: string;
+      }>;
+      expect(log.filter((e) => e.path === '/v2/football/api/world-cup-2026/matches').map((e) => e.query)).toEqual([
+        'page=0',
+        'page=1',
+      ]);
 
       const next = await gql<{ v2: { football: { worldCup2026: { matches: Connection } } } }>(
         fresh.gateway.url,
@@ -61,8 +67,15 @@ describe('World Cup 2026 on V2', () => {
       expect(rest.pageInfo.hasNextPage).toBe(true);
       const seen = new Set([...connection.edges, ...rest.edges].map((e) => e.node.ref.nativeId));
       expect(seen.size).toBe(75);
-      log = (await (await fetch(`${fresh.sandbox.url}/__sandbox/requests/log`)).json()) as Array<{ path: string; query: string }>;
-      expect(log.filter((e) => e.path === '/v2/football/api/world-cup-2026/matches').map((e) => e.query)).toEqual(['page=0', 'page=1', 'page=2']);
+      log = (await (await fetch(`${fresh.sandbox.url}/__sandbox/requests/log`)).json()) as Array<{
+        path: string;
+        query: string;
+      }>;
+      expect(log.filter((e) => e.path === '/v2/football/api/world-cup-2026/matches').map((e) => e.query)).toEqual([
+        'page=0',
+        'page=1',
+        'page=2',
+      ]);
     } finally {
       await fresh.close();
     }
@@ -95,31 +108,54 @@ describe('World Cup 2026 on V2', () => {
     expect(wc.teams).toHaveLength(48);
     expect(wc.teams.every((t: { manager: { name: string } }) => t.manager.name.length > 0)).toBe(true);
     expect(wc.groups).toHaveLength(12);
-    for (const group of wc.groups) expect(group.rows.map((r: { position: number }) => r.position)).toEqual([1, 2, 3, 4]);
+    for (const group of wc.groups)
+      expect(group.rows.map((r: { position: number }) => r.position)).toEqual([1, 2, 3, 4]);
     expect(wc.rounds.rounds.reduce((sum: number, r: { events: number }) => sum + r.events, 0)).toBe(104);
     expect(wc.round).toHaveLength(24);
     expect(wc.round.every((e: { status: { finished: boolean } }) => e.status.finished)).toBe(true);
     expect(wc.knockout.map((r: { matches: unknown[] }) => r.matches.length)).toEqual([16, 8, 4, 2, 1, 1]);
     expect(wc.knockout[0].matches[0].homeTeam).toBeNull();
     expect(wc.nextEvents.edges.length).toBe(5);
-    expect(wc.nextEvents.edges.every((e: { node: { status: { finished: boolean; live: boolean } } }) => !e.node.status.finished && !e.node.status.live)).toBe(true);
+    expect(
+      wc.nextEvents.edges.every(
+        (e: { node: { status: { finished: boolean; live: boolean } } }) =>
+          !e.node.status.finished && !e.node.status.live,
+      ),
+    ).toBe(true);
     expect(result.data!.v2.football['seasonTeams']).toHaveLength(48);
   });
 
   it('answers football-only fields NOT_SUPPORTED on another sport, with no request', async () => {
-    const result = await gql(stack.gateway.url, '{ v2(sport: BASKETBALL) { football { worldCup2026 { teams { name } } } } }');
+    const result = await gql(
+      stack.gateway.url,
+      '{ v2(sport: BASKETBALL) { football { worldCup2026 { teams { name } } } } }',
+    );
     expect(result.errors?.[0]?.extensions?.['code']).toBe('NOT_SUPPORTED');
     const counts = await requestCounts(stack.sandbox.url);
     expect(Object.keys(counts.byRoute).filter((route) => route.includes('/v2/'))).toEqual([]);
   });
 
   it('offers one World Cup: V1 lineups and the V2 bracket in one query, with different IDs per version', async () => {
-    const live = await gql<{ v1: { worldCup: { matches: Array<{ ref: { nativeId: string }; homeTeam: { name: string; ref: { nativeId: string } } }> } } }>(
+    const live = await gql<{
+      v1: {
+        worldCup: {
+          matches: Array<{ ref: { nativeId: string }; homeTeam: { name: string; ref: { nativeId: string } } }>;
+        };
+      };
+    }>(
       stack.gateway.url,
       '{ v1 { worldCup { matches(live: true) { ref { nativeId } homeTeam { name ref { nativeId } } } } } }',
     );
     const v1Match = live.data!.v1.worldCup.matches[0]!;
-    const result = await gql<{ worldCup: { v1CompetitionId: string; v2TournamentId: string; v2SeasonId: string; v1: { game: { lineups: Array<{ coach: { athleteId: string } }> } }; v2: { knockout: unknown[]; teams: Array<{ name: string; ref: { nativeId: string } }> } } }>(
+    const result = await gql<{
+      worldCup: {
+        v1CompetitionId: string;
+        v2TournamentId: string;
+        v2SeasonId: string;
+        v1: { game: { lineups: Array<{ coach: { athleteId: string } }> } };
+        v2: { knockout: unknown[]; teams: Array<{ name: string; ref: { nativeId: string } }> };
+      };
+    }>(
       stack.gateway.url,
       `query ($game: ID!) { worldCup {
         v1CompetitionId v2TournamentId v2SeasonId
@@ -143,7 +179,12 @@ describe('World Cup sandbox fixtures', () => {
     const { buildFixtures } = await import('../src/sandbox/fixtures/build.js');
     const a = buildFixtures({ seed: 1, baseUrl: 'http://127.0.0.1:1' });
     const b = buildFixtures({ seed: 1, baseUrl: 'http://127.0.0.1:1' });
-    const view = (f: typeof a) => JSON.stringify({ matches: f.worldCup.matches.map((m) => ({ ...m, home: m.home?.v1Id, away: m.away?.v1Id })), catalogue: f.football.catalogue.tournaments, v6: [...f.football.v6.statsByMatchId.keys()] });
+    const view = (f: typeof a) =>
+      JSON.stringify({
+        matches: f.worldCup.matches.map((m) => ({ ...m, home: m.home?.v1Id, away: m.away?.v1Id })),
+        catalogue: f.football.catalogue.tournaments,
+        v6: [...f.football.v6.statsByMatchId.keys()],
+      });
     expect(view(a)).toBe(view(b));
 
     const wc = a.worldCup;
@@ -153,7 +194,17 @@ describe('World Cup sandbox fixtures', () => {
     expect([...groups.values()]).toEqual(Array(12).fill(4));
     const perRound = new Map<number, number>();
     for (const match of wc.matches) perRound.set(match.round, (perRound.get(match.round) ?? 0) + 1);
-    expect([...perRound.entries()]).toEqual([[1, 24], [2, 24], [3, 24], [4, 16], [5, 8], [6, 4], [7, 2], [8, 1], [9, 1]]);
+    expect([...perRound.entries()]).toEqual([
+      [1, 24],
+      [2, 24],
+      [3, 24],
+      [4, 16],
+      [5, 8],
+      [6, 4],
+      [7, 2],
+      [8, 1],
+      [9, 1],
+    ]);
     for (const team of wc.teams) expect(team.v1Id).not.toBe(team.v2Id);
     expect(new Set(wc.teams.map((t) => t.v1Id)).size).toBe(48);
     expect(a.football.catalogue.tournaments.some((t) => /hoofdklasse/i.test(t.name))).toBe(false);

@@ -33,7 +33,9 @@ export class DirectRest {
 
   /** The V2 slug of ice hockey, from the free `/reference/sports` (read once, like the gateway's day-long cache). */
   async hockeyV2Slug(): Promise<string> {
-    const catalogue = await this.get<{ sports: Array<{ sport: string; slugs: { v2?: string | null } }> }>('/reference/sports');
+    const catalogue = await this.get<{ sports: Array<{ sport: string; slugs: { v2?: string | null } }> }>(
+      '/reference/sports',
+    );
     const slug = catalogue.sports.find((entry) => entry.sport.toUpperCase() === 'ICE_HOCKEY')?.slugs.v2;
     if (slug == null) throw new Error('no V2 slug for ice hockey');
     return slug;

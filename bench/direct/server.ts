@@ -30,12 +30,24 @@ async function cached<T>(key: string, ttlSeconds: number, path: string): Promise
 
 async function warm(): Promise<RepresentativePayloads> {
   const [standings, news, lines, worldCupStandings, team, tournament] = await Promise.all([
-    cached<RepresentativePayloads['standings']>('standings', defaultCacheTtls.standings, '/v1/hockey/standings?competitions=11&seasonNum=2025'),
+    cached<RepresentativePayloads['standings']>(
+      'standings',
+      defaultCacheTtls.standings,
+      '/v1/hockey/standings?competitions=11&seasonNum=2025',
+    ),
     cached<RepresentativePayloads['news']>('news', defaultCacheTtls.news, '/v1/hockey/news?competitionId=303&limit=10'),
-    cached<RepresentativePayloads['lines']>('lines', defaultCacheTtls.lines, `/v1/hockey/bets/lines?gameId=${ids.game}`),
+    cached<RepresentativePayloads['lines']>(
+      'lines',
+      defaultCacheTtls.lines,
+      `/v1/hockey/bets/lines?gameId=${ids.game}`,
+    ),
     cached<RepresentativePayloads['worldCupStandings']>('wc', defaultCacheTtls.worldCup, '/api/v1/world-cup/standings'),
     cached<RepresentativePayloads['team']>('team', defaultCacheTtls.v2Entity, `/v2/${slug}/api/teams/${ids.team}`),
-    cached<RepresentativePayloads['tournament']>('tournament', defaultCacheTtls.v2Entity, `/v2/${slug}/api/tournaments/${ids.tournament}`),
+    cached<RepresentativePayloads['tournament']>(
+      'tournament',
+      defaultCacheTtls.v2Entity,
+      `/v2/${slug}/api/tournaments/${ids.tournament}`,
+    ),
   ]);
   return { standings, news, lines, worldCupStandings, team, tournament, v2Slug: slug };
 }
@@ -45,7 +57,10 @@ const server = createServer((req, res) => {
     payloads.then(
       (value) => {
         const body = JSON.stringify(shapeRepresentative(value));
-        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+        res.writeHead(200, {
+          'content-type': 'application/json; charset=utf-8',
+          'content-length': Buffer.byteLength(body),
+        });
         res.end(body);
       },
       (error: unknown) => {

@@ -54,7 +54,9 @@ export function shapeRepresentative(p: RepresentativePayloads): unknown {
                   wins: entry.wins,
                   losses: entry.losses,
                   goalDifference:
-                    entry.goalsFor === undefined || entry.goalsAgainst === undefined ? null : entry.goalsFor - entry.goalsAgainst,
+                    entry.goalsFor === undefined || entry.goalsAgainst === undefined
+                      ? null
+                      : entry.goalsFor - entry.goalsAgainst,
                   competitor: {
                     id: v1Id('V1HockeyCompetitor', entry.competitor.id, STANDINGS_VIA),
                     name: entry.competitor.name,
@@ -77,10 +79,18 @@ export function shapeRepresentative(p: RepresentativePayloads): unknown {
             sources: p.news.data.newsSources.map((source) => ({ nativeId: String(source.id), name: source.name })),
           },
           lines: {
-            moneyline: markets.moneyline === undefined ? null : { home: markets.moneyline.home, away: markets.moneyline.away, draw: markets.moneyline.draw },
-            puckLine: markets.puckLine === undefined ? null : { line: markets.puckLine.line, home: markets.puckLine.home, away: markets.puckLine.away },
+            moneyline:
+              markets.moneyline === undefined
+                ? null
+                : { home: markets.moneyline.home, away: markets.moneyline.away, draw: markets.moneyline.draw },
+            puckLine:
+              markets.puckLine === undefined
+                ? null
+                : { line: markets.puckLine.line, home: markets.puckLine.home, away: markets.puckLine.away },
             totalGoals:
-              markets.totalGoals === undefined ? null : { line: markets.totalGoals.line, over: markets.totalGoals.over, under: markets.totalGoals.under },
+              markets.totalGoals === undefined
+                ? null
+                : { line: markets.totalGoals.line, over: markets.totalGoals.over, under: markets.totalGoals.under },
           },
         },
         worldCup: {

@@ -68,14 +68,33 @@ interface Run {
   requestsPerSecond: number;
 }
 
-const target = (service: Service): Target => ({ url: service.url, method: 'POST', path: '/graphql', headers: { ...graphqlHeaders }, body: operationBody(representative) });
+const target = (service: Service): Target => ({
+  url: service.url,
+  method: 'POST',
+  path: '/graphql',
+  headers: { ...graphqlHeaders },
+  body: operationBody(representative),
+});
 
-async function measure(service: Service, load: { connections: number; durationSeconds: number }, redisPid: number): Promise<Run> {
+async function measure(
+  service: Service,
+  load: { connections: number; durationSeconds: number },
+  redisPid: number,
+): Promise<Run> {
   const pid = measuredPid(service.child);
-  const [cpuBefore, redisBefore, tripsBefore] = [procStats(pid).cpuMs, procStats(redisPid).cpuMs, await redisRoundTrips(service.url)];
+  const [cpuBefore, redisBefore, tripsBefore] = [
+    procStats(pid).cpuMs,
+    procStats(redisPid).cpuMs,
+    await redisRoundTrips(service.url),
+  ];
   const result = await throughput(target(service), load);
-  const [cpuAfter, redisAfter, tripsAfter] = [procStats(pid).cpuMs, procStats(redisPid).cpuMs, await redisRoundTrips(service.url)];
-  if (result.non2xx + result.errors > 0) throw new Error(`cluster cpu: ${result.non2xx + result.errors} failed requests to ${service.url}`);
+  const [cpuAfter, redisAfter, tripsAfter] = [
+    procStats(pid).cpuMs,
+    procStats(redisPid).cpuMs,
+    await redisRoundTrips(service.url),
+  ];
+  if (result.non2xx + result.errors > 0)
+    throw new Error(`cluster cpu: ${result.non2xx + result.errors} failed requests to ${service.url}`);
   return {
     cpuMs: cpuAfter - cpuBefore,
     redisCpuMs: redisAfter - redisBefore,
@@ -89,7 +108,8 @@ async function measure(service: Service, load: { connections: number; durationSe
 async function compare(replica: Service, single: Service, options: ClusterCpuOptions): Promise<ClusterCpuFigures> {
   for (const service of [replica, single]) {
     const check = await postOperation(service.url, representative);
-    if (check.status !== 200 || check.body.errors !== undefined) throw new Error(`cluster cpu: ${service.url} answered errors ${JSON.stringify(check.body.errors)}`);
+    if (check.status !== 200 || check.body.errors !== undefined)
+      throw new Error(`cluster cpu: ${service.url} answered errors ${JSON.stringify(check.body.errors)}`);
   }
   const load = { connections: options.connections, durationSeconds: options.durationSeconds };
   // Unmeasured: JIT, keep-alive connections, and every cache the measured runs rely on.
@@ -103,29 +123,47 @@ async function compare(replica: Service, single: Service, options: ClusterCpuOpt
     replicaRuns.push(replicaFirst ? first : second);
     singleRuns.push(replicaFirst ? second : first);
   }
-  const perOp = (runs: readonly Run[], figure: (run: Run) => number): number => runs.reduce((sum, run) => sum + figure(run), 0) / runs.reduce((sum, run) => sum + run.requests, 0);
+  const perOp = (runs: readonly Run[], figure: (run: Run) => number): number =>
+    runs.reduce((sum, run) => sum + figure(run), 0) / runs.reduce((sum, run) => sum + run.requests, 0);
   const cpu = spreadOf(replicaRuns.map((run) => run.cpuMs / run.requests));
   const singleCpu = spreadOf(singleRuns.map((run) => run.cpuMs / run.requests));
-  const rps = (runs: readonly Run[]): number => round(runs.reduce((sum, run) => sum + run.requestsPerSecond, 0) / runs.length, 0);
+  const rps = (runs: readonly Run[]): number =>
+    round(runs.reduce((sum, run) => sum + run.requestsPerSecond, 0) / runs.length, 0);
   return {
     cpuMsPerOp: cpu.median,
     cpuMsPerOpRounds: cpu,
     singleCpuMsPerOp: singleCpu.median,
     singleCpuMsPerOpRounds: singleCpu,
-    redisCpuMsPerOp: round(perOp(replicaRuns, (run) => run.redisCpuMs), 4),
-    redisRoundTripsPerOp: round(perOp(replicaRuns, (run) => run.roundTrips), 4),
+    redisCpuMsPerOp: round(
+      perOp(replicaRuns, (run) => run.redisCpuMs),
+      4,
+    ),
+    redisRoundTripsPerOp: round(
+      perOp(replicaRuns, (run) => run.roundTrips),
+      4,
+    ),
     requestsPerSecond: { replica: rps(replicaRuns), single: rps(singleRuns) },
   };
 }
 
 export async function measureClusterCpu(options: ClusterCpuOptions): Promise<ClusterCpuResult> {
   const hit = await compare(options.replica, options.single, options);
-  const engineReplica = await options.startGateway('cluster-engine', { REDIS_URL: options.redisUrl, REPLICA_ID: 'r-engine', RESULT_CACHE: 'false' });
+  const engineReplica = await options.startGateway('cluster-engine', {
+    REDIS_URL: options.redisUrl,
+    REPLICA_ID: 'r-engine',
+    RESULT_CACHE: 'false',
+  });
   try {
     const engineSingle = await options.startGateway('cluster-single-engine', { RESULT_CACHE: 'false' });
     try {
       const engine = await compare(engineReplica, engineSingle, options);
-      return { hit, engine, rounds: options.rounds, connections: options.connections, durationSeconds: options.durationSeconds };
+      return {
+        hit,
+        engine,
+        rounds: options.rounds,
+        connections: options.connections,
+        durationSeconds: options.durationSeconds,
+      };
     } finally {
       await engineSingle.child.stop();
     }

@@ -129,13 +129,26 @@ async function startReplicas(options: ClusterOptions, redis: RedisServer, count:
   const ids = Array.from({ length: count }, (_, i) => `r${i + 1}`);
   const replicas: Service[] = [];
   // One after the other: pinned to one core, parallel cold starts take no less in all and each takes three times as long.
-  for (const id of ids) replicas.push(await options.startGateway(`cluster-${id}`, { REDIS_URL: redis.url, REPLICA_ID: id }));
+  for (const id of ids)
+    replicas.push(await options.startGateway(`cluster-${id}`, { REDIS_URL: redis.url, REPLICA_ID: id }));
   const deadline = Date.now() + CLUSTER_FORM_TIMEOUT_MS;
   for (const [i, replica] of replicas.entries()) {
     for (;;) {
-      const health = (await (await fetch(`${replica.url}/healthz`)).json()) as { status?: string; mode?: string; members?: string[] };
-      if (health.status === 'ok' && health.mode === 'cluster' && ids.every((id) => health.members?.includes(id) === true)) break;
-      if (Date.now() > deadline) throw new Error(`cluster: replica ${ids[i]} did not see ${ids.join(', ')} within ${CLUSTER_FORM_TIMEOUT_MS} ms: ${JSON.stringify(health)}`);
+      const health = (await (await fetch(`${replica.url}/healthz`)).json()) as {
+        status?: string;
+        mode?: string;
+        members?: string[];
+      };
+      if (
+        health.status === 'ok' &&
+        health.mode === 'cluster' &&
+        ids.every((id) => health.members?.includes(id) === true)
+      )
+        break;
+      if (Date.now() > deadline)
+        throw new Error(
+          `cluster: replica ${ids[i]} did not see ${ids.join(', ')} within ${CLUSTER_FORM_TIMEOUT_MS} ms: ${JSON.stringify(health)}`,
+        );
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
@@ -146,7 +159,11 @@ async function stopAll(services: readonly Service[]): Promise<void> {
   await Promise.all(services.map((service) => service.child.stop()));
 }
 
-function upstreamResult(options: ClusterOptions, count: number, runs: { spread: WorkloadRun; again: WorkloadRun }): ClusterUpstreamResult {
+function upstreamResult(
+  options: ClusterOptions,
+  count: number,
+  runs: { spread: WorkloadRun; again: WorkloadRun },
+): ClusterUpstreamResult {
   return {
     replicas: count,
     spread: `round-robin: operation i on replica i mod ${count}, one at a time; repeat: on replica (i + 1) mod ${count}`,
@@ -168,18 +185,27 @@ const summary = (runs: readonly Throughput[]): Figure => ({
 async function measureWarm(options: ClusterOptions, replicas: readonly Service[]): Promise<ClusterWarmResult> {
   const fromSingle = await postOperation(options.single.url, representative);
   if (fromSingle.status !== 200 || fromSingle.body.errors !== undefined) {
-    throw new Error(`cluster warm: the single gateway did not answer the representative query: ${JSON.stringify(fromSingle.body.errors)}`);
+    throw new Error(
+      `cluster warm: the single gateway did not answer the representative query: ${JSON.stringify(fromSingle.body.errors)}`,
+    );
   }
   let sameJson = true;
   for (const replica of replicas) {
     const answer = await postOperation(replica.url, representative);
     if (answer.status !== 200 || answer.body.errors !== undefined) {
-      throw new Error(`cluster warm: replica ${replica.url} did not answer the representative query: ${JSON.stringify(answer.body.errors)}`);
+      throw new Error(
+        `cluster warm: replica ${replica.url} did not answer the representative query: ${JSON.stringify(answer.body.errors)}`,
+      );
     }
     sameJson &&= isDeepStrictEqual(answer.body.data, fromSingle.body.data);
   }
 
-  const request = { method: 'POST' as const, path: '/graphql', headers: { ...graphqlHeaders }, body: operationBody(representative) };
+  const request = {
+    method: 'POST' as const,
+    path: '/graphql',
+    headers: { ...graphqlHeaders },
+    body: operationBody(representative),
+  };
   const [first] = replicas;
   if (first === undefined) throw new TypeError('cluster warm: no replica');
   const targets: ReadonlyArray<Target | SpreadTarget> = [
@@ -200,7 +226,8 @@ async function measureWarm(options: ClusterOptions, replicas: readonly Service[]
     for (let k = 0; k < targets.length; k += 1) {
       const index = (i + k) % targets.length;
       const result = await throughput(targets[index]!, load);
-      if (result.non2xx + result.errors > 0) throw new Error(`cluster warm: ${result.non2xx + result.errors} failed requests (target ${index})`);
+      if (result.non2xx + result.errors > 0)
+        throw new Error(`cluster warm: ${result.non2xx + result.errors} failed requests (target ${index})`);
       measured[index] = result;
     }
     const [single, one, three] = measured as [Throughput, Throughput, Throughput];
@@ -227,17 +254,26 @@ async function measureWarm(options: ClusterOptions, replicas: readonly Service[]
 }
 
 /** The replicas' Redis round trips (background senders left out) per workload operation while `run` ran, in all and by sender. */
-async function roundTripsPerOp(replicas: readonly Service[], run: () => Promise<WorkloadRun>): Promise<{ value: WorkloadRun; perOp: number; bySender: Record<string, number> }> {
-  const read = (): Promise<Array<Map<string, number>>> => Promise.all(replicas.map((replica) => redisRoundTrips(replica.url)));
+async function roundTripsPerOp(
+  replicas: readonly Service[],
+  run: () => Promise<WorkloadRun>,
+): Promise<{ value: WorkloadRun; perOp: number; bySender: Record<string, number> }> {
+  const read = (): Promise<Array<Map<string, number>>> =>
+    Promise.all(replicas.map((replica) => redisRoundTrips(replica.url)));
   const before = await read();
   const value = await run();
   const after = await read();
   const bySender: Record<string, number> = {};
   for (const [i, reading] of after.entries()) {
-    for (const [sender, trips] of Object.entries(roundTripsBetween(before[i] ?? new Map(), reading))) bySender[sender] = (bySender[sender] ?? 0) + trips;
+    for (const [sender, trips] of Object.entries(roundTripsBetween(before[i] ?? new Map(), reading)))
+      bySender[sender] = (bySender[sender] ?? 0) + trips;
   }
   const perOp = (trips: number): number => round(trips / workload.length, 3);
-  return { value, perOp: perOp(totalRoundTrips(bySender)), bySender: Object.fromEntries(Object.entries(bySender).map(([sender, trips]) => [sender, perOp(trips)])) };
+  return {
+    value,
+    perOp: perOp(totalRoundTrips(bySender)),
+    bySender: Object.fromEntries(Object.entries(bySender).map(([sender, trips]) => [sender, perOp(trips)])),
+  };
 }
 
 export async function runCluster(options: ClusterOptions): Promise<ClusterResult> {
@@ -257,14 +293,20 @@ export async function runCluster(options: ClusterOptions): Promise<ClusterResult
       const warm = await measureWarm(options, replicas);
       options.log(`cluster cpu (load average ${options.loadAverage()})`);
       const [first] = replicas;
-      if (first === undefined || redis.pid === undefined) throw new TypeError('cluster cpu: no replica or no Redis process');
+      if (first === undefined || redis.pid === undefined)
+        throw new TypeError('cluster cpu: no replica or no Redis process');
       const cpu = await measureClusterCpu({ ...options, redisUrl: redis.url, redisPid: redis.pid, replica: first });
       return {
         upstream,
         warm,
         cpuMsPerOp: cpu.hit.cpuMsPerOp,
         engineCpuMsPerOp: cpu.engine.cpuMsPerOp,
-        redisRoundTripsPerOp: { hit: cpu.hit.redisRoundTripsPerOp, sharedHit: again.perOp, engine: cpu.engine.redisRoundTripsPerOp, cold: spread.perOp },
+        redisRoundTripsPerOp: {
+          hit: cpu.hit.redisRoundTripsPerOp,
+          sharedHit: again.perOp,
+          engine: cpu.engine.redisRoundTripsPerOp,
+          cold: spread.perOp,
+        },
         redisRoundTripsBySender: { sharedHit: again.bySender, cold: spread.bySender },
         cpu,
         loadAverage: { start: loadAtStart, end: options.loadAverage() },

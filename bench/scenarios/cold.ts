@@ -36,14 +36,20 @@ export interface ColdResult {
   requestsPerRound: number;
 }
 
-export async function runCold(gateway: Service, direct: Service, options: { rounds: number; requests: number; upstreamLatencyMs: number }): Promise<ColdResult> {
+export async function runCold(
+  gateway: Service,
+  direct: Service,
+  options: { rounds: number; requests: number; upstreamLatencyMs: number },
+): Promise<ColdResult> {
   const { gatewaySide, directSide } = await gatewayAndDirect('cold', gateway, direct);
   // Unmeasured: JIT and keep-alive connections on both sides.
   await sequentialLatencies(gatewaySide.target, 20);
   await sequentialLatencies(directSide.target, 20);
 
   const measure = async (side: Side) => {
-    const { value, cpuMs } = await cpuDuring(side.service.child, () => sequentialLatencies(side.target, options.requests));
+    const { value, cpuMs } = await cpuDuring(side.service.child, () =>
+      sequentialLatencies(side.target, options.requests),
+    );
     return { p50: percentile(value, 50), p99: percentile(value, 99), cpuMsPerOp: cpuMs / value.length };
   };
   const { gateway: g, direct: d } = await interleavedRounds(options.rounds, { gatewaySide, directSide }, measure);

@@ -54,7 +54,12 @@ export function runEngine(gateway: Service, direct: Service, options: UnderLoadO
  * the engine scenario, and the truly cold gateway (trueCold in run.ts),
  * whose figure is what a cold operation costs a serving gateway.
  */
-export async function runUnderLoad(scenario: string, gateway: Service, direct: Service, options: UnderLoadOptions): Promise<EngineResult> {
+export async function runUnderLoad(
+  scenario: string,
+  gateway: Service,
+  direct: Service,
+  options: UnderLoadOptions,
+): Promise<EngineResult> {
   const { gatewaySide, directSide } = await gatewayAndDirect(scenario, gateway, direct);
   const load = { connections: options.connections, durationSeconds: options.durationSeconds };
   // Unmeasured: JIT, keep-alive connections and the upstream cache on both sides.
@@ -64,8 +69,10 @@ export async function runUnderLoad(scenario: string, gateway: Service, direct: S
   const measure = async (side: Side) => {
     if (options.sandboxUrl !== undefined) await resetSandboxCounts(options.sandboxUrl);
     const { value, cpuMs } = await cpuDuring(side.service.child, () => throughput(side.target, load));
-    if (value.non2xx + value.errors > 0) throw new Error(`${scenario}: ${value.non2xx + value.errors} failed requests to ${side.target.path}`);
-    const upstream = options.sandboxUrl === undefined ? undefined : (await sandboxRequestTotal(options.sandboxUrl)) / value.requests;
+    if (value.non2xx + value.errors > 0)
+      throw new Error(`${scenario}: ${value.non2xx + value.errors} failed requests to ${side.target.path}`);
+    const upstream =
+      options.sandboxUrl === undefined ? undefined : (await sandboxRequestTotal(options.sandboxUrl)) / value.requests;
     return { ...value, cpuMsPerOp: cpuMs / value.requests, upstream };
   };
   const { gateway: g, direct: d } = await interleavedRounds(options.rounds, { gatewaySide, directSide }, measure);
@@ -92,6 +99,11 @@ export async function runUnderLoad(scenario: string, gateway: Service, direct: S
     durationSeconds: options.durationSeconds,
     ...(options.sandboxUrl === undefined
       ? {}
-      : { upstreamRequestsPerOp: { gateway: round(median(g.map((r) => r.upstream ?? 0)), 2), direct: round(median(d.map((r) => r.upstream ?? 0)), 2) } }),
+      : {
+          upstreamRequestsPerOp: {
+            gateway: round(median(g.map((r) => r.upstream ?? 0)), 2),
+            direct: round(median(d.map((r) => r.upstream ?? 0)), 2),
+          },
+        }),
   };
 }

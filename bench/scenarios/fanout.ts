@@ -94,7 +94,14 @@ export interface FanoutLevel {
   /** Median over rounds of odds p99 / floor p99: like for like. */
   p99VsFloorP99: number;
   /** Each kept round's figures, in order (floor first in even rounds). */
-  perRound: Array<{ oddsUs: number; floorUs: number; p99Ms: number; lastMs: number; floorP99Ms: number; floorLastMs: number }>;
+  perRound: Array<{
+    oddsUs: number;
+    floorUs: number;
+    p99Ms: number;
+    lastMs: number;
+    floorP99Ms: number;
+    floorLastMs: number;
+  }>;
   /** Rounds measured again because the sandbox sent a frame of its own during them. */
   discardedRounds: number;
   /** The clients' CPU per message received, µs (median over frames): the receivers' own cost. */
@@ -180,7 +187,8 @@ interface Round {
   readonly odds: FrameWindow;
 }
 
-const clientsCpuNs = (clients: readonly ClientProcess[]): number => clients.reduce((sum, client) => sum + threadCpuNs(client.pid), 0);
+const clientsCpuNs = (clients: readonly ClientProcess[]): number =>
+  clients.reduce((sum, client) => sum + threadCpuNs(client.pid), 0);
 
 /** Waits from `trigger` until every subscriber has received the frame it causes (at most 30 s). */
 async function untilDelivered(
@@ -213,10 +221,19 @@ const FRAME_TAIL_MS = 50;
 const range = (values: readonly number[]): [number, number] => [Math.min(...values), Math.max(...values)];
 
 /** Per-frame latency figures of one kind, keyed by the frame's stamp; the frame of a window is the one stamped inside it. */
-function frameLatencies(byFrame: ReadonlyMap<number, number[]>, window: FrameWindow): { stamp: number; p50: number; p99: number; last: number; count: number } | undefined {
+function frameLatencies(
+  byFrame: ReadonlyMap<number, number[]>,
+  window: FrameWindow,
+): { stamp: number; p50: number; p99: number; last: number; count: number } | undefined {
   for (const [stamp, latencies] of byFrame) {
     if (stamp < window.fromMs || stamp > window.toMs) continue;
-    return { stamp, p50: percentile(latencies, 50), p99: percentile(latencies, 99), last: Math.max(...latencies), count: latencies.length };
+    return {
+      stamp,
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+      last: Math.max(...latencies),
+      count: latencies.length,
+    };
   }
   return undefined;
 }
@@ -238,7 +255,13 @@ export async function runFanoutLevel(
     const per = Math.ceil(options.subscribers / clients.length);
     const ready = await Promise.all(
       clients.map((client, i) =>
-        client.request({ type: 'start', url: wsUrl, count: Math.min(per, options.subscribers - i * per), query: FANOUT_QUERY, variables: { match: options.matchId } }),
+        client.request({
+          type: 'start',
+          url: wsUrl,
+          count: Math.min(per, options.subscribers - i * per),
+          query: FANOUT_QUERY,
+          variables: { match: options.matchId },
+        }),
       ),
     );
     const subscribed = ready.reduce((sum, reply) => sum + (reply.type === 'ready' ? reply.subscribed : 0), 0);
@@ -329,11 +352,17 @@ export async function runFanoutLevel(
       subscribed,
       frames: rounds.length,
       deliveryRatio: round(paired.reduce((sum, r) => sum + r.o.count, 0) / (options.subscribers * rounds.length), 3),
-      p50Ms: medianOf(paired.map((r) => r.o.p50), 0),
+      p50Ms: medianOf(
+        paired.map((r) => r.o.p50),
+        0,
+      ),
       p99Ms: medianOf(p99s, 0),
       p99MsRange: range(p99s),
       maxMs: Math.max(...paired.map((r) => r.o.last)),
-      lastMs: medianOf(paired.map((r) => r.o.last), 0),
+      lastMs: medianOf(
+        paired.map((r) => r.o.last),
+        0,
+      ),
       bytesPerSubscriber: Math.round((after - before) / Math.max(1, subscribed)),
       gatewayRssMb: mb(after),
       gatewayCpuMsPerFrame: round((cpuAfter - cpuBefore) / Math.max(1, rounds.length + discardedRounds), 1),
@@ -345,12 +374,22 @@ export async function runFanoutLevel(
       cpuRatioRange: range(cpuRatios.map((ratio) => round(ratio))),
       floorLastMs: medianOf(floorLasts, 0),
       floorLastMsRange: range(floorLasts),
-      floorP99Ms: medianOf(paired.map((r) => r.f.p99), 0),
+      floorP99Ms: medianOf(
+        paired.map((r) => r.f.p99),
+        0,
+      ),
       p99Ratio: medianOf(p99Ratios),
       p99RatioRange: range(p99Ratios.map((ratio) => round(ratio))),
       p99VsFloorP99: medianOf(paired.map((r) => r.o.p99 / r.f.p99)),
       discardedRounds,
-      perRound: paired.map((r) => ({ oddsUs: r.oddsUs, floorUs: r.floorUs, p99Ms: r.o.p99, lastMs: r.o.last, floorP99Ms: r.f.p99, floorLastMs: r.f.last })),
+      perRound: paired.map((r) => ({
+        oddsUs: r.oddsUs,
+        floorUs: r.floorUs,
+        p99Ms: r.o.p99,
+        lastMs: r.o.last,
+        floorP99Ms: r.f.p99,
+        floorLastMs: r.f.last,
+      })),
       clientCpuUsPerMessage: medianOf(rounds.flatMap((r) => [r.odds.clientUs, r.floor.clientUs])),
       messageBytes,
       memory,

@@ -13,9 +13,14 @@ export interface Side {
   readonly target: Target;
 }
 
-export async function gatewayAndDirect(scenario: string, gateway: Service, direct: Service): Promise<{ gatewaySide: Side; directSide: Side }> {
+export async function gatewayAndDirect(
+  scenario: string,
+  gateway: Service,
+  direct: Service,
+): Promise<{ gatewaySide: Side; directSide: Side }> {
   const check = await postOperation(gateway.url, representative);
-  if (check.status !== 200 || check.body.errors !== undefined) throw new Error(`${scenario}: gateway errors ${JSON.stringify(check.body.errors)}`);
+  if (check.status !== 200 || check.body.errors !== undefined)
+    throw new Error(`${scenario}: gateway errors ${JSON.stringify(check.body.errors)}`);
   return {
     gatewaySide: {
       service: gateway,
@@ -35,7 +40,11 @@ export function gatewayTarget(url: string): Target {
  * (a warming or cooling machine then favours neither): per-round figures of
  * the gateway and the REST client, in the same order.
  */
-export async function interleavedRounds<R>(rounds: number, sides: { gatewaySide: Side; directSide: Side }, measure: (side: Side) => Promise<R>): Promise<{ gateway: R[]; direct: R[] }> {
+export async function interleavedRounds<R>(
+  rounds: number,
+  sides: { gatewaySide: Side; directSide: Side },
+  measure: (side: Side) => Promise<R>,
+): Promise<{ gateway: R[]; direct: R[] }> {
   const gateway: R[] = [];
   const direct: R[] = [];
   for (let i = 0; i < rounds; i += 1) {

@@ -51,7 +51,12 @@ interface OneStart {
   readonly afterGraphiqlRssMb: number;
 }
 
-async function startOnce(pinning: Pinning, env: Record<string, string>, compiled: boolean, visitGraphiql: boolean): Promise<OneStart> {
+async function startOnce(
+  pinning: Pinning,
+  env: Record<string, string>,
+  compiled: boolean,
+  visitGraphiql: boolean,
+): Promise<OneStart> {
   const port = await freePort();
   const dataDir = await mkdtemp(join(tmpdir(), 'sports-graph-bench-start-'));
   const started = performance.now();
@@ -66,7 +71,8 @@ async function startOnce(pinning: Pinning, env: Record<string, string>, compiled
     let ms: number | undefined;
     while (ms === undefined) {
       if (child.process.exitCode !== null) throw new Error(`the gateway exited before answering:\n${child.output()}`);
-      if (performance.now() - started > 120_000) throw new Error(`the gateway did not answer within 120 s:\n${child.output()}`);
+      if (performance.now() - started > 120_000)
+        throw new Error(`the gateway did not answer within 120 s:\n${child.output()}`);
       try {
         const response = await fetch(`${url}/healthz`);
         await response.arrayBuffer();
@@ -111,7 +117,9 @@ export async function runStart(
     alone.push(await startOnce(pinning, onBench, true, true));
     embedded.push(await startOnce(pinning, {}, true, false));
     dev.push(await startOnce(pinning, onBench, false, false));
-    log(`start round ${round + 1}: built ${alone.at(-1)?.ms} ms, embedded sandbox ${embedded.at(-1)?.ms} ms, tsx ${dev.at(-1)?.ms} ms`);
+    log(
+      `start round ${round + 1}: built ${alone.at(-1)?.ms} ms, embedded sandbox ${embedded.at(-1)?.ms} ms, tsx ${dev.at(-1)?.ms} ms`,
+    );
   }
   return {
     start: {

@@ -30,7 +30,10 @@ export interface SteadyResult {
   memory: GatewayMemory | undefined;
 }
 
-export async function runSteady(gateway: Service, options: { durationSeconds: number; connections: number }): Promise<SteadyResult> {
+export async function runSteady(
+  gateway: Service,
+  options: { durationSeconds: number; connections: number },
+): Promise<SteadyResult> {
   const pid = measuredPid(gateway.child);
   const rss: number[] = [];
   const start = procStats(pid);
@@ -39,7 +42,13 @@ export async function runSteady(gateway: Service, options: { durationSeconds: nu
   let load;
   try {
     load = await throughput(
-      { url: gateway.url, method: 'POST', path: '/graphql', headers: { ...graphqlHeaders }, body: operationBody(representative) },
+      {
+        url: gateway.url,
+        method: 'POST',
+        path: '/graphql',
+        headers: { ...graphqlHeaders },
+        body: operationBody(representative),
+      },
       options,
     );
   } finally {

@@ -35,17 +35,38 @@ export interface TrueColdResult extends EngineResult {
   executionCpuMsPerOpRounds: Spread;
 }
 
-export async function runTrueCold(coldEnv: Record<string, string>, ids: Record<string, string>, rounds: number, nodeFlags: readonly string[] = []): Promise<TrueColdResult> {
+export async function runTrueCold(
+  coldEnv: Record<string, string>,
+  ids: Record<string, string>,
+  rounds: number,
+  nodeFlags: readonly string[] = [],
+): Promise<TrueColdResult> {
   const instant = await startBenchStack(0);
   try {
     const gateway = await instant.startGateway('true-cold', coldEnv, nodeFlags);
     const direct = await instant.startDirect(ids);
-    const measured = await runUnderLoad('trueCold', gateway, direct, { rounds, durationSeconds: 3, connections: 1, sandboxUrl: instant.sandbox.url });
+    const measured = await runUnderLoad('trueCold', gateway, direct, {
+      rounds,
+      durationSeconds: 3,
+      connections: 1,
+      sandboxUrl: instant.sandbox.url,
+    });
     // `ratio` is the REST client's CPU over the gateway's, per round; its inverse per round is the CPU ratio.
-    const inverse = spreadOf([measured.ratioRounds.min, measured.ratioRounds.median, measured.ratioRounds.max].map((ratio) => 1 / ratio));
+    const inverse = spreadOf(
+      [measured.ratioRounds.min, measured.ratioRounds.median, measured.ratioRounds.max].map((ratio) => 1 / ratio),
+    );
     await gateway.child.stop();
-    const execution = await executionCpu(await instant.startGateway('true-cold-execution', { RESULT_CACHE: 'false' }, nodeFlags), rounds);
-    return { ...measured, cpuRatio: inverse.median, cpuRatioRounds: inverse, executionCpuMsPerOp: execution.median, executionCpuMsPerOpRounds: execution };
+    const execution = await executionCpu(
+      await instant.startGateway('true-cold-execution', { RESULT_CACHE: 'false' }, nodeFlags),
+      rounds,
+    );
+    return {
+      ...measured,
+      cpuRatio: inverse.median,
+      cpuRatioRounds: inverse,
+      executionCpuMsPerOp: execution.median,
+      executionCpuMsPerOpRounds: execution,
+    };
   } finally {
     await instant.close();
   }
@@ -58,8 +79,11 @@ async function executionCpu(gateway: Service, rounds: number): Promise<Spread> {
   await throughput(target, { connections: 1, durationSeconds: 1 });
   const perRound: number[] = [];
   for (let i = 0; i < rounds; i += 1) {
-    const { value, cpuMs } = await cpuDuring(gateway.child, () => throughput(target, { connections: 1, durationSeconds: 3 }));
-    if (value.non2xx + value.errors > 0) throw new Error(`trueCold execution: ${value.non2xx + value.errors} failed requests`);
+    const { value, cpuMs } = await cpuDuring(gateway.child, () =>
+      throughput(target, { connections: 1, durationSeconds: 3 }),
+    );
+    if (value.non2xx + value.errors > 0)
+      throw new Error(`trueCold execution: ${value.non2xx + value.errors} failed requests`);
     perRound.push(cpuMs / value.requests);
   }
   return spreadOf(perRound);

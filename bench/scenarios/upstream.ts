@@ -64,7 +64,10 @@ export async function runWorkload(gateways: readonly Service[], sandboxUrl: stri
 }
 
 /** `minimum`: the distinct resources a naive gateway (no cache, no loaders) needs for the workload. */
-export async function measureMinimum(naive: Service, sandboxUrl: string): Promise<{ minimum: number; naive: number; errors: number }> {
+export async function measureMinimum(
+  naive: Service,
+  sandboxUrl: string,
+): Promise<{ minimum: number; naive: number; errors: number }> {
   const run = await runWorkload([naive], sandboxUrl);
   return { minimum: distinctResources(run.log), naive: run.log.length, errors: run.errors };
 }

@@ -25,16 +25,28 @@ export interface WarmResult {
   durationSeconds: number;
 }
 
-export async function runWarm(gateway: Service, direct: Service, options: { rounds: number; durationSeconds: number; connections: number }): Promise<WarmResult> {
+export async function runWarm(
+  gateway: Service,
+  direct: Service,
+  options: { rounds: number; durationSeconds: number; connections: number },
+): Promise<WarmResult> {
   const fromGateway = await postOperation(gateway.url, representative);
   if (fromGateway.status !== 200 || fromGateway.body.errors !== undefined) {
-    throw new Error(`warm: the gateway did not answer the representative query: ${JSON.stringify(fromGateway.body.errors)}`);
+    throw new Error(
+      `warm: the gateway did not answer the representative query: ${JSON.stringify(fromGateway.body.errors)}`,
+    );
   }
   const fromDirect = (await (await fetch(`${direct.url}/warm`)).json()) as { data?: unknown };
   // `data` only: the gateway adds its cost/trace `extensions`, which the baseline has no equivalent of.
   const sameJson = isDeepStrictEqual(fromGateway.body.data, fromDirect.data);
 
-  const gatewayTarget = { url: gateway.url, method: 'POST' as const, path: '/graphql', headers: { ...graphqlHeaders }, body: operationBody(representative) };
+  const gatewayTarget = {
+    url: gateway.url,
+    method: 'POST' as const,
+    path: '/graphql',
+    headers: { ...graphqlHeaders },
+    body: operationBody(representative),
+  };
   const directTarget = { url: direct.url, method: 'GET' as const, path: '/warm' };
   const load = { connections: options.connections, durationSeconds: options.durationSeconds };
   // A short unmeasured run each, so that both sides are JIT-warm.
@@ -55,7 +67,8 @@ export async function runWarm(gateway: Service, direct: Service, options: { roun
     const first = gatewayFirst ? await gatewayRun() : await throughput(directTarget, load);
     const second = gatewayFirst ? await throughput(directTarget, load) : await gatewayRun();
     const [g, d] = gatewayFirst ? [first, second] : [second, first];
-    if (g.non2xx + g.errors > 0 || d.non2xx + d.errors > 0) throw new Error(`warm: failed requests (gateway ${g.non2xx + g.errors}, direct ${d.non2xx + d.errors})`);
+    if (g.non2xx + g.errors > 0 || d.non2xx + d.errors > 0)
+      throw new Error(`warm: failed requests (gateway ${g.non2xx + g.errors}, direct ${d.non2xx + d.errors})`);
     gatewayRuns.push(g);
     directRuns.push(d);
     ratios.push(g.requestsPerSecond / d.requestsPerSecond);

@@ -39,7 +39,12 @@ export function chargeAuditEntries(): Registry {
  * `ledger`, counted for the charge check when the audit is on (registered
  * under `label` with `tally`); `ledger` itself otherwise.
  */
-export function auditedLedger(ledger: Ledger, tally: ChargeTally, label: string, env: NodeJS.ProcessEnv = process.env): Ledger {
+export function auditedLedger(
+  ledger: Ledger,
+  tally: ChargeTally,
+  label: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Ledger {
   const on = env[CHARGE_AUDIT_ENV];
   if (on === undefined || on === '') return ledger;
   let reserved = 0;

@@ -165,11 +165,14 @@ function parseBudgets(state: StateDocument, raw: unknown, now: number): Persiste
   if (typeof resetsAt !== 'number' || !Number.isSafeInteger(resetsAt) || resetsAt < 0) {
     throw state.invalid(`"clients.resetsAt" must be epoch milliseconds, got ${JSON.stringify(resetsAt)}`);
   }
-  if (typeof spent !== 'object' || spent === null || Array.isArray(spent)) throw state.invalid('"clients.spent" is not an object');
+  if (typeof spent !== 'object' || spent === null || Array.isArray(spent))
+    throw state.invalid('"clients.spent" is not an object');
   const checked: Record<string, number> = {};
   for (const [client, value] of Object.entries(spent)) {
     if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
-      throw state.invalid(`"clients.spent.${client}" must be a whole number of at least 0, got ${JSON.stringify(value)}`);
+      throw state.invalid(
+        `"clients.spent.${client}" must be a whole number of at least 0, got ${JSON.stringify(value)}`,
+      );
     }
     checked[client] = value;
   }

@@ -41,7 +41,6 @@ export class ClientKeys {
     }
     return match === undefined ? { ok: false, status: 403 } : { ok: true, client: match };
   }
-
 }
 
 /** Reads the configured keys; throws with a message naming the variable. */
@@ -51,12 +50,15 @@ export function parseClientKeys(env: Readonly<Record<string, string | undefined>
     for (const pair of (env['GATEWAY_CLIENT_KEYS'] ?? '').split(',')) {
       const at = pair.indexOf(':');
       if (pair.trim() === '') continue;
-      if (at <= 0 || at === pair.length - 1) throw new Error('GATEWAY_CLIENT_KEYS entries must be name:key or name:key:budget');
+      if (at <= 0 || at === pair.length - 1)
+        throw new Error('GATEWAY_CLIENT_KEYS entries must be name:key or name:key:budget');
       const rest = pair.slice(at + 1).trim();
       // A trailing `:digits` is the budget; a key itself may hold other colons.
       const budgeted = /^(.+):(\d+)$/.exec(rest);
       const name = pair.slice(0, at).trim();
-      keys.push(budgeted === null ? { name, key: rest } : { name, key: budgeted[1] ?? '', budget: Number(budgeted[2]) });
+      keys.push(
+        budgeted === null ? { name, key: rest } : { name, key: budgeted[1] ?? '', budget: Number(budgeted[2]) },
+      );
     }
     const file = env['GATEWAY_CLIENT_KEYS_FILE'];
     if (file !== undefined && file !== '') {
@@ -69,7 +71,11 @@ export function parseClientKeys(env: Readonly<Record<string, string | undefined>
         if (entry.budget !== undefined && !(Number.isInteger(entry.budget) && entry.budget >= 0)) {
           throw new Error('GATEWAY_CLIENT_KEYS_FILE budget must be a whole number of requests >= 0');
         }
-        keys.push(entry.budget === undefined ? { name: entry.name, key: entry.key } : { name: entry.name, key: entry.key, budget: entry.budget });
+        keys.push(
+          entry.budget === undefined
+            ? { name: entry.name, key: entry.key }
+            : { name: entry.name, key: entry.key, budget: entry.budget },
+        );
       }
     }
     return keys;
@@ -79,6 +85,7 @@ export function parseClientKeys(env: Readonly<Record<string, string | undefined>
 /** `Authorization: Bearer <key>` or `x-client-key: <key>`. */
 export function presentedKey(header: (name: string) => string | null | undefined): string | undefined {
   const authorization = header('authorization');
-  if (authorization != null && /^Bearer\s+/i.test(authorization)) return authorization.replace(/^Bearer\s+/i, '').trim();
+  if (authorization != null && /^Bearer\s+/i.test(authorization))
+    return authorization.replace(/^Bearer\s+/i, '').trim();
   return header('x-client-key') ?? undefined;
 }

@@ -22,7 +22,11 @@ export function presentedKeyInContext(context: Readonly<Record<string, unknown>>
   // Over HTTP, yoga's fetch Request; a graphql-ws context has none, only the upgrade request's headers as `req`
   // (read whether or not connection_init carried a payload: the 4403 check accepted the key from there).
   const request = context['request'];
-  if (isRecord(request) && isRecord(request['headers']) && typeof (request['headers'] as Partial<Headers>).get === 'function') {
+  if (
+    isRecord(request) &&
+    isRecord(request['headers']) &&
+    typeof (request['headers'] as Partial<Headers>).get === 'function'
+  ) {
     const headers = request['headers'] as Headers;
     return presentedKey((name) => headers.get(name));
   }

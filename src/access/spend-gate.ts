@@ -69,7 +69,9 @@ export interface SpendPass {
 /** Who pays for work that a client did not ask for itself: `plan` (the importer, a poll) is charged to a budget only when one is named. */
 export type Payer = 'client' | 'plan';
 
-export type Admission = { readonly ok: true; readonly pass: SpendPass } | { readonly ok: false; readonly refusal: SpendRefusal };
+export type Admission =
+  | { readonly ok: true; readonly pass: SpendPass }
+  | { readonly ok: false; readonly refusal: SpendRefusal };
 
 /** An operation's admission: its budget guard is charged by whoever ends it (`settle`). */
 export type OperationAdmission = { readonly ok: true } | { readonly ok: false; readonly refusal: SpendRefusal };
@@ -118,7 +120,12 @@ export class SpendGate {
    * `payer` says who pays when the client has no budget (`plan`: no client
    * asked for it). Asynchronous because a cluster holds budgets in Redis.
    */
-  async admit(estimate: Estimate, client: string | undefined, what = 'operation', payer: Payer = 'client'): Promise<Admission> {
+  async admit(
+    estimate: Estimate,
+    client: string | undefined,
+    what = 'operation',
+    payer: Payer = 'client',
+  ): Promise<Admission> {
     const early = this.#limitOrPlanRefusal(estimate, what);
     if (early !== undefined) return this.#refuse(early);
     const budgets = this.#budgets;
@@ -155,7 +162,12 @@ export class SpendGate {
    * counts towards the per-operation limit only), or says why not; on
    * admission, holds the estimate (or what is left) on `budget`.
    */
-  async admitOperation(estimate: Estimate, client: string | undefined, budget: OperationBudget | undefined, spent = 0): Promise<OperationAdmission> {
+  async admitOperation(
+    estimate: Estimate,
+    client: string | undefined,
+    budget: OperationBudget | undefined,
+    spent = 0,
+  ): Promise<OperationAdmission> {
     const total = estimate.requests + spent;
     if (total > this.#maxOperationCost) return { ok: false, refusal: this.#limitRefusal(total, 'operation') };
     const allowanceLeft = Math.max(0, this.#ledger.available() - this.#reserve);

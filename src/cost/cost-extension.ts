@@ -22,7 +22,11 @@ export interface CostSpent {
   readonly cacheHits: number;
 }
 
-export function costExtension(spent: CostSpent, ledger: Pick<Ledger, 'snapshot'>, budgetRemaining: number | undefined): CostExtension {
+export function costExtension(
+  spent: CostSpent,
+  ledger: Pick<Ledger, 'snapshot'>,
+  budgetRemaining: number | undefined,
+): CostExtension {
   return {
     ...(spent.estimated === undefined ? {} : { estimated: spent.estimated }),
     upstreamRequests: spent.upstreamRequests,

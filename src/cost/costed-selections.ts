@@ -59,13 +59,16 @@ export function costedOperation(
   const name = operation.name?.value ?? null;
   let byName = plans.get(document);
   const known = byName?.get(name);
-  if (known !== undefined && known.schema === schema && known.costs === costs && known.source === operation) return known.operation;
+  if (known !== undefined && known.schema === schema && known.costs === costs && known.source === operation)
+    return known.operation;
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const definition of document.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
   }
   const root = schema.getRootType(operation.operation);
-  const selectionSet = (root == null ? undefined : costedSet({ schema, costs, fragments }, root, operation.selectionSet, new Set())) ?? emptySet;
+  const selectionSet =
+    (root == null ? undefined : costedSet({ schema, costs, fragments }, root, operation.selectionSet, new Set())) ??
+    emptySet;
   const costed: OperationDefinitionNode = { ...operation, selectionSet };
   if (byName === undefined) {
     byName = new Map();
@@ -84,29 +87,43 @@ interface Scope {
 }
 
 /** The costed selections of `set` on `type`, or undefined when none is. `inFragments`: spreads being expanded (a cycle ends there). */
-function costedSet(scope: Scope, type: GraphQLCompositeType, set: SelectionSetNode, inFragments: ReadonlySet<string>): SelectionSetNode | undefined {
+function costedSet(
+  scope: Scope,
+  type: GraphQLCompositeType,
+  set: SelectionSetNode,
+  inFragments: ReadonlySet<string>,
+): SelectionSetNode | undefined {
   const selections: SelectionNode[] = [];
   for (const selection of set.selections) {
     if (selection.kind === Kind.FIELD) {
       const field = isObjectType(type) || isInterfaceType(type) ? type.getFields()[selection.name.value] : undefined;
       if (field === undefined) continue;
       const returned = getNamedType(field.type);
-      const children = selection.selectionSet !== undefined && isCompositeType(returned) ? costedSet(scope, returned, selection.selectionSet, inFragments) : undefined;
+      const children =
+        selection.selectionSet !== undefined && isCompositeType(returned)
+          ? costedSet(scope, returned, selection.selectionSet, inFragments)
+          : undefined;
       if (hasEntries(scope, type, selection.name.value)) {
         // Its own cost counts; an empty selection set keeps it a composite field with children costing 0.
-        selections.push(selection.selectionSet === undefined ? selection : { ...selection, selectionSet: children ?? emptySet });
+        selections.push(
+          selection.selectionSet === undefined ? selection : { ...selection, selectionSet: children ?? emptySet },
+        );
       } else if (children !== undefined) {
         selections.push({ ...selection, selectionSet: children });
       }
     } else if (selection.kind === Kind.INLINE_FRAGMENT) {
       const on = selection.typeCondition === undefined ? type : typeFromAST(scope.schema, selection.typeCondition);
-      const children = on !== undefined && isCompositeType(on) ? costedSet(scope, on, selection.selectionSet, inFragments) : undefined;
+      const children =
+        on !== undefined && isCompositeType(on) ? costedSet(scope, on, selection.selectionSet, inFragments) : undefined;
       if (children !== undefined) selections.push({ ...selection, selectionSet: children });
     } else {
       const fragment = scope.fragments.get(selection.name.value);
       if (fragment === undefined || inFragments.has(fragment.name.value)) continue;
       const on = typeFromAST(scope.schema, fragment.typeCondition);
-      const children = on !== undefined && isCompositeType(on) ? costedSet(scope, on, fragment.selectionSet, new Set([...inFragments, fragment.name.value])) : undefined;
+      const children =
+        on !== undefined && isCompositeType(on)
+          ? costedSet(scope, on, fragment.selectionSet, new Set([...inFragments, fragment.name.value]))
+          : undefined;
       if (children !== undefined) {
         selections.push({
           kind: Kind.INLINE_FRAGMENT,

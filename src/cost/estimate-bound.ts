@@ -37,7 +37,9 @@ export interface EstimateSample {
 }
 
 /** A recorder of samples outside the bound; undefined (no check) when the variable is unset. */
-export function estimateBoundRecorder(env: NodeJS.ProcessEnv = process.env): ((sample: EstimateSample) => void) | undefined {
+export function estimateBoundRecorder(
+  env: NodeJS.ProcessEnv = process.env,
+): ((sample: EstimateSample) => void) | undefined {
   const file = env[ESTIMATE_CHECK_ENV];
   if (file === undefined || file === '') return undefined;
   const side = env[ESTIMATE_CHECK_SIDE_ENV] === 'lower' ? 'lower' : 'both';

@@ -70,7 +70,10 @@ export class EstimateMemo {
   readonly #maxAgeMs: number;
   readonly #perOperation: number;
   readonly #now: () => number;
-  readonly #kept = new WeakMap<GraphQLSchema, WeakMap<Readonly<Record<string, FieldCost>>, WeakMap<OperationDefinitionNode, ByVariables>>>();
+  readonly #kept = new WeakMap<
+    GraphQLSchema,
+    WeakMap<Readonly<Record<string, FieldCost>>, WeakMap<OperationDefinitionNode, ByVariables>>
+  >();
 
   constructor(options: EstimateMemoOptions = {}) {
     this.#maxAgeMs = options.maxAgeMs ?? 500;

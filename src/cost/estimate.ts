@@ -127,7 +127,10 @@ export async function estimateOperation(input: EstimateInput): Promise<Estimate>
   const costs = input.costs ?? fieldCosts;
   const walk: Walk = { input, costs, counted: new Set(), credit: 0, facts: staticFacts(input.schema, costs) };
   const total = await selectionCost(walk, root, input.operation.selectionSet, [], undefined, known);
-  return { requests: Math.max(0, total.requests - walk.credit), unanswerable: Math.max(0, total.unanswerable - walk.credit) };
+  return {
+    requests: Math.max(0, total.requests - walk.credit),
+    unanswerable: Math.max(0, total.unanswerable - walk.credit),
+  };
 }
 
 function included(walk: Walk, node: SelectionNode): boolean {
@@ -176,7 +179,14 @@ async function selectionCost(
     const on = fragment.typeCondition === undefined ? type : typeFromAST(walk.input.schema, fragment.typeCondition);
     if (on === undefined || !isCompositeType(on) || !applies(walk, on, type, parent)) continue;
     // On a known value the concrete type stays: its fields are the ones that resolve.
-    const cost = await selectionCost(walk, parent === undefined ? on : type, fragment.selectionSet, ancestors, connectionSize, parent);
+    const cost = await selectionCost(
+      walk,
+      parent === undefined ? on : type,
+      fragment.selectionSet,
+      ancestors,
+      connectionSize,
+      parent,
+    );
     requests += cost.requests;
     unanswerable += cost.unanswerable;
   }
@@ -188,10 +198,18 @@ async function selectionCost(
  * values: no cost entry and none below it (static, see mayCost). Invalid
  * arguments cost nothing too, so this is decided before they are coerced.
  */
-function costlyField(walk: Walk, type: GraphQLCompositeType, node: FieldNode): GraphQLField<unknown, unknown> | undefined {
+function costlyField(
+  walk: Walk,
+  type: GraphQLCompositeType,
+  node: FieldNode,
+): GraphQLField<unknown, unknown> | undefined {
   const field = fieldOf(type, node.name.value);
   if (field === undefined) return undefined;
-  if (entriesFor(walk, type, node.name.value).length === 0 && !mayCost(walk, getNamedType(field.type), node.selectionSet)) return undefined;
+  if (
+    entriesFor(walk, type, node.name.value).length === 0 &&
+    !mayCost(walk, getNamedType(field.type), node.selectionSet)
+  )
+    return undefined;
   return field;
 }
 
@@ -209,7 +227,9 @@ function entriesFor(walk: Walk, type: GraphQLCompositeType, name: string): Field
   let entries = byName.get(name);
   if (entries === undefined) {
     const types = isAbstractType(type) ? walk.input.schema.getPossibleTypes(type) : [type];
-    entries = types.map((t) => walk.costs[`${t.name}.${name}`]).filter((entry): entry is FieldCost => entry !== undefined);
+    entries = types
+      .map((t) => walk.costs[`${t.name}.${name}`])
+      .filter((entry): entry is FieldCost => entry !== undefined);
     byName.set(name, entries);
   }
   return entries;
@@ -259,14 +279,18 @@ async function fieldCost(
       }
       walk.credit += 1;
       loaded += 1;
-      known = await loadAndResolve(walk, known.missing, () => resolveField(walk.input, type, field, node, parent.value, args, 'dry'));
+      known = await loadAndResolve(walk, known.missing, () =>
+        resolveField(walk.input, type, field, node, parent.value, args, 'dry'),
+      );
     }
     // Numbered pages: each is asked only when the ones before did not hold enough, so they are loaded in that order (needed anyway) while the bound says more than one.
     if (entries.some((entry) => entry.pagesInOrder === true)) {
       const pages = (await ownCost(entries, input)).requests;
       while (known.kind === 'unknown' && pages - loaded >= 2 && mayProbe(input)) {
         loaded += 1;
-        known = await loadAndResolve(walk, known.missing, () => resolveField(walk.input, type, field, node, parent.value, args, 'dry'));
+        known = await loadAndResolve(walk, known.missing, () =>
+          resolveField(walk.input, type, field, node, parent.value, args, 'dry'),
+        );
       }
     }
     if (known.kind === 'failed') return ZERO;
@@ -282,8 +306,17 @@ async function fieldCost(
   if (!isCompositeType(returned)) return own;
   const isList = isListType(getNullableType(field.type));
   let size = isList ? listSize(walk, type, node.name.value, args, entries, connectionSize) : 1;
-  const ownConnectionSize = returned.name.endsWith('Connection') ? numberArg(args, 'first') ?? DEFAULT_FIRST : undefined;
-  const children = await selectionCost(walk, returned, node.selectionSet, [args, ...ancestors], ownConnectionSize, undefined);
+  const ownConnectionSize = returned.name.endsWith('Connection')
+    ? (numberArg(args, 'first') ?? DEFAULT_FIRST)
+    : undefined;
+  const children = await selectionCost(
+    walk,
+    returned,
+    node.selectionSet,
+    [args, ...ancestors],
+    ownConnectionSize,
+    undefined,
+  );
   if (children.requests > 0 && own.requests <= 1 && resolvable && isObjectType(type) && mayProbe(input)) {
     // A cheap list (or object) whose children cost: load it now (execution reuses it) and walk its real items.
     if (missing !== undefined) walk.counted.delete(missing.key);
@@ -291,7 +324,8 @@ async function fieldCost(
     if (probed.kind === 'failed') return ZERO;
     if (probed.kind === 'value') return valueCost(walk, field, node, args, ancestors, probed.value);
   }
-  const probe = isList && children.requests > 0 ? entries.find((entry) => entry.probeListSize !== undefined) : undefined;
+  const probe =
+    isList && children.requests > 0 ? entries.find((entry) => entry.probeListSize !== undefined) : undefined;
   const probed = await probe?.probeListSize?.(input);
   if (probed !== undefined) {
     // The list itself is now loaded (counted in what the operation spent): the field costs only its items.
@@ -308,11 +342,20 @@ async function failsBeforeRequests(entries: readonly FieldCost[], input: CostInp
 }
 
 /** A field whose value is known costs nothing itself; its children are walked over each item. */
-async function valueCost(walk: Walk, field: GraphQLField<unknown, unknown>, node: FieldNode, args: Args, ancestors: readonly Args[], value: unknown): Promise<Estimate> {
+async function valueCost(
+  walk: Walk,
+  field: GraphQLField<unknown, unknown>,
+  node: FieldNode,
+  args: Args,
+  ancestors: readonly Args[],
+  value: unknown,
+): Promise<Estimate> {
   if (node.selectionSet === undefined) return ZERO;
   const returned = getNamedType(field.type);
   if (!isCompositeType(returned)) return ZERO;
-  const ownConnectionSize = returned.name.endsWith('Connection') ? numberArg(args, 'first') ?? DEFAULT_FIRST : undefined;
+  const ownConnectionSize = returned.name.endsWith('Connection')
+    ? (numberArg(args, 'first') ?? DEFAULT_FIRST)
+    : undefined;
   // One ancestors list for every item (it is only read).
   const itemAncestors = [args, ...ancestors];
   let requests = 0;
@@ -321,7 +364,14 @@ async function valueCost(walk: Walk, field: GraphQLField<unknown, unknown>, node
     if (item === null || item === undefined || item instanceof Error) continue;
     const concrete = await concreteTypeOf(walk.input, returned, item, walk.input);
     const known: Known = concrete === undefined ? undefined : { value: item };
-    const cost = await selectionCost(walk, concrete ?? returned, node.selectionSet, itemAncestors, ownConnectionSize, known);
+    const cost = await selectionCost(
+      walk,
+      concrete ?? returned,
+      node.selectionSet,
+      itemAncestors,
+      ownConnectionSize,
+      known,
+    );
     requests += cost.requests;
     unanswerable += cost.unanswerable;
   }
@@ -344,7 +394,9 @@ function mayCost(walk: Walk, type: GraphQLNamedType, set: SelectionSetNode | und
     if (selection.kind === Kind.FIELD) {
       const field = fieldOf(type, selection.name.value);
       if (field === undefined) continue;
-      found = entriesFor(walk, type, selection.name.value).length > 0 || mayCost(walk, getNamedType(field.type), selection.selectionSet);
+      found =
+        entriesFor(walk, type, selection.name.value).length > 0 ||
+        mayCost(walk, getNamedType(field.type), selection.selectionSet);
     } else {
       const fragment = selection.kind === Kind.INLINE_FRAGMENT ? selection : walk.input.fragments[selection.name.value];
       const on = fragment?.typeCondition === undefined ? type : typeFromAST(walk.input.schema, fragment.typeCondition);

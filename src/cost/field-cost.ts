@@ -186,7 +186,10 @@ export function resourcePerItem<P>(name: string, route: Route<P, unknown>, param
         if (seen.has(key)) continue;
         seen.add(key);
         const estimate = resourceEstimate(fetcher, { route: any, params: named });
-        total = { requests: total.requests + estimate.requests, unanswerable: total.unanswerable + estimate.unanswerable };
+        total = {
+          requests: total.requests + estimate.requests,
+          unanswerable: total.unanswerable + estimate.unanswerable,
+        };
       }
       return total;
     },
@@ -198,7 +201,11 @@ export function resourcePerItem<P>(name: string, route: Route<P, unknown>, param
  * A list field read from one resource its arguments name (`seasonStages`):
  * costs like `resource`, and may be probed for its real length.
  */
-export function resourceList<P, T>(route: Route<P, T>, params: (args: Args) => P, items: (payload: T) => readonly unknown[] | undefined): FieldCost {
+export function resourceList<P, T>(
+  route: Route<P, T>,
+  params: (args: Args) => P,
+  items: (payload: T) => readonly unknown[] | undefined,
+): FieldCost {
   return {
     ...resource(route, params),
     probeListSize: async (input) => {

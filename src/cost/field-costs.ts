@@ -37,7 +37,20 @@ import { v6FootballRoutes } from '../upstream/routes/v6-football.js';
 import { logoCost, v2TeamImage } from './logo-cost.js';
 import { nodesCost } from './node-cost.js';
 import { withLogoSportArgs, withSportArgs } from './sport-args.js';
-import { computed, mayProbe, nothing, paged, resource, resourceList, resourcePerItem, routes, type Args, type CostInput, type Estimate, type FieldCost } from './field-cost.js';
+import {
+  computed,
+  mayProbe,
+  nothing,
+  paged,
+  resource,
+  resourceList,
+  resourcePerItem,
+  routes,
+  type Args,
+  type CostInput,
+  type Estimate,
+  type FieldCost,
+} from './field-cost.js';
 
 export const ASSUMED_V2_EVENTS_PAGE_SIZE = 10;
 export const DEFAULT_LIST_SIZE = 50;
@@ -60,7 +73,12 @@ const noParams = (): Record<string, never> => ({});
  */
 async function seasonPagesLoaded(input: CostInput): Promise<boolean> {
   const { args, fetcher, context } = input;
-  const base = { sport: 'hockey', tournamentId: id(args, 'tournamentId'), seasonId: id(args, 'seasonId'), direction: 'last' as const };
+  const base = {
+    sport: 'hockey',
+    tournamentId: id(args, 'tournamentId'),
+    seasonId: id(args, 'seasonId'),
+    direction: 'last' as const,
+  };
   for (let page = 0; page < HOCKEY_SEASON_PAGES_BOUND; page++) {
     if (!fetcher.isCached(v2EventRoutes.seasonEvents, { ...base, page }) && !mayProbe(input)) return false;
     if (!(await context.upstream.load(v2EventRoutes.seasonEvents, { ...base, page })).hasNextPage) return true;
@@ -69,7 +87,11 @@ async function seasonPagesLoaded(input: CostInput): Promise<boolean> {
 }
 
 function seasonKey(input: CostInput) {
-  return { teamId: id(input.ancestors[0] ?? {}, 'id'), tournamentId: id(input.args, 'tournamentId'), seasonId: id(input.args, 'seasonId') };
+  return {
+    teamId: id(input.ancestors[0] ?? {}, 'id'),
+    tournamentId: id(input.args, 'tournamentId'),
+    seasonId: id(input.args, 'seasonId'),
+  };
 }
 
 const bound = (requests: number): Estimate => ({ requests, unanswerable: requests });
@@ -77,7 +99,8 @@ const bound = (requests: number): Estimate => ({ requests, unanswerable: request
 /** A page that cannot be loaded fails the field at execution too, before any statistics request. */
 const hockeySeasonAggregates = computed(async (input) => {
   try {
-    if (!(await seasonPagesLoaded(input))) return bound(HOCKEY_SEASON_PAGES_BOUND + 2 * HOCKEY_TEAM_SEASON_MATCHES_BOUND);
+    if (!(await seasonPagesLoaded(input)))
+      return bound(HOCKEY_SEASON_PAGES_BOUND + 2 * HOCKEY_TEAM_SEASON_MATCHES_BOUND);
     const cost = await seasonCost(input.context, seasonKey(input));
     return bound(cost.upstreamRequestsNeeded);
   } catch {
@@ -103,11 +126,17 @@ export const fieldCosts: Readonly<Record<string, FieldCost>> = {
     estimate: ({ args, context }) => nodesCost(context, Array.isArray(args['ids']) ? (args['ids'] as unknown[]) : []),
     listSize: (args) => (Array.isArray(args['ids']) ? (args['ids'] as unknown[]).length : 0),
   },
-  'Query.logo': withLogoSportArgs(logoCost((args) => (args['sources'] as Args | undefined) ?? {}), 'sources'),
+  'Query.logo': withLogoSportArgs(
+    logoCost((args) => (args['sources'] as Args | undefined) ?? {}),
+    'sources',
+  ),
   'Query.liveTicker': resource(v1WorldCupRoutes.matches, noParams),
 
   // Hockey V1 (spec 4.1): root fields name their resource, so a cached one is free.
-  'V1Hockey.standings': resource(v1Routes.standings, (a) => ({ competition: optionalId(a, 'competition'), seasonNum: (a['season'] as number | null | undefined) ?? undefined })),
+  'V1Hockey.standings': resource(v1Routes.standings, (a) => ({
+    competition: optionalId(a, 'competition'),
+    seasonNum: (a['season'] as number | null | undefined) ?? undefined,
+  })),
   'V1Hockey.lines': resource(v1Routes.lines, (a) => ({ gameId: id(a, 'gameId') })),
   'V1Hockey.news': resource(v1Routes.news, (a) => ({
     competitionId: optionalId(a, 'competitionId'),
@@ -115,7 +144,9 @@ export const fieldCosts: Readonly<Record<string, FieldCost>> = {
     limit: (a['limit'] as number | null | undefined) ?? undefined,
   })),
   'V1Hockey.athlete': resource(v1Routes.athletes, (a) => ({ athleteId: id(a, 'id') })),
-  'V1Hockey.athletes': resourcePerItem('ids', v1Routes.athletes, (item) => ({ athleteId: integerId(item as string, 'athlete id') })),
+  'V1Hockey.athletes': resourcePerItem('ids', v1Routes.athletes, (item) => ({
+    athleteId: integerId(item as string, 'athlete id'),
+  })),
   'V1Hockey.searchAthletes': resource(v1Routes.search, (a) => ({ q: String(a['name']).trim(), sport: 'hockey' })),
   'V1HockeyAthleteHit.athlete': routes(v1Routes.athletes),
   'V1HockeyCompetitor.logo': withLogoSportArgs(logoCost((args) => args, undefined, true)),
@@ -140,7 +171,9 @@ export const fieldCosts: Readonly<Record<string, FieldCost>> = {
   'V1WorldCupGame.events': routes(v1WorldCupRoutes.worldCupGame),
   'V1WorldCupGame.commentary': routes(v1WorldCupRoutes.worldCupGame),
   // The coach comes from the team's latest lineup: matches list + one lineups request.
-  'V1FootballCompetitor.coach': computed(({ fetcher }) => bound(fetcher.isCached(v1WorldCupRoutes.matches, {}) ? 1 : 2)),
+  'V1FootballCompetitor.coach': computed(({ fetcher }) =>
+    bound(fetcher.isCached(v1WorldCupRoutes.matches, {}) ? 1 : 2),
+  ),
 
   // Generic V2 entities (spec 4.3); the slug lookup is free. The namespace costs nothing itself, nor does
   // anything under it when its sport arguments are refused.
@@ -210,7 +243,11 @@ export const fieldCosts: Readonly<Record<string, FieldCost>> = {
   'V2Cycling.rider': routes(v2Routes.team),
   'V2Cycling.search': routes(v2CyclingRoutes.search),
   'V2Cycling.countries': routes(v2CyclingRoutes.countries),
-  'V2Motorsport.seasonStages': resourceList(v2MotorsportRoutes.seasonStages, (a) => ({ seasonId: id(a, 'seasonId') }), (payload) => payload.stages),
+  'V2Motorsport.seasonStages': resourceList(
+    v2MotorsportRoutes.seasonStages,
+    (a) => ({ seasonId: id(a, 'seasonId') }),
+    (payload) => payload.stages,
+  ),
   'V2Motorsport.stage': routes(v2MotorsportRoutes.stage),
   'V2Motorsport.constructorStandings': routes(v2MotorsportRoutes.constructorStandings),
   'MotorsportStage.substages': routes(v2MotorsportRoutes.substages),

@@ -26,19 +26,33 @@ async function v2FromArgs(input: CostInput, args: Args): Promise<V2Source> {
   if (args['v2TeamId'] == null) return undefined;
   let choice: SportChoice;
   try {
-    choice = sportChoice({ sport: args['v2Sport'] as string | null | undefined, sportKey: args['v2SportKey'] as string | null | undefined }, V2_LOGO_SPORT_ARGS);
+    choice = sportChoice(
+      {
+        sport: args['v2Sport'] as string | null | undefined,
+        sportKey: args['v2SportKey'] as string | null | undefined,
+      },
+      V2_LOGO_SPORT_ARGS,
+    );
   } catch {
     // Refused by the resolver before any request (withLogoSportArgs costs it 0).
     return undefined;
   }
-  return { sport: await v2Slug(input.context, choice), type: 'teams', id: integerId(String(args['v2TeamId']), 'v2TeamId') };
+  return {
+    sport: await v2Slug(input.context, choice),
+    type: 'teams',
+    id: integerId(String(args['v2TeamId']), 'v2TeamId'),
+  };
 }
 
 /**
  * @param argsOf the logo's source arguments (the field's own, or `sources` of Query.logo).
  * @param v2OfParent the parent's own V2 image (V2Team.logo), 'unnamed' while the parent is not known.
  */
-export function logoCost(argsOf: (args: Args) => Args, v2OfParent?: (input: CostInput) => V2Source, hasV1 = false): FieldCost {
+export function logoCost(
+  argsOf: (args: Args) => Args,
+  v2OfParent?: (input: CostInput) => V2Source,
+  hasV1 = false,
+): FieldCost {
   return computed(async (input): Promise<Estimate> => {
     const args = argsOf(input.args);
     const v6Logo = args['v6Logo'];
@@ -54,7 +68,12 @@ export function logoCost(argsOf: (args: Args) => Args, v2OfParent?: (input: Cost
     }
     if (!hasV1 && args['v1CompetitorId'] == null && v2 === undefined && v6Logo == null) return nothing;
     const images = await imageServiceFor(input.context.services);
-    const v2Cost = v2 === undefined ? nothing : v2 === 'unnamed' ? { requests: 1, unanswerable: 1 } : images.imageCost({ version: 'v2', params: v2 });
+    const v2Cost =
+      v2 === undefined
+        ? nothing
+        : v2 === 'unnamed'
+          ? { requests: 1, unanswerable: 1 }
+          : images.imageCost({ version: 'v2', params: v2 });
     const v6Cost = v6Logo == null ? 0 : 1;
     return { requests: v2Cost.requests + v6Cost, unanswerable: v2Cost.unanswerable + v6Cost };
   });

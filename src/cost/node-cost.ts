@@ -31,7 +31,8 @@ export async function nodesCost(context: GatewayContext, ids: readonly unknown[]
     const source = await sourceToLoad(context, id);
     if (source === undefined) continue;
     const key = fetcher.keyOf(source.route, source.params as never);
-    if (!byResource.has(key)) byResource.set(key, resourceEstimate(fetcher, { route: source.route, params: source.params }));
+    if (!byResource.has(key))
+      byResource.set(key, resourceEstimate(fetcher, { route: source.route, params: source.params }));
   }
   let total = { ...nothing };
   for (const estimate of byResource.values()) {

@@ -146,7 +146,9 @@ export async function resolveField(
     variableValues: input.variables as Record<string, unknown>,
   };
   try {
-    const value = await settle(await (field.resolve ?? defaultFieldResolver)(parent, args, context, info as GraphQLResolveInfo));
+    const value = await settle(
+      await (field.resolve ?? defaultFieldResolver)(parent, args, context, info as GraphQLResolveInfo),
+    );
     return value instanceof Error ? { kind: 'failed' } : { kind: 'value', value };
   } catch (error) {
     if (error instanceof NotKnown) return { kind: 'unknown', missing: error.missing };
@@ -167,9 +169,17 @@ export async function resolveField(
 async function settle(value: unknown): Promise<unknown> {
   if (!Array.isArray(value)) return value;
   const items = await Promise.allSettled(value.map(async (item) => settle(await item)));
-  const unknown = items.find((item): item is PromiseRejectedResult => item.status === 'rejected' && item.reason instanceof NotKnown);
+  const unknown = items.find(
+    (item): item is PromiseRejectedResult => item.status === 'rejected' && item.reason instanceof NotKnown,
+  );
   if (unknown !== undefined) throw unknown.reason;
-  return items.map((item) => (item.status === 'fulfilled' ? item.value : item.reason instanceof Error ? item.reason : new Error(String(item.reason))));
+  return items.map((item) =>
+    item.status === 'fulfilled'
+      ? item.value
+      : item.reason instanceof Error
+        ? item.reason
+        : new Error(String(item.reason)),
+  );
 }
 
 /** The object type a value of `type` resolves to, or undefined when it cannot be told without executing. */
@@ -187,7 +197,8 @@ export async function concreteTypeOf(
   } catch {
     return undefined;
   }
-  if (name === undefined && typeof value === 'object' && value !== null) name = (value as { __typename?: unknown }).__typename;
+  if (name === undefined && typeof value === 'object' && value !== null)
+    name = (value as { __typename?: unknown }).__typename;
   const found = typeof name === 'string' ? input.schema.getType(name) : undefined;
   return found !== undefined && isObjectType(found) && input.schema.isSubType(type, found) ? found : undefined;
 }

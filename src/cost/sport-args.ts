@@ -4,7 +4,13 @@
  * the catalogue does not list before any upstream request, so such a field
  * and everything under it cost nothing (src/model/sport-catalogue.ts).
  */
-import { catalogueEntries, findEntry, sportChoice, type SportArgNames, type SportChoice } from '../model/sport-catalogue.js';
+import {
+  catalogueEntries,
+  findEntry,
+  sportChoice,
+  type SportArgNames,
+  type SportChoice,
+} from '../model/sport-catalogue.js';
 import type { Args, CostInput, FieldCost } from './field-cost.js';
 
 const V2_LOGO: SportArgNames = { sport: 'v2Sport', sportKey: 'v2SportKey' };

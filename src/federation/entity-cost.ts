@@ -14,7 +14,8 @@ import type { Args, FieldCost } from '../cost/field-cost.js';
 import { nodesCost } from '../cost/node-cost.js';
 import { possibleInSchema, representedGlobalId } from './representation.js';
 
-const representations = (args: Args): unknown[] => (Array.isArray(args['representations']) ? (args['representations'] as unknown[]) : []);
+const representations = (args: Args): unknown[] =>
+  Array.isArray(args['representations']) ? (args['representations'] as unknown[]) : [];
 
 export const subgraphFieldCosts: Readonly<Record<string, FieldCost>> = {
   ...fieldCosts,

@@ -25,7 +25,8 @@ export type IsPossibleType = (abstractName: string, typeName: string) => boolean
 
 const bad = (message: string): GatewayError => new GatewayError(ErrorCode.BadUserInput, message);
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The representation's `__typename`, or BAD_USER_INPUT. */
 export function representedType(representation: unknown): string {
@@ -42,16 +43,23 @@ const nativeKeyOf = (typeName: string): (typeof nativeKeyTypes)[string] | undefi
 function fromRef(typeName: string, ref: unknown): GlobalId {
   const key = nativeKeyOf(typeName);
   if (key === undefined) throw bad(`${typeName} has no \`ref\` key: represent it by its \`id\`.`);
-  if (!isRecord(ref)) throw bad(`The \`ref\` of a ${typeName} representation must be an object { version nativeId sport }.`);
+  if (!isRecord(ref))
+    throw bad(`The \`ref\` of a ${typeName} representation must be an object { version nativeId sport }.`);
   const { version, nativeId, sport } = ref;
   if (version !== key.version.toUpperCase()) {
-    throw bad(`A ${typeName} is a ${key.version.toUpperCase()} entity: its \`ref.version\` must be ${key.version.toUpperCase()}.`);
+    throw bad(
+      `A ${typeName} is a ${key.version.toUpperCase()} entity: its \`ref.version\` must be ${key.version.toUpperCase()}.`,
+    );
   }
-  if (typeof nativeId !== 'string' || nativeId === '') throw bad(`The \`ref.nativeId\` of a ${typeName} representation must be a non-empty string.`);
-  if (sport !== null && sport !== undefined && typeof sport !== 'string') throw bad(`The \`ref.sport\` of a ${typeName} representation must be a string.`);
+  if (typeof nativeId !== 'string' || nativeId === '')
+    throw bad(`The \`ref.nativeId\` of a ${typeName} representation must be a non-empty string.`);
+  if (sport !== null && sport !== undefined && typeof sport !== 'string')
+    throw bad(`The \`ref.sport\` of a ${typeName} representation must be a string.`);
   const slug = sport ?? key.sport;
-  if (slug === undefined || slug === '') throw bad(`A ${typeName} representation needs \`ref.sport\`: the ${key.version.toUpperCase()} slug of its sport.`);
-  if (key.sport !== undefined && slug !== key.sport) throw bad(`A ${typeName} is served under the sport \`${key.sport}\` only.`);
+  if (slug === undefined || slug === '')
+    throw bad(`A ${typeName} representation needs \`ref.sport\`: the ${key.version.toUpperCase()} slug of its sport.`);
+  if (key.sport !== undefined && slug !== key.sport)
+    throw bad(`A ${typeName} is served under the sport \`${key.sport}\` only.`);
   const id: GlobalId = { version: key.version, sport: slug, typeName, nativeId };
   // Through the ID's own parser, so that a sport slug it would refuse is refused here too.
   return fromGlobalId(toGlobalId(id));
@@ -89,7 +97,13 @@ export const possibleInSchema =
     if (abstractName === typeName) return true;
     const abstract = schema.getType(abstractName);
     const concrete = schema.getType(typeName);
-    return abstract !== undefined && abstract !== null && isAbstractType(abstract) && isObjectType(concrete) && schema.isSubType(abstract, concrete);
+    return (
+      abstract !== undefined &&
+      abstract !== null &&
+      isAbstractType(abstract) &&
+      isObjectType(concrete) &&
+      schema.isSubType(abstract, concrete)
+    );
   };
 
 /** The global ID as text (what `nodes(ids:)` takes), or undefined when the representation is refused. */

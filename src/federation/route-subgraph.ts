@@ -24,7 +24,10 @@ const switchedOff: Refusal = {
 
 const pathOf = (url: string | undefined): string => (url ?? '').split('?')[0] ?? '';
 
-export function routeSubgraph(makeSubgraph: (() => RequestListener) | undefined, standAlone: RequestListener): RequestListener {
+export function routeSubgraph(
+  makeSubgraph: (() => RequestListener) | undefined,
+  standAlone: RequestListener,
+): RequestListener {
   let subgraph: RequestListener | undefined;
   return (req: IncomingMessage, res: ServerResponse) => {
     if (pathOf(req.url) !== SUBGRAPH_PATH) {

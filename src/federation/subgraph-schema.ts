@@ -48,13 +48,19 @@ function withCodedRepresentations(schema: GraphQLSchema, entityNames: ReadonlySe
   const field = schema.getQueryType()?.getFields()['_entities'];
   const resolve = field?.resolve;
   if (field === undefined || resolve === undefined) return;
-  const guarded: GraphQLFieldResolver<unknown, GatewayContext, { representations: unknown[] }> = (source, args, ctx, info) => {
+  const guarded: GraphQLFieldResolver<unknown, GatewayContext, { representations: unknown[] }> = (
+    source,
+    args,
+    ctx,
+    info,
+  ) => {
     const refused = new Map<number, GatewayError>();
     const valid: unknown[] = [];
     args.representations.forEach((representation, index) => {
       try {
         const typeName = representedType(representation);
-        if (!entityNames.has(typeName)) throw new GatewayError(ErrorCode.BadUserInput, `${typeName} is not an entity of this subgraph.`);
+        if (!entityNames.has(typeName))
+          throw new GatewayError(ErrorCode.BadUserInput, `${typeName} is not an entity of this subgraph.`);
         valid.push(representation);
       } catch (error) {
         refused.set(index, error as GatewayError);
@@ -82,7 +88,11 @@ function referenceResolvers(entityNames: readonly string[]): GraphQLResolverMap<
   return map as unknown as GraphQLResolverMap<GatewayContext>;
 }
 
-export function buildGatewaySubgraphSchema(typeDefs: readonly string[], resolvers: readonly Resolvers[], options: SubgraphSdlOptions): GraphQLSchema {
+export function buildGatewaySubgraphSchema(
+  typeDefs: readonly string[],
+  resolvers: readonly Resolvers[],
+  options: SubgraphSdlOptions,
+): GraphQLSchema {
   const document = subgraphDocument(typeDefs, options);
   const entityNames = document.definitions.flatMap((definition) =>
     (definition.kind === Kind.OBJECT_TYPE_DEFINITION || definition.kind === Kind.INTERFACE_TYPE_DEFINITION) &&

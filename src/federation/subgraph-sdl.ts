@@ -106,11 +106,12 @@ export interface SubgraphSdlOptions {
   readonly hidden: readonly FieldGroup[];
 }
 
-const stringArg = (name: string, value: string) => ({
-  kind: Kind.ARGUMENT,
-  name: { kind: Kind.NAME, value: name },
-  value: { kind: Kind.STRING, value },
-}) as const;
+const stringArg = (name: string, value: string) =>
+  ({
+    kind: Kind.ARGUMENT,
+    name: { kind: Kind.NAME, value: name },
+    value: { kind: Kind.STRING, value },
+  }) as const;
 
 function directive(name: string, args: Readonly<Record<string, string>> = {}): ConstDirectiveNode {
   return {
@@ -120,7 +121,8 @@ function directive(name: string, args: Readonly<Record<string, string>> = {}): C
   };
 }
 
-const implementsNode = (node: ObjectTypeDefinitionNode): boolean => (node.interfaces ?? []).some((i) => i.name.value === 'Node');
+const implementsNode = (node: ObjectTypeDefinitionNode): boolean =>
+  (node.interfaces ?? []).some((i) => i.name.value === 'Node');
 
 /** Interfaces whose implementations all implement `Node` (and `Node` itself): each gets the `id` key. */
 function entityInterfaces(document: DocumentNode): Set<string> {
@@ -131,7 +133,10 @@ function entityInterfaces(document: DocumentNode): Set<string> {
     if (definition.kind === Kind.OBJECT_TYPE_DEFINITION && !implementsNode(definition)) {
       for (const implemented of definition.interfaces ?? []) notEntity.add(implemented.name.value);
     }
-    if (definition.kind === Kind.INTERFACE_TYPE_DEFINITION && !(definition.fields ?? []).some((f) => f.name.value === 'id')) {
+    if (
+      definition.kind === Kind.INTERFACE_TYPE_DEFINITION &&
+      !(definition.fields ?? []).some((f) => f.name.value === 'id')
+    ) {
       notEntity.add(definition.name.value);
     }
   }
@@ -146,9 +151,12 @@ export function subgraphDocument(typeDefs: readonly string[], options: SubgraphS
   const groupsOfField = (typeName: string, field: FieldDefinitionNode): FieldGroup[] =>
     FIELD_GROUPS.filter((group) => {
       const members = fieldGroups[group];
-      return members.fields?.includes(`${typeName}.${field.name.value}`) === true || members.fieldNamed === field.name.value;
+      return (
+        members.fields?.includes(`${typeName}.${field.name.value}`) === true || members.fieldNamed === field.name.value
+      );
     });
-  const groupsOfType = (typeName: string): FieldGroup[] => FIELD_GROUPS.filter((group) => fieldGroups[group].types?.includes(typeName) === true);
+  const groupsOfType = (typeName: string): FieldGroup[] =>
+    FIELD_GROUPS.filter((group) => fieldGroups[group].types?.includes(typeName) === true);
   const marks = (groups: readonly FieldGroup[]): ConstDirectiveNode[] => [
     ...groups.map((group) => directive('tag', { name: group })),
     ...(groups.some((group) => hidden.has(group)) ? [directive('inaccessible')] : []),
@@ -184,13 +192,22 @@ export function subgraphDocument(typeDefs: readonly string[], options: SubgraphS
     }),
     InterfaceTypeDefinition: (node: InterfaceTypeDefinitionNode) => ({
       ...node,
-      directives: [...(node.directives ?? []), ...(interfaceEntities.has(node.name.value) ? [directive('key', { fields: 'id' })] : [])],
+      directives: [
+        ...(node.directives ?? []),
+        ...(interfaceEntities.has(node.name.value) ? [directive('key', { fields: 'id' })] : []),
+      ],
       fields: withFieldMarks(node.name.value, node.fields),
     }),
-    EnumTypeDefinition: (node) => ({ ...node, directives: [...(node.directives ?? []), ...marks(groupsOfType(node.name.value))] }),
+    EnumTypeDefinition: (node) => ({
+      ...node,
+      directives: [...(node.directives ?? []), ...marks(groupsOfType(node.name.value))],
+    }),
   });
-  const link = parse(`extend schema @link(url: "${FEDERATION_SPEC_URL}", import: ["@key", "@shareable", "@inaccessible", "@tag"])`, {
-    noLocation: true,
-  });
+  const link = parse(
+    `extend schema @link(url: "${FEDERATION_SPEC_URL}", import: ["@key", "@shareable", "@inaccessible", "@tag"])`,
+    {
+      noLocation: true,
+    },
+  );
   return concatAST([link, federated]);
 }

@@ -51,22 +51,29 @@ let loading: Promise<GraphiQLAssets> | undefined;
 
 /** The assets, imported (and the example operations read) and hashed once per process, on first use. */
 export function graphiqlAssets(): Promise<GraphiQLAssets> {
-  loading ??= Promise.all([import('@graphql-yoga/render-graphiql/graphiql'), loadExampleOperations()]).then(([source, examples]) => {
-    const icon = fromDataUrl(source.favicon);
-    const workers = {
-      editorWorkerService: asset('editor.worker', 'js', JS, Buffer.from(source.editorWorkerService)),
-      json: asset('json.worker', 'js', JS, Buffer.from(source.jsonWorker)),
-      graphql: asset('graphql.worker', 'js', JS, Buffer.from(source.graphqlWorker)),
-    };
-    const assets = {
-      app: asset('graphiql', 'js', JS, Buffer.from(source.js)),
-      stylesheet: asset('graphiql', 'css', 'text/css; charset=utf-8', Buffer.from(source.css)),
-      favicon: asset('favicon', icon.type === 'image/x-icon' ? 'ico' : 'bin', icon.type, icon.bytes),
-      exampleTabs: asset('examples', 'js', JS, Buffer.from(exampleTabsScript(examples))),
-      workers,
-    };
-    const files = new Map([assets.app, assets.stylesheet, assets.favicon, assets.exampleTabs, ...Object.values(workers)].map((entry) => [entry.file, entry]));
-    return { ...assets, byFile: (file: string) => files.get(file) };
-  });
+  loading ??= Promise.all([import('@graphql-yoga/render-graphiql/graphiql'), loadExampleOperations()]).then(
+    ([source, examples]) => {
+      const icon = fromDataUrl(source.favicon);
+      const workers = {
+        editorWorkerService: asset('editor.worker', 'js', JS, Buffer.from(source.editorWorkerService)),
+        json: asset('json.worker', 'js', JS, Buffer.from(source.jsonWorker)),
+        graphql: asset('graphql.worker', 'js', JS, Buffer.from(source.graphqlWorker)),
+      };
+      const assets = {
+        app: asset('graphiql', 'js', JS, Buffer.from(source.js)),
+        stylesheet: asset('graphiql', 'css', 'text/css; charset=utf-8', Buffer.from(source.css)),
+        favicon: asset('favicon', icon.type === 'image/x-icon' ? 'ico' : 'bin', icon.type, icon.bytes),
+        exampleTabs: asset('examples', 'js', JS, Buffer.from(exampleTabsScript(examples))),
+        workers,
+      };
+      const files = new Map(
+        [assets.app, assets.stylesheet, assets.favicon, assets.exampleTabs, ...Object.values(workers)].map((entry) => [
+          entry.file,
+          entry,
+        ]),
+      );
+      return { ...assets, byFile: (file: string) => files.get(file) };
+    },
+  );
   return loading;
 }

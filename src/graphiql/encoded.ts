@@ -39,9 +39,12 @@ export class EncodedCopies {
     let copy = this.#copies.get(id);
     if (copy === undefined) {
       // Brotli's top quality takes ~20 s on the 5 MB app; 5 is within 10 % of its size in a fraction of a second.
-      copy = encoding === 'br'
-        ? compressBrotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } })
-        : compressGzip(body, { level: 9 });
+      copy =
+        encoding === 'br'
+          ? compressBrotli(body, {
+              params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
+            })
+          : compressGzip(body, { level: 9 });
       // A failed compression is not kept: the next request tries again.
       copy.catch(() => this.#copies.delete(id));
       this.#copies.set(id, copy);

@@ -39,7 +39,8 @@ async function readExample(dir: string, file: string): Promise<ExampleOperation>
   const document = await readFile(join(dir, file), 'utf8');
   const operations = parse(document).definitions.filter((definition) => definition.kind === Kind.OPERATION_DEFINITION);
   const [operation] = operations;
-  if (operations.length !== 1 || operation?.name === undefined) throw new Error(`${file}: an example holds exactly one named operation`);
+  if (operations.length !== 1 || operation?.name === undefined)
+    throw new Error(`${file}: an example holds exactly one named operation`);
   const variablesJson = await readOptional(join(dir, file.replace(/\.graphql$/, '.variables.json')));
   const variables = variablesJson === null ? {} : (JSON.parse(variablesJson) as Record<string, unknown>);
   return { file, name: operation.name.value, type: operation.operation, document, variablesJson, variables };
@@ -49,7 +50,11 @@ async function readExample(dir: string, file: string): Promise<ExampleOperation>
  * Every example operation, in file order.
  * @param dir where the files are. @default runtimeDir('exampleOperations')
  */
-export async function loadExampleOperations(dir: string = runtimeDir('exampleOperations')): Promise<ExampleOperation[]> {
-  const files = (await readdir(dir)).filter((file) => file.endsWith('.graphql')).sort((a, b) => order(a) - order(b) || a.localeCompare(b));
+export async function loadExampleOperations(
+  dir: string = runtimeDir('exampleOperations'),
+): Promise<ExampleOperation[]> {
+  const files = (await readdir(dir))
+    .filter((file) => file.endsWith('.graphql'))
+    .sort((a, b) => order(a) - order(b) || a.localeCompare(b));
   return Promise.all(files.map((file) => readExample(dir, file)));
 }

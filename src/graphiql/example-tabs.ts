@@ -22,7 +22,10 @@ export interface ExampleTabOptions {
 
 export function exampleTabOptions(examples: readonly ExampleOperation[]): ExampleTabOptions {
   return {
-    defaultTabs: examples.map((example) => ({ query: example.document, variables: example.variablesJson?.trim() ?? null })),
+    defaultTabs: examples.map((example) => ({
+      query: example.document,
+      variables: example.variablesJson?.trim() ?? null,
+    })),
   };
 }
 

@@ -8,15 +8,16 @@ import type { GraphiQLOptions } from 'graphql-yoga';
 import type { GraphiQLAssets } from './assets.js';
 import { EXAMPLE_TABS_GLOBAL } from './example-tabs.js';
 
-const escapeHtml = (text: string): string =>
-  text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 /** JSON that can sit inside a <script> element: no `</script>` or `<!--` can end it early. */
 const scriptJson = (value: unknown): string => JSON.stringify(value).replace(/</g, '\\u003c');
 
 export function graphiqlPage(options: GraphiQLOptions | undefined, assets: GraphiQLAssets, prefix: string): string {
   const url = (file: string): string => `${prefix}/${file}`;
-  const workers = Object.fromEntries(Object.entries(assets.workers).map(([label, worker]) => [label, url(worker.file)]));
+  const workers = Object.fromEntries(
+    Object.entries(assets.workers).map(([label, worker]) => [label, url(worker.file)]),
+  );
   return `<!doctype html>
 <html lang="en">
   <head>

@@ -14,7 +14,11 @@ import { EncodedCopies, staticEncodingFor } from './encoded.js';
 
 export const GRAPHIQL_ASSET_PREFIX = '/graphiql';
 
-const noSuchFile: Refusal = { status: 404, code: 'NOT_FOUND', message: 'No such GraphiQL file (an older GraphiQL page? Reload it).' };
+const noSuchFile: Refusal = {
+  status: 404,
+  code: 'NOT_FOUND',
+  message: 'No such GraphiQL file (an older GraphiQL page? Reload it).',
+};
 
 /** True when `If-None-Match` names this file's validator (weak comparison, RFC 9110 13.1.2). */
 function notModified(ifNoneMatch: string | null, asset: GraphiQLAsset): boolean {

@@ -41,7 +41,8 @@ function nameOfEntry(entry: string): string {
 
 const loopbackNames = ['localhost', '127.0.0.1', '::1'] as const;
 
-const isLoopback = (name: string): boolean => name === 'localhost' || name === '::1' || /^127\.\d+\.\d+\.\d+$/.test(name);
+const isLoopback = (name: string): boolean =>
+  name === 'localhost' || name === '::1' || /^127\.\d+\.\d+\.\d+$/.test(name);
 
 /**
  * The names a gateway bound to `bindHost` answers for by default: that
@@ -123,7 +124,9 @@ export class HostPolicy {
     try {
       const url = new URL(origin);
       const name = hostNameOf(url.host);
-      return (url.protocol === 'http:' || url.protocol === 'https:') && name !== undefined && loopbackOriginNames.has(name);
+      return (
+        (url.protocol === 'http:' || url.protocol === 'https:') && name !== undefined && loopbackOriginNames.has(name)
+      );
     } catch {
       return false;
     }

@@ -32,7 +32,10 @@ const streamingType = /^\s*(?:text\/event-stream|multipart\/)/i;
 /** connect-style middleware; `compression` works on Node's own request and response. */
 type Middleware = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
 
-export function compressResponses({ thresholdBytes = 1_024 }: CompressionOptions, next: RequestListener): RequestListener {
+export function compressResponses(
+  { thresholdBytes = 1_024 }: CompressionOptions,
+  next: RequestListener,
+): RequestListener {
   const middleware = compression({
     threshold: thresholdBytes,
     // Fast enough for answers made per request (brotli's default quality, 11, takes seconds on a few MB).

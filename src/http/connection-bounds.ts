@@ -37,7 +37,9 @@ export const tooManyConnections: Refusal = {
 const RETRY_AFTER = { 'retry-after': '1' };
 
 /** The options `createServer` must be given (Node reads the checking interval only there). */
-export function serverTimeouts(options: Pick<ConnectionBoundsOptions, 'headersTimeoutMs' | 'requestTimeoutMs'>): Pick<ServerOptions, 'headersTimeout' | 'requestTimeout' | 'connectionsCheckingInterval'> {
+export function serverTimeouts(
+  options: Pick<ConnectionBoundsOptions, 'headersTimeoutMs' | 'requestTimeoutMs'>,
+): Pick<ServerOptions, 'headersTimeout' | 'requestTimeout' | 'connectionsCheckingInterval'> {
   return {
     headersTimeout: options.headersTimeoutMs,
     requestTimeout: options.requestTimeoutMs,

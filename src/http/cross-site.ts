@@ -44,7 +44,11 @@ export type CrossSiteVerdict =
 /** `same-origin`: the gateway's own page; `none`: the user navigated there. */
 const trustedSites = new Set(['same-origin', 'none']);
 
-export function crossSiteVerdict(headers: RequestHeaders, policy: HostPolicy, signals: readonly string[]): CrossSiteVerdict {
+export function crossSiteVerdict(
+  headers: RequestHeaders,
+  policy: HostPolicy,
+  signals: readonly string[],
+): CrossSiteVerdict {
   if (signals.some((name) => headers.get(name) !== null)) return { allowed: true };
   const fetchSite = headers.get('sec-fetch-site')?.trim().toLowerCase() || undefined;
   if (fetchSite !== undefined && trustedSites.has(fetchSite)) return { allowed: true };

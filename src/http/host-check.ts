@@ -33,9 +33,14 @@ export const hostRequired: Refusal = {
   message: 'An HTTP/1.1 request needs a Host header.',
 };
 
-const firstHeader = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
+const firstHeader = (value: string | string[] | undefined): string | undefined =>
+  Array.isArray(value) ? value[0] : value;
 
-export function refuseForeignHosts(policy: HostPolicy, next: RequestListener, { open = ['/healthz'] }: { open?: readonly string[] } = {}): RequestListener {
+export function refuseForeignHosts(
+  policy: HostPolicy,
+  next: RequestListener,
+  { open = ['/healthz'] }: { open?: readonly string[] } = {},
+): RequestListener {
   return (req: IncomingMessage, res: ServerResponse) => {
     const host = req.headers.host;
     if (host === undefined && req.httpVersion === '1.1') {
@@ -60,6 +65,13 @@ export function upgradeRefusal(policy: HostPolicy, req: IncomingMessage): Refusa
 }
 
 /** What ws's `verifyClient` callback needs to answer a refused upgrade with a coded JSON body. */
-export function upgradeAnswer(req: IncomingMessage, refusal: Refusal): { status: number; body: string; headers: Record<string, string> } {
-  return { status: refusal.status, body: refusalBody(req.url, refusal), headers: { 'content-type': 'application/json; charset=utf-8' } };
+export function upgradeAnswer(
+  req: IncomingMessage,
+  refusal: Refusal,
+): { status: number; body: string; headers: Record<string, string> } {
+  return {
+    status: refusal.status,
+    body: refusalBody(req.url, refusal),
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+  };
 }

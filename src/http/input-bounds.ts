@@ -17,7 +17,11 @@ export interface InputBounds {
   readonly maxValues: number;
 }
 
-export type InputRefusalCode = 'VARIABLES_TOO_DEEP' | 'VARIABLES_TOO_LARGE' | 'EXTENSIONS_TOO_DEEP' | 'EXTENSIONS_TOO_LARGE';
+export type InputRefusalCode =
+  | 'VARIABLES_TOO_DEEP'
+  | 'VARIABLES_TOO_LARGE'
+  | 'EXTENSIONS_TOO_DEEP'
+  | 'EXTENSIONS_TOO_LARGE';
 
 export interface InputRefusal {
   readonly code: InputRefusalCode;
@@ -60,7 +64,10 @@ const refusals: Record<'variables' | 'extensions', Record<'deep' | 'large', Inpu
 };
 
 /** The refusal for a request's parameters, or undefined when both are within bounds. */
-export function inputRefusal(params: { readonly variables?: unknown; readonly extensions?: unknown }, bounds: InputBounds): InputRefusal | undefined {
+export function inputRefusal(
+  params: { readonly variables?: unknown; readonly extensions?: unknown },
+  bounds: InputBounds,
+): InputRefusal | undefined {
   for (const part of ['variables', 'extensions'] as const) {
     const verdict = measure(params[part], bounds);
     if (verdict !== undefined) return refusals[part][verdict];

@@ -19,7 +19,8 @@ const imagePath = /^\/images(?:[/?]|$)/;
 
 /** The JSON body of a refusal for a request to `url` (path and query). */
 export function refusalBody(url: string | undefined, refusal: Refusal): string {
-  if (url !== undefined && imagePath.test(url)) return JSON.stringify({ error: { code: refusal.code, message: refusal.message } });
+  if (url !== undefined && imagePath.test(url))
+    return JSON.stringify({ error: { code: refusal.code, message: refusal.message } });
   return JSON.stringify({ errors: [{ message: refusal.message, extensions: { code: refusal.code } }] });
 }
 
@@ -48,7 +49,12 @@ export function writeRefusal(req: IncomingMessage, res: ServerResponse, refusal:
  * could not parse: there is no response object), then closes it once the
  * answer is flushed.
  */
-export function writeRawRefusal(socket: Duplex, url: string | undefined, refusal: Refusal, headers: Record<string, string> = {}): void {
+export function writeRawRefusal(
+  socket: Duplex,
+  url: string | undefined,
+  refusal: Refusal,
+  headers: Record<string, string> = {},
+): void {
   if (!socket.writable) {
     socket.destroy();
     return;

@@ -36,7 +36,12 @@ const isThenable = (value: unknown): value is PromiseLike<unknown> =>
   typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 
 /** `fn`, with any throw or rejection answered as a coded 500 on `res`. */
-export function guarded<A extends unknown[]>(req: IncomingMessage, res: ServerResponse, report: ReportError, fn: (...args: A) => unknown): (...args: A) => void {
+export function guarded<A extends unknown[]>(
+  req: IncomingMessage,
+  res: ServerResponse,
+  report: ReportError,
+  fn: (...args: A) => unknown,
+): (...args: A) => void {
   return (...args: A) => {
     try {
       const result = fn(...args);

@@ -15,13 +15,30 @@ import type { ReportError } from './request-guard.js';
 import { writeRawRefusal, type Refusal } from './refusal.js';
 
 const notFound: Refusal = { status: 404, code: 'NOT_FOUND', message: 'No WebSocket is served at this path.' };
-const internalError: Refusal = { status: 500, code: 'INTERNAL_SERVER_ERROR', message: 'The gateway could not answer this request.' };
+const internalError: Refusal = {
+  status: 500,
+  code: 'INTERNAL_SERVER_ERROR',
+  message: 'The gateway could not answer this request.',
+};
 
 /** ws names what was wrong in its error's message; only the method has a status of its own. */
 function upgradeRefusal(error: Error): { refusal: Refusal; headers: Record<string, string> } {
-  if (error.message === 'Invalid HTTP method') return { refusal: { status: 405, code: 'METHOD_NOT_ALLOWED', message: 'A WebSocket upgrade is a GET.' }, headers: { allow: 'GET' } };
-  const headers: Record<string, string> = error.message.includes('Sec-WebSocket-Version') ? { 'sec-websocket-version': '13, 8' } : {};
-  return { refusal: { status: 400, code: 'BAD_WEBSOCKET_UPGRADE', message: `The WebSocket upgrade request is not valid: ${error.message}.` }, headers };
+  if (error.message === 'Invalid HTTP method')
+    return {
+      refusal: { status: 405, code: 'METHOD_NOT_ALLOWED', message: 'A WebSocket upgrade is a GET.' },
+      headers: { allow: 'GET' },
+    };
+  const headers: Record<string, string> = error.message.includes('Sec-WebSocket-Version')
+    ? { 'sec-websocket-version': '13, 8' }
+    : {};
+  return {
+    refusal: {
+      status: 400,
+      code: 'BAD_WEBSOCKET_UPGRADE',
+      message: `The WebSocket upgrade request is not valid: ${error.message}.`,
+    },
+    headers,
+  };
 }
 
 /**
@@ -37,7 +54,12 @@ function destroyOnError(this: Duplex): void {
 /** Answers an upgrade before routing it (a connection past the cap, src/http/connection-bounds.ts); true when it did. */
 export type UpgradeGate = (req: IncomingMessage, socket: Duplex) => boolean;
 
-export function routeUpgrades(server: Server, wsServer: WebSocketServer, report: ReportError, gate?: UpgradeGate): void {
+export function routeUpgrades(
+  server: Server,
+  wsServer: WebSocketServer,
+  report: ReportError,
+  gate?: UpgradeGate,
+): void {
   wsServer.on('wsClientError', (error: Error, socket: Duplex, req: IncomingMessage) => {
     const { refusal, headers } = upgradeRefusal(error);
     writeRawRefusal(socket, req.url, refusal, headers);

@@ -26,7 +26,8 @@ export function refuseServerMessageTypes(wsServer: WebSocketServer): void {
         // Not JSON: graphql-ws closes with 4400 itself.
         return;
       }
-      if (typeof type === 'string' && serverOnlyTypes.has(type)) socket.close(BAD_REQUEST_CLOSE, 'Invalid message received');
+      if (typeof type === 'string' && serverOnlyTypes.has(type))
+        socket.close(BAD_REQUEST_CLOSE, 'Invalid message received');
     });
   });
 }

@@ -28,7 +28,10 @@ export function quietPeerProtocolErrors(wsServer: WebSocketServer, logger: Pick<
     socket.removeAllListeners('error');
     socket.on('error', (error: Error) => {
       if (isPeerProtocolError(error)) {
-        logger.debug({ code: (error as Error & { code: string }).code, reason: error.message }, 'a WebSocket client broke the protocol; its socket is closed');
+        logger.debug(
+          { code: (error as Error & { code: string }).code, reason: error.message },
+          'a WebSocket client broke the protocol; its socket is closed',
+        );
         return;
       }
       for (const listener of others) listener.call(socket, error);

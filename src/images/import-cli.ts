@@ -70,10 +70,15 @@ async function main(): Promise<number> {
     args = parseArgs(process.argv.slice(2));
     config = loadConfig(process.env);
   } catch (error) {
-    process.stderr.write(`${error instanceof ConfigError || error instanceof Error ? error.message : String(error)}\n${usage}\n`);
+    process.stderr.write(
+      `${error instanceof ConfigError || error instanceof Error ? error.message : String(error)}\n${usage}\n`,
+    );
     return 2;
   }
-  const items = parseImportList(await readFile(args.file, 'utf8'), args.file.toLowerCase().endsWith('.json') ? 'json' : 'csv');
+  const items = parseImportList(
+    await readFile(args.file, 'utf8'),
+    args.file.toLowerCase().endsWith('.json') ? 'json' : 'csv',
+  );
   // Logs go to stderr, quiet unless LOG_LEVEL asks: the progress bar and summary are the output.
   const logger = createLogger(process.env['LOG_LEVEL'] ?? 'warn', process.stderr);
 
@@ -91,7 +96,13 @@ async function main(): Promise<number> {
   // The importer spends the same allowance as the gateway: it takes DATA_DIR's lock, so the two never run on one directory together.
   let local: LocalState;
   try {
-    local = await openLocalState({ dataDir: config.dataDir, plan: config.plan, clientKeys: config.access.clientKeys, logger, purpose: 'images:import' });
+    local = await openLocalState({
+      dataDir: config.dataDir,
+      plan: config.plan,
+      clientKeys: config.access.clientKeys,
+      logger,
+      purpose: 'images:import',
+    });
   } catch (error) {
     await sandbox?.close();
     throw error;
@@ -100,7 +111,14 @@ async function main(): Promise<number> {
   // Counted for the test suite's charge check when it is on (src/access/charge-audit.ts); the ledger itself otherwise.
   const ledger = auditedLedger(local.ledger, tally, 'importer');
   const metrics = new GatewayMetrics();
-  const fetcher = new UpstreamFetcher({ config, baseUrl, v3CyclingBaseUrl: config.v3CyclingBaseUrl, ledger, metrics, logger });
+  const fetcher = new UpstreamFetcher({
+    config,
+    baseUrl,
+    v3CyclingBaseUrl: config.v3CyclingBaseUrl,
+    ledger,
+    metrics,
+    logger,
+  });
   // The plan check of the spend gate, for no client; no per-operation limit: an entity costs two requests at most.
   const gate = new SpendGate({ ledger, maxOperationCost: Number.POSITIVE_INFINITY, reserve: args.reserve, tally });
   try {
@@ -112,7 +130,11 @@ async function main(): Promise<number> {
       ledger,
       gate,
       entityTimeoutMs: config.timeouts.operationMs,
-      onProgress: (done, s) => bar.update(done, `v1 ${s.v1} v2 ${s.v2} v6 ${s.v6} stored ${s.alreadyStored} missing ${s.missing} spent ${s.allowanceSpent}`),
+      onProgress: (done, s) =>
+        bar.update(
+          done,
+          `v1 ${s.v1} v2 ${s.v2} v6 ${s.v6} stored ${s.alreadyStored} missing ${s.missing} spent ${s.allowanceSpent}`,
+        ),
     });
     bar.finish();
     process.stdout.write(args.json ? `${JSON.stringify(summary)}\n` : `${describe(summary)}\n`);

@@ -60,7 +60,8 @@ function decodeSegment(raw: string): string {
 }
 
 function oneOf<T extends string>(values: readonly T[], value: string, what: string): T {
-  if (!(values as readonly string[]).includes(value)) throw bad(`Unknown ${what} "${value.slice(0, 40)}". Use one of: ${values.join(', ')}.`);
+  if (!(values as readonly string[]).includes(value))
+    throw bad(`Unknown ${what} "${value.slice(0, 40)}". Use one of: ${values.join(', ')}.`);
   return value as T;
 }
 
@@ -115,7 +116,8 @@ export function parseImagePath(rawTarget: string): ParsedImagePath {
         params: {
           type: oneOf(v1ImageTypes, rest[0] ?? '', 'V1 image type'),
           id: integerSegment(rest[1] ?? '', 'V1 ID'),
-          imageVersion: imageVersion === null ? undefined : Number(matching(IMAGE_VERSION, imageVersion, 'imageVersion')),
+          imageVersion:
+            imageVersion === null ? undefined : Number(matching(IMAGE_VERSION, imageVersion, 'imageVersion')),
         },
       },
     };
@@ -145,7 +147,9 @@ export function parseImagePath(rawTarget: string): ParsedImagePath {
     const filename = fileName(rest[rest.length - 1] ?? '');
     return { kind: 'image', keepPlaceholder: false, request: { version: 'v6', params: { sport, type, filename } } };
   }
-  throw bad('Unknown image path. Use /images/v1/{type}/{id}, /images/v2/{sport}/{type}/{id} or /images/v6/{sport}/[{type}/]{filename}.');
+  throw bad(
+    'Unknown image path. Use /images/v1/{type}/{id}, /images/v2/{sport}/{type}/{id} or /images/v6/{sport}/[{type}/]{filename}.',
+  );
 }
 
 function parseLogoQuery(query: URLSearchParams): LogoSources {
@@ -163,7 +167,8 @@ function parseLogoQuery(query: URLSearchParams): LogoSources {
         : {
             type: 'competitors',
             id: integerSegment(v1Id, 'v1'),
-            imageVersion: v1Version === undefined ? undefined : Number(matching(IMAGE_VERSION, v1Version, 'v1ImageVersion')),
+            imageVersion:
+              v1Version === undefined ? undefined : Number(matching(IMAGE_VERSION, v1Version, 'v1ImageVersion')),
           },
     v2:
       v2Id === undefined
@@ -193,7 +198,9 @@ export function gatewayUrlOf(request: ImageRequest): string {
     case 'v6': {
       const { sport, type, filename } = request.params;
       // `!` is left as it is by encodeURIComponent: the thumbnail suffix survives.
-      return type === undefined ? `/images/v6/${seg(sport)}/${seg(filename)}` : `/images/v6/${seg(sport)}/${type}/${seg(filename)}`;
+      return type === undefined
+        ? `/images/v6/${seg(sport)}/${seg(filename)}`
+        : `/images/v6/${seg(sport)}/${type}/${seg(filename)}`;
     }
   }
 }

@@ -48,7 +48,10 @@ export interface LogoResult {
 export interface ChainReport {
   readonly found: LogoResult | undefined;
   /** Versions asked and what each said, in order. */
-  readonly steps: ReadonlyArray<{ version: 'v1' | 'v2' | 'v6'; outcome: 'image' | 'placeholder' | 'missing' | 'error' }>;
+  readonly steps: ReadonlyArray<{
+    version: 'v1' | 'v2' | 'v6';
+    outcome: 'image' | 'placeholder' | 'missing' | 'error';
+  }>;
   /** Failures that stopped a version from answering (incident, quota...). */
   readonly errors: readonly GatewayError[];
 }
@@ -106,13 +109,18 @@ function idCheckOf({ sport, type, id }: V2ImageParams): IdCheck | undefined {
     case 'managers':
       // Spec 4.5 gives Aussie rules its own singular detail route; the
       // resolvers read the same one, so the check may come from the cache.
-      return sport === AUSSIE_RULES ? idCheck(v2AussieRulesRoutes.manager, { id }) : idCheck(v2Routes.manager, { sport, id });
+      return sport === AUSSIE_RULES
+        ? idCheck(v2AussieRulesRoutes.manager, { id })
+        : idCheck(v2Routes.manager, { sport, id });
     case 'referees':
       return idCheck(v2AussieRulesRoutes.referee, { id });
   }
 }
 
-const plus = (a: Estimate, b: Estimate): Estimate => ({ requests: a.requests + b.requests, unanswerable: a.unanswerable + b.unanswerable });
+const plus = (a: Estimate, b: Estimate): Estimate => ({
+  requests: a.requests + b.requests,
+  unanswerable: a.unanswerable + b.unanswerable,
+});
 
 /** `image/png; charset=...` -> `image/png`; undefined for anything not an image. */
 function imageContentType(header: string | undefined): string | undefined {
@@ -139,7 +147,11 @@ export class ImageService {
   /** True when `image(request)` is answered by the store alone. */
   private answeredByStore(request: ImageRequest): boolean {
     const stored = this.options.store.get(storeKeyOf(request));
-    return stored?.kind === 'image' || stored?.kind === 'missing' || (stored?.kind === 'placeholder' && this.placeholderBytes !== undefined);
+    return (
+      stored?.kind === 'image' ||
+      stored?.kind === 'missing' ||
+      (stored?.kind === 'placeholder' && this.placeholderBytes !== undefined)
+    );
   }
 
   /**
@@ -179,7 +191,8 @@ export class ImageService {
     if (stored?.kind === 'image') return { kind: 'image', entry: stored, fromStore: true };
     if (stored?.kind === 'missing') return { kind: 'missing' };
     // After a restart the placeholder's bytes are not known: V1 is free, so ask again.
-    if (stored?.kind === 'placeholder' && this.placeholderBytes !== undefined) return { kind: 'placeholder', bytes: this.placeholderBytes };
+    if (stored?.kind === 'placeholder' && this.placeholderBytes !== undefined)
+      return { kind: 'placeholder', bytes: this.placeholderBytes };
     let pending = this.inFlight.get(key);
     if (pending === undefined) {
       pending = this.load(request, key, { deadline, meter }).finally(() => this.inFlight.delete(key));
@@ -230,10 +243,14 @@ export class ImageService {
     if (response.status === 200) {
       const contentType = imageContentType(response.header('content-type'));
       if (contentType === undefined) {
-        throw new GatewayError(ErrorCode.UpstreamInvalidResponse, `The upstream's answer was not an image (${route.template}).`, {
-          version: route.version,
-          route: route.template,
-        });
+        throw new GatewayError(
+          ErrorCode.UpstreamInvalidResponse,
+          `The upstream's answer was not an image (${route.template}).`,
+          {
+            version: route.version,
+            route: route.template,
+          },
+        );
       }
       // Spec 4.2.6: the placeholder is told by its size or checksum, never by its status.
       if (request.version === 'v1' && isPlaceholder(response.body)) {
@@ -272,16 +289,24 @@ export class ImageService {
     const check = idCheckOf(request.params);
     if (check === undefined) {
       const gap = knownGaps.v2CyclingPlayers;
-      return new GatewayError(ErrorCode.NotFound, `V2 cycling has no players: riders are teams (spec ${gap.spec}), see /images/v2/cycling/teams/${id}.`, {
-        ...where,
-        alternative: gap.alternative,
-      });
+      return new GatewayError(
+        ErrorCode.NotFound,
+        `V2 cycling has no players: riders are teams (spec ${gap.spec}), see /images/v2/cycling/teams/${id}.`,
+        {
+          ...where,
+          alternative: gap.alternative,
+        },
+      );
     }
     try {
       await check.run(this.options.fetcher, { deadline, meter });
     } catch (error) {
       if (isGatewayError(error) && error.code === ErrorCode.NotFound) {
-        return new GatewayError(ErrorCode.NotFound, `Invalid V2 ID: the data route also answers 404 (${type} ${id}).`, where);
+        return new GatewayError(
+          ErrorCode.NotFound,
+          `Invalid V2 ID: the data route also answers 404 (${type} ${id}).`,
+          where,
+        );
       }
       throw error;
     }

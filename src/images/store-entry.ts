@@ -62,13 +62,22 @@ export function checkEntry(raw: unknown): Checked<StoreEntry> {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return refused('entry is not an object');
   const { kind, hash, contentType, size, storedAt, expiresAt } = raw as Record<string, unknown>;
   if (!isEpochMs(storedAt)) return refused('storedAt is not a whole epoch-ms number');
-  if (expiresAt !== undefined && !(isEpochMs(expiresAt) && expiresAt >= storedAt)) return refused('expiresAt is not a whole epoch-ms number from storedAt on');
+  if (expiresAt !== undefined && !(isEpochMs(expiresAt) && expiresAt >= storedAt))
+    return refused('expiresAt is not a whole epoch-ms number from storedAt on');
   switch (kind) {
     case 'image':
       if (typeof hash !== 'string' || !HASH.test(hash)) return refused('hash is not 64 lowercase hex digits');
-      if (typeof contentType !== 'string' || !isKnownImageType(contentType)) return refused('contentType is not an image type the store keeps');
+      if (typeof contentType !== 'string' || !isKnownImageType(contentType))
+        return refused('contentType is not an image type the store keeps');
       if (!Number.isSafeInteger(size) || (size as number) < 0) return refused('size is not a whole number >= 0');
-      return ok({ kind, hash, contentType, size: size as number, storedAt, ...(expiresAt === undefined ? {} : { expiresAt }) });
+      return ok({
+        kind,
+        hash,
+        contentType,
+        size: size as number,
+        storedAt,
+        ...(expiresAt === undefined ? {} : { expiresAt }),
+      });
     case 'placeholder':
     case 'missing':
       if (expiresAt === undefined) return refused(`a ${kind} entry has no expiresAt`);

@@ -30,7 +30,8 @@ export async function readLegacyIndex(file: string): Promise<LegacyIndex | undef
   } catch {
     return { entries: new Map(), problems: ['not JSON (truncated or overwritten?)'] };
   }
-  const record = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as Record<string, unknown>) : undefined;
+  const record =
+    typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as Record<string, unknown>) : undefined;
   const listed = record?.['entries'];
   if (record?.['version'] !== 1 || typeof listed !== 'object' || listed === null || Array.isArray(listed)) {
     return { entries: new Map(), problems: ['not a version-1 image index'] };
@@ -41,7 +42,10 @@ export async function readLegacyIndex(file: string): Promise<LegacyIndex | undef
     const key = checkKey(rawKey);
     const entry = checkEntry(rawEntry);
     if (key.ok && entry.ok) entries.set(key.value, entry.value);
-    else problems.push(`entry ${JSON.stringify(rawKey.slice(0, 120))}: ${key.ok ? (entry.ok ? '' : entry.problem) : key.problem}`);
+    else
+      problems.push(
+        `entry ${JSON.stringify(rawKey.slice(0, 120))}: ${key.ok ? (entry.ok ? '' : entry.problem) : key.problem}`,
+      );
   }
   return { entries, problems };
 }

@@ -21,17 +21,23 @@ interface LogLine {
 }
 
 const WARN = 40;
-const png = (seed: number, size = 64): Buffer => Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47]), Buffer.alloc(size - 4, seed)]);
+const png = (seed: number, size = 64): Buffer =>
+  Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47]), Buffer.alloc(size - 4, seed)]);
 
 describe('image store index', () => {
   let dir: string;
   let logs: LogLine[];
   const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line) as LogLine) });
-  const open = (options: { compactAfter?: number } = {}): Promise<ImageStore> => ImageStore.open({ dir, logger, ...options });
+  const open = (options: { compactAfter?: number } = {}): Promise<ImageStore> =>
+    ImageStore.open({ dir, logger, ...options });
   const journal = (): string => join(dir, 'index.jsonl');
-  const journalLines = async (): Promise<string[]> => (await readFile(journal(), 'utf8')).split('\n').filter((line) => line !== '');
+  const journalLines = async (): Promise<string[]> =>
+    (await readFile(journal(), 'utf8')).split('\n').filter((line) => line !== '');
   const warnings = (): LogLine[] => logs.filter((log) => log.level === WARN);
-  const everyName = async (): Promise<string[]> => [...(await readdir(dir)), ...(await readdir(join(dir, 'files'))).map((name) => `files/${name}`)];
+  const everyName = async (): Promise<string[]> => [
+    ...(await readdir(dir)),
+    ...(await readdir(join(dir, 'files'))).map((name) => `files/${name}`),
+  ];
 
   /** Three images under keys a, b, c, written by a store that is then left. */
   const storeThree = async (): Promise<Record<'a' | 'b' | 'c', ImageEntry>> => {
@@ -69,7 +75,10 @@ describe('image store index', () => {
   it('a damaged line in the middle costs only its own key, is named with file and line, and is compacted away', async () => {
     await storeThree();
     const lines = await journalLines();
-    await writeFile(journal(), `${lines[0]}\n${lines[1]?.replace('"kind":"image"', '"kind":"im\u0000ge",,')}\n${lines[2]}\n`);
+    await writeFile(
+      journal(),
+      `${lines[0]}\n${lines[1]?.replace('"kind":"image"', '"kind":"im\u0000ge",,')}\n${lines[2]}\n`,
+    );
 
     const store = await open();
     expect(store.hasImage('a')).toBe(true);
@@ -92,7 +101,9 @@ describe('image store index', () => {
     expect(store.get('a')).toEqual(a);
     expect(store.hasImage('b')).toBe(true);
     expect(store.hasImage('c')).toBe(false);
-    expect(warnings()).toContainEqual(expect.objectContaining({ file: journal(), msg: expect.stringMatching(/ends inside a line/) as unknown }));
+    expect(warnings()).toContainEqual(
+      expect.objectContaining({ file: journal(), msg: expect.stringMatching(/ends inside a line/) as unknown }),
+    );
     await store.putImage('d', png(4), 'image/png');
 
     const again = await open();
@@ -101,7 +112,14 @@ describe('image store index', () => {
 
   it('a whole-garbage index neither crashes the store nor keeps it from storing again', async () => {
     await storeThree();
-    await writeFile(journal(), Buffer.concat([Buffer.from('\u0000\u0001{{{\n[1,2]\n"x"\nnull\n'), Buffer.from([0xff, 0xfe, 0x0a, 0xc3, 0x28, 0x0a]), Buffer.from('{"key":')]));
+    await writeFile(
+      journal(),
+      Buffer.concat([
+        Buffer.from('\u0000\u0001{{{\n[1,2]\n"x"\nnull\n'),
+        Buffer.from([0xff, 0xfe, 0x0a, 0xc3, 0x28, 0x0a]),
+        Buffer.from('{"key":'),
+      ]),
+    );
 
     const store = await open();
     expect(store.get('a')).toBeUndefined();
@@ -112,7 +130,14 @@ describe('image store index', () => {
 
   it('an entry with a wrong type or range is dropped with a warning; its valid neighbours are kept', async () => {
     const { a } = await storeThree();
-    const valid = { key: 'k', kind: 'image', hash: a.hash, contentType: 'image/png', size: a.size, storedAt: a.storedAt };
+    const valid = {
+      key: 'k',
+      kind: 'image',
+      hash: a.hash,
+      contentType: 'image/png',
+      size: a.size,
+      storedAt: a.storedAt,
+    };
     const wrong: Array<Record<string, unknown>> = [
       { ...valid, key: 'size as string', size: String(a.size) },
       { ...valid, key: 'negative size', size: -1 },
@@ -127,7 +152,11 @@ describe('image store index', () => {
       { ...valid, key: 'x'.repeat(5_000) },
       { ...valid, key: 42 },
     ];
-    await writeFile(journal(), `${(await journalLines()).join('\n')}\n${wrong.map((entry) => JSON.stringify(entry)).join('\n')}\n`, 'utf8');
+    await writeFile(
+      journal(),
+      `${(await journalLines()).join('\n')}\n${wrong.map((entry) => JSON.stringify(entry)).join('\n')}\n`,
+      'utf8',
+    );
 
     const store = await open();
     expect(['a', 'b', 'c'].map((key) => store.hasImage(key))).toEqual([true, true, true]);
@@ -146,7 +175,11 @@ describe('image store index', () => {
     expect(store.get('a')).toBeUndefined();
     expect(store.get('b')).toBeUndefined();
     expect(store.hasImage('c')).toBe(true);
-    expect(warnings().map((log) => log.key).sort()).toEqual(['a', 'b']);
+    expect(
+      warnings()
+        .map((log) => log.key)
+        .sort(),
+    ).toEqual(['a', 'b']);
   });
 
   it('migrates a version-1 index.json entry by entry, then removes it', async () => {
@@ -155,7 +188,14 @@ describe('image store index', () => {
     const legacy = join(dir, 'index.json');
     await writeFile(
       legacy,
-      JSON.stringify({ version: 1, entries: { 'old/a': a, 'old/b': { ...b, size: 'big' }, 'old/miss': { kind: 'missing', storedAt: Date.now(), expiresAt: Date.now() + 60_000 } } }),
+      JSON.stringify({
+        version: 1,
+        entries: {
+          'old/a': a,
+          'old/b': { ...b, size: 'big' },
+          'old/miss': { kind: 'missing', storedAt: Date.now(), expiresAt: Date.now() + 60_000 },
+        },
+      }),
     );
 
     const store = await open();
@@ -179,7 +219,12 @@ describe('image store index', () => {
 
   it('removes temporaries a crashed process left, and leaves none of its own', async () => {
     await mkdir(join(dir, 'files'), { recursive: true });
-    const leftovers = ['index.json.tmp', 'index.jsonl.4242.abcd1234.tmp', `files/${'0'.repeat(64)}.png.4242.1700000000000.tmp`, `files/${'1'.repeat(64)}.png.4243.ab12cd34.tmp`];
+    const leftovers = [
+      'index.json.tmp',
+      'index.jsonl.4242.abcd1234.tmp',
+      `files/${'0'.repeat(64)}.png.4242.1700000000000.tmp`,
+      `files/${'1'.repeat(64)}.png.4243.ab12cd34.tmp`,
+    ];
     for (const name of leftovers) await writeFile(join(dir, name), 'half');
 
     const store = await open({ compactAfter: 2 });

@@ -26,7 +26,14 @@ import { ErrorCode, GatewayError } from '../upstream/errors.js';
 import { knownStateChanged } from '../upstream/known-state.js';
 import { removeLeftoverTemporaries, StateFileError, writeAtomic } from '../state/state-file.js';
 import { imageExtensions, isKnownImageType, type ImageEntry, type StoreEntry } from './store-entry.js';
-import { appendJournal, INDEX_REMEDY, JOURNAL_FILE, readJournal, rewriteJournal, type DamagedLine } from './store-journal.js';
+import {
+  appendJournal,
+  INDEX_REMEDY,
+  JOURNAL_FILE,
+  readJournal,
+  rewriteJournal,
+  type DamagedLine,
+} from './store-journal.js';
 import { LEGACY_INDEX_FILE, readLegacyIndex } from './store-legacy-index.js';
 
 export type { ImageEntry, StoreEntry } from './store-entry.js';
@@ -86,10 +93,12 @@ export class ImageStore {
       ...(await asStateError(dir, removeLeftoverTemporaries(dir))),
       ...(await asStateError(files, removeLeftoverTemporaries(files))).map((name) => join('files', name)),
     ];
-    if (leftovers.length > 0) logger.warn({ dir, files: leftovers }, 'image store: removed temporary files left by a crashed process');
+    if (leftovers.length > 0)
+      logger.warn({ dir, files: leftovers }, 'image store: removed temporary files left by a crashed process');
 
     const legacy = await readLegacyIndex(legacyFile);
-    for (const problem of legacy?.problems ?? []) logger.warn({ file: legacyFile, problem }, 'image store: legacy index entry skipped');
+    for (const problem of legacy?.problems ?? [])
+      logger.warn({ file: legacyFile, problem }, 'image store: legacy index entry skipped');
     const journal = await readJournal(journalFile);
     if (journal !== undefined) warnDamage(logger, journalFile, journal.damaged, journal.truncatedTail);
 
@@ -97,7 +106,8 @@ export class ImageStore {
     const entries = new Map<string, StoreEntry>([...(legacy?.entries ?? []), ...(journal?.entries ?? [])]);
     for (const [key, entry] of entries) if (isExpired(entry, now)) entries.delete(key);
     const dropped = await dropEntriesWithoutFile(entries, files);
-    for (const { key, file, problem } of dropped) logger.warn({ key, file, problem }, 'image store: entry dropped, its image file is not as indexed');
+    for (const { key, file, problem } of dropped)
+      logger.warn({ key, file, problem }, 'image store: entry dropped, its image file is not as indexed');
 
     const store = new ImageStore(options, entries, journal?.lines ?? 0);
     const damaged = journal !== undefined && (journal.damaged.length > 0 || journal.truncatedTail);
@@ -105,11 +115,18 @@ export class ImageStore {
       try {
         await store.#compact();
       } catch (error) {
-        throw new StateFileError(journalFile, `cannot be written (${(error as NodeJS.ErrnoException).code ?? String(error)})`, INDEX_REMEDY);
+        throw new StateFileError(
+          journalFile,
+          `cannot be written (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+          INDEX_REMEDY,
+        );
       }
       if (legacy !== undefined) {
         await rm(legacyFile, { force: true });
-        logger.info({ from: legacyFile, to: journalFile, entries: legacy.entries.size }, 'image store: legacy index migrated');
+        logger.info(
+          { from: legacyFile, to: journalFile, entries: legacy.entries.size },
+          'image store: legacy index migrated',
+        );
       }
     }
     return store;
@@ -137,7 +154,10 @@ export class ImageStore {
    */
   async putImage(key: string, bytes: Buffer, contentType: string, ttlMs?: number): Promise<ImageEntry> {
     if (!isKnownImageType(contentType)) {
-      throw new GatewayError(ErrorCode.UpstreamInvalidResponse, `The upstream's image is of a type the gateway does not keep (${contentType}).`);
+      throw new GatewayError(
+        ErrorCode.UpstreamInvalidResponse,
+        `The upstream's image is of a type the gateway does not keep (${contentType}).`,
+      );
     }
     const now = this.#now();
     const entry: ImageEntry = {
@@ -256,12 +276,22 @@ async function dropEntriesWithoutFile(entries: Map<string, StoreEntry>, filesDir
 
 function warnDamage(logger: Logger, file: string, damaged: readonly DamagedLine[], truncatedTail: boolean): void {
   for (const { line, problem } of damaged.slice(0, DAMAGE_WARNINGS)) {
-    logger.warn({ file, line, problem }, `image store: ${file} line ${line} is damaged (${problem}); only its key is forgotten`);
+    logger.warn(
+      { file, line, problem },
+      `image store: ${file} line ${line} is damaged (${problem}); only its key is forgotten`,
+    );
   }
   if (damaged.length > DAMAGE_WARNINGS) {
-    logger.warn({ file, damagedLines: damaged.length }, `image store: ${file} has ${damaged.length - DAMAGE_WARNINGS} more damaged lines`);
+    logger.warn(
+      { file, damagedLines: damaged.length },
+      `image store: ${file} has ${damaged.length - DAMAGE_WARNINGS} more damaged lines`,
+    );
   }
-  if (truncatedTail) logger.warn({ file }, `image store: ${file} ends inside a line (a write cut short by a crash); that line is ignored`);
+  if (truncatedTail)
+    logger.warn(
+      { file },
+      `image store: ${file} ends inside a line (a write cut short by a crash); that line is ignored`,
+    );
 }
 
 /** Turns a file-system failure about `path` into a StateFileError naming it. */
@@ -269,6 +299,10 @@ async function asStateError<T>(path: string, work: Promise<T>): Promise<T> {
   try {
     return await work;
   } catch (error) {
-    throw new StateFileError(path, `cannot be used (${(error as NodeJS.ErrnoException).code ?? String(error)})`, INDEX_REMEDY);
+    throw new StateFileError(
+      path,
+      `cannot be used (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+      INDEX_REMEDY,
+    );
   }
 }

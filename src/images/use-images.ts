@@ -41,7 +41,10 @@ const statusOf: Readonly<Record<Code, number>> = {
 };
 
 function errorResponse(fetchAPI: { Response: typeof Response }, error: GatewayError): Response {
-  const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
+  const headers: Record<string, string> = {
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+  };
   if (error.details.retryAfter !== undefined) headers['retry-after'] = String(error.details.retryAfter);
   return new fetchAPI.Response(JSON.stringify({ error: { code: error.code, message: error.message } }), {
     status: statusOf[error.code],
@@ -50,9 +53,15 @@ function errorResponse(fetchAPI: { Response: typeof Response }, error: GatewayEr
 }
 
 function refusalResponse(fetchAPI: { Response: typeof Response }, refusal: SpendRefusal): Response {
-  const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
+  const headers: Record<string, string> = {
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+  };
   if (refusal.resetsAt !== undefined) headers['retry-after'] = String(secondsUntil(refusal.resetsAt));
-  return new fetchAPI.Response(JSON.stringify(refusalBody(refusal)), { status: refusal.code === COST_LIMIT_EXCEEDED ? 400 : 429, headers });
+  return new fetchAPI.Response(JSON.stringify(refusalBody(refusal)), {
+    status: refusal.code === COST_LIMIT_EXCEEDED ? 400 : 429,
+    headers,
+  });
 }
 
 function etagOf(entry: ImageEntry): string {
@@ -67,13 +76,19 @@ function matchesEtag(header: string | null, etag: string): boolean {
   });
 }
 
-function imageHeaders(contentType: string, etag: string | undefined, extra: Record<string, string> = {}): Record<string, string> {
+function imageHeaders(
+  contentType: string,
+  etag: string | undefined,
+  extra: Record<string, string> = {},
+): Record<string, string> {
   return {
     'content-type': contentType,
     'cache-control': ONE_DAY,
     'x-content-type-options': 'nosniff',
     // An SVG opened directly must not run scripts on the gateway's origin.
-    ...(contentType === 'image/svg+xml' ? { 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox" } : {}),
+    ...(contentType === 'image/svg+xml'
+      ? { 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox" }
+      : {}),
     ...(etag === undefined ? {} : { etag }),
     ...extra,
   };
@@ -122,7 +137,14 @@ async function serve(
   const meter = new SpendMeter();
   meter.guard = admission.pass.guard;
   try {
-    return await answerImage({ images, parsed, request, fetchAPI, meter, deadline: Date.now() + services.config.timeouts.operationMs });
+    return await answerImage({
+      images,
+      parsed,
+      request,
+      fetchAPI,
+      meter,
+      deadline: Date.now() + services.config.timeouts.operationMs,
+    });
   } catch (error) {
     return failed(services, fetchAPI, error);
   } finally {
@@ -164,7 +186,10 @@ async function answerImage({ images, parsed, request, fetchAPI, meter, deadline 
   if (parsed.kind === 'logo') {
     const report = await images.logo(parsed.sources, deadline, meter);
     if (report.found !== undefined) {
-      return answer(report.found.entry, { 'x-image-version': report.found.request.version, 'content-location': report.found.url });
+      return answer(report.found.entry, {
+        'x-image-version': report.found.request.version,
+        'content-location': report.found.url,
+      });
     }
     const failure = report.errors[0];
     if (failure !== undefined) throw failure;
@@ -182,9 +207,13 @@ async function answerImage({ images, parsed, request, fetchAPI, meter, deadline 
           headers: imageHeaders('image/png', undefined, { 'x-image-placeholder': 'true' }),
         });
       }
-      throw new GatewayError(ErrorCode.NotFound, 'V1 answered with its grey placeholder: no image for this ID (add ?placeholder=keep for the placeholder).', {
-        version: 'v1',
-      });
+      throw new GatewayError(
+        ErrorCode.NotFound,
+        'V1 answered with its grey placeholder: no image for this ID (add ?placeholder=keep for the placeholder).',
+        {
+          version: 'v1',
+        },
+      );
     case 'missing':
       throw await images.explainMissing(parsed.request, deadline, meter);
   }

@@ -134,13 +134,19 @@ export class ClusterFeedSource implements OddsFeedSource {
       start: () => {
         match = this.#matches.get(matchId);
         if (match === undefined) {
-          const created = new ClusterMatchFeed(matchId, this.#options, this.#timing, this.#releasing.get(matchId), (released) => {
-            if (this.#matches.get(matchId) === created) this.#matches.delete(matchId);
-            const done = released.finally(() => {
-              if (this.#releasing.get(matchId) === done) this.#releasing.delete(matchId);
-            });
-            this.#releasing.set(matchId, done);
-          });
+          const created = new ClusterMatchFeed(
+            matchId,
+            this.#options,
+            this.#timing,
+            this.#releasing.get(matchId),
+            (released) => {
+              if (this.#matches.get(matchId) === created) this.#matches.delete(matchId);
+              const done = released.finally(() => {
+                if (this.#releasing.get(matchId) === done) this.#releasing.delete(matchId);
+              });
+              this.#releasing.set(matchId, done);
+            },
+          );
           this.#matches.set(matchId, created);
           match = created;
         }
@@ -182,11 +188,18 @@ class ClusterMatchFeed {
   readonly #ticks = new CoalescedRun(
     () => this.#contend(),
     () => !this.#closed,
-    (error) => this.#logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'odds lease tick failed'),
+    (error) =>
+      this.#logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'odds lease tick failed'),
   );
   #closed = false;
 
-  constructor(matchId: string, options: ClusterFeedSourceOptions, timing: Timing, after: Promise<void> | undefined, onShutdown: (released: Promise<void>) => void) {
+  constructor(
+    matchId: string,
+    options: ClusterFeedSourceOptions,
+    timing: Timing,
+    after: Promise<void> | undefined,
+    onShutdown: (released: Promise<void>) => void,
+  ) {
     this.#matchId = matchId;
     this.#options = options;
     this.#timing = timing;
@@ -294,7 +307,10 @@ class ClusterMatchFeed {
 
   #becomeFollower(holder: string): void {
     this.role = 'follower';
-    this.#logger.info({ holder }, 'another replica holds the odds lease: closing this replica\'s socket and following it');
+    this.#logger.info(
+      { holder },
+      "another replica holds the odds lease: closing this replica's socket and following it",
+    );
     this.#stopUpstream();
   }
 
@@ -377,7 +393,8 @@ class ClusterMatchFeed {
     const latest = this.#latest?.frame;
     if (latest !== undefined) {
       if (frame.timestamp < latest.timestamp) return false;
-      if (frame.timestamp === latest.timestamp && JSON.stringify(frame.raw) === JSON.stringify(latest.raw)) return false;
+      if (frame.timestamp === latest.timestamp && JSON.stringify(frame.raw) === JSON.stringify(latest.raw))
+        return false;
     }
     this.#latest = { frame, at };
     this.#handlers?.onFrame(frame, at);
@@ -388,7 +405,8 @@ class ClusterMatchFeed {
     const boarded = parseBoardedFrame(await this.#options.board.get(this.#boardKey));
     if (boarded === undefined || this.#closed || this.role !== 'follower') return;
     const frame = parseFrame(boarded.data);
-    if (frame !== undefined && this.#relayed(frame, boarded.at) && boarded.state !== 'LIVE') this.#handlers?.onState(boarded.state);
+    if (frame !== undefined && this.#relayed(frame, boarded.at) && boarded.state !== 'LIVE')
+      this.#handlers?.onState(boarded.state);
   }
 
   #writeBoard(): void {

@@ -73,7 +73,8 @@ export class ClusterLoop {
   readonly #ticks = new CoalescedRun(
     () => this.#contend(),
     () => this.#role !== 'idle',
-    (error) => this.#logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'cluster loop tick failed'),
+    (error) =>
+      this.#logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'cluster loop tick failed'),
   );
 
   constructor(name: string, boardTtlMs: number, handlers: LoopHandlers, options: ClusterLoopsOptions) {
@@ -97,7 +98,8 @@ export class ClusterLoop {
     this.#off = [
       bus.subscribe(this.#name, (text) => {
         const message = parseMessage(text);
-        if (message !== undefined && message.from !== replicaId && this.#role === 'follower') this.#handlers.receive(message.value);
+        if (message !== undefined && message.from !== replicaId && this.#role === 'follower')
+          this.#handlers.receive(message.value);
       }),
       link.onUp(() => this.#tick()),
       link.onDown(() => this.#tick()),
@@ -166,7 +168,14 @@ export class ClusterLoop {
     if (this.#role === role || this.#role === 'idle') return;
     const wasRunning = this.running;
     this.#role = role;
-    this.#logger.info({ role }, role === 'owner' ? 'took the loop\'s lease: this replica polls' : role === 'alone' ? 'Redis is away: this replica polls on its own' : 'another replica holds the loop\'s lease: following it');
+    this.#logger.info(
+      { role },
+      role === 'owner'
+        ? "took the loop's lease: this replica polls"
+        : role === 'alone'
+          ? 'Redis is away: this replica polls on its own'
+          : "another replica holds the loop's lease: following it",
+    );
     if (this.running && !wasRunning) this.#handlers.run();
     if (!this.running && wasRunning) this.#handlers.halt();
   }

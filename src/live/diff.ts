@@ -49,7 +49,12 @@ export function diffFrames(previous: OddsFrame, next: OddsFrame): OddsChange[] {
       const oldPrice = oldPrices.get(outcome.name);
       // An outcome that appears inside a known market has moved from "no price".
       if (oldPrice === outcome.price) continue;
-      changes.push({ ...change('PRICE_MOVED', market), outcome: outcome.name, previousPrice: oldPrice ?? null, price: outcome.price });
+      changes.push({
+        ...change('PRICE_MOVED', market),
+        outcome: outcome.name,
+        previousPrice: oldPrice ?? null,
+        price: outcome.price,
+      });
     }
   }
   for (const market of previous.markets) {
@@ -59,5 +64,13 @@ export function diffFrames(previous: OddsFrame, next: OddsFrame): OddsChange[] {
 }
 
 function change(kind: OddsChangeKind, market: OddsMarket): OddsChange {
-  return { kind, marketKey: market.key, marketName: market.name, market, outcome: null, previousPrice: null, price: null };
+  return {
+    kind,
+    marketKey: market.key,
+    marketName: market.name,
+    market,
+    outcome: null,
+    previousPrice: null,
+    price: null,
+  };
 }

@@ -17,9 +17,13 @@ interface FrameOptions {
   readOnly: boolean;
 }
 /** ws's own framing (lib/sender.js), which `ws.send` uses for graphql-ws's messages. */
-const { Sender } = createRequire(import.meta.url)('ws') as { Sender: { frame(data: Buffer, options: FrameOptions): Buffer[] } };
+const { Sender } = createRequire(import.meta.url)('ws') as {
+  Sender: { frame(data: Buffer, options: FrameOptions): Buffer[] };
+};
 const wsFrame = (message: string): Buffer =>
-  Buffer.concat(Sender.frame(Buffer.from(message), { fin: true, rsv1: false, opcode: 1, mask: false, readOnly: false }));
+  Buffer.concat(
+    Sender.frame(Buffer.from(message), { fin: true, rsv1: false, opcode: 1, mask: false, readOnly: false }),
+  );
 
 /** The message graphql-ws sends for an error-free `result` (its own stringifyMessage). */
 const graphqlWsMessage = (id: string, result: ExecutionResult): string =>
@@ -30,19 +34,31 @@ describe('direct next frames', () => {
     const ids = ['1', 'ü-1 ✓', 'a"b\\c', '0f8fad5b-d9cb-469f-a165-70867728950e'];
     // Payload sizes across the frame header's three length forms (7-bit, 16-bit, 64-bit).
     for (const size of [10, 100, 125, 126, 500, 65_535, 65_536, 70_000]) {
-      const result: ExecutionResult = { data: { oddsSnapshots: { matchId: 'm', name: 'Zürich ✓', pad: 'x'.repeat(size) } } };
+      const result: ExecutionResult = {
+        data: { oddsSnapshots: { matchId: 'm', name: 'Zürich ✓', pad: 'x'.repeat(size) } },
+      };
       const tail = preSerialize(result).tail;
-      for (const id of ids) expect(nextFrame(nextHead(id), tail).equals(wsFrame(graphqlWsMessage(id, result)))).toBe(true);
+      for (const id of ids)
+        expect(nextFrame(nextHead(id), tail).equals(wsFrame(graphqlWsMessage(id, result)))).toBe(true);
     }
   });
 
   it('carry errors as graphql-ws does', () => {
-    const result: ExecutionResult = { data: null, errors: [new (class extends Error {
-      toJSON() {
-        return { message: 'boom', extensions: { code: 'X' } };
-      }
-    })('boom')] as never };
-    const expected = stringifyMessage({ id: '9', type: MessageType.Next, payload: { data: null, errors: [{ message: 'boom', extensions: { code: 'X' } }] } });
+    const result: ExecutionResult = {
+      data: null,
+      errors: [
+        new (class extends Error {
+          toJSON() {
+            return { message: 'boom', extensions: { code: 'X' } };
+          }
+        })('boom'),
+      ] as never,
+    };
+    const expected = stringifyMessage({
+      id: '9',
+      type: MessageType.Next,
+      payload: { data: null, errors: [{ message: 'boom', extensions: { code: 'X' } }] },
+    });
     expect(nextFrame(nextHead('9'), preSerialize(result).tail).equals(wsFrame(expected))).toBe(true);
   });
 });
@@ -61,14 +77,22 @@ describe('a subscriber written to directly', () => {
   });
 
   /** A connected pair: the server's socket as DirectNext writes to it, and a client collecting text messages. */
-  async function pair(id = 's1'): Promise<{ direct: DirectNext; serverSide: WebSocket; raw: Socket; client: WebSocket; received: string[] }> {
+  async function pair(
+    id = 's1',
+  ): Promise<{ direct: DirectNext; serverSide: WebSocket; raw: Socket; client: WebSocket; received: string[] }> {
     const accepted = once(server, 'connection') as Promise<[WebSocket, import('node:http').IncomingMessage]>;
     const client = new WebSocket(url, { perMessageDeflate: false });
     const received: string[] = [];
     client.on('message', (data: Buffer) => received.push(data.toString('utf8')));
     const [serverSide, request] = await accepted;
     await once(client, 'open');
-    return { direct: new DirectNext(serverSide, request.socket, id), serverSide, raw: request.socket, client, received };
+    return {
+      direct: new DirectNext(serverSide, request.socket, id),
+      serverSide,
+      raw: request.socket,
+      client,
+      received,
+    };
   }
 
   it('receives the messages graphql-ws would have sent, in order with what ws sends around them', async () => {
@@ -123,7 +147,11 @@ describe('a subscriber written to directly', () => {
     expect(pending.direct.write(big)).toBe(true);
     for (const { direct } of others) expect(direct.write(big)).toBe(true);
     pending.client.resume();
-    for (const [id, { client, received }] of [['aa', pending], ['bb', others[0]!], ['cc', others[1]!]] as const) {
+    for (const [id, { client, received }] of [
+      ['aa', pending],
+      ['bb', others[0]!],
+      ['cc', others[1]!],
+    ] as const) {
       while (received.length < 2) await once(client, 'message');
       expect(received[0]).toBe(graphqlWsMessage(id, result));
       expect(received[1] === graphqlWsMessage(id, big)).toBe(true);
@@ -159,7 +187,9 @@ describe('a member queue with a delivery', () => {
   it('offers a result only while its reader waits, and keeps order with what the reader still has to read', async () => {
     const delivered: number[] = [];
     let accept = true;
-    const queue = new MemberQueue<number>(16, () => undefined, { write: (n) => (accept ? (delivered.push(n), true) : false) });
+    const queue = new MemberQueue<number>(16, () => undefined, {
+      write: (n) => (accept ? (delivered.push(n), true) : false),
+    });
     // Nobody waits yet: queued for the reader (the first message is graphql-ws's).
     queue.push(1);
     expect(delivered).toEqual([]);

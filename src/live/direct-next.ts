@@ -53,7 +53,9 @@ const SENDER_IDLE = 0;
 
 function senderIdle(socket: WebSocket): boolean {
   const sender = (socket as unknown as { _sender?: Partial<SenderInternals> })._sender;
-  return sender !== undefined && sender._state === SENDER_IDLE && Array.isArray(sender._queue) && sender._queue.length === 0;
+  return (
+    sender !== undefined && sender._state === SENDER_IDLE && Array.isArray(sender._queue) && sender._queue.length === 0
+  );
 }
 
 /** Bytes of a text frame's header (RFC 6455 section 5.2) for a payload of `length` bytes, unmasked. */
@@ -170,7 +172,14 @@ export class DirectNext implements Delivery {
   write(result: ExecutionResult): boolean {
     const socket = this.socket;
     // `bufferedAmount` is the TCP socket's pending bytes plus ws's queued ones, none when its sender is idle.
-    if (!this.#plain || socket.readyState !== socket.OPEN || !this.raw.writable || this.raw.writableLength !== 0 || !senderIdle(socket)) return false;
+    if (
+      !this.#plain ||
+      socket.readyState !== socket.OPEN ||
+      !this.raw.writable ||
+      this.raw.writableLength !== 0 ||
+      !senderIdle(socket)
+    )
+      return false;
     const head = (this.#head ??= nextHead(this.id));
     if (fanout?.result !== result) fanout = new FanoutBuffer(result);
     const shared = fanout.frame(head);

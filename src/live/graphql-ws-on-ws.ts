@@ -17,7 +17,13 @@
  * ws server.
  */
 import type { IncomingMessage } from 'node:http';
-import { CloseCode, handleProtocols, makeServer, type ServerOptions, type WebSocket as ProtocolSocket } from 'graphql-ws';
+import {
+  CloseCode,
+  handleProtocols,
+  makeServer,
+  type ServerOptions,
+  type WebSocket as ProtocolSocket,
+} from 'graphql-ws';
 import type { Logger } from 'pino';
 import type { WebSocket, WebSocketServer } from 'ws';
 import { KeepAliveSweep } from './keep-alive.js';
@@ -113,7 +119,10 @@ export function serveOnWs<P extends Record<string, unknown>>(
   wsServer.on('connection', (socket: WebSocket, request: IncomingMessage) => {
     socket.once('error', onSocketError);
     keepAlive.add(socket);
-    const closed = server.opened(new SocketAdapter(socket, isProd, logger), { socket, request: keptOfUpgrade(request) });
+    const closed = server.opened(new SocketAdapter(socket, isProd, logger), {
+      socket,
+      request: keptOfUpgrade(request),
+    });
     socket.once('close', (code: number, reason: Buffer) => {
       void closed(code, String(reason));
     });

@@ -47,7 +47,9 @@ function gatewayParts() {
 }
 
 /** A hand-written graphql-transport-ws client keeping every text message it receives. */
-async function connect(url: string): Promise<{ socket: WebSocket; messages: string[]; waitFor: (count: number) => Promise<void> }> {
+async function connect(
+  url: string,
+): Promise<{ socket: WebSocket; messages: string[]; waitFor: (count: number) => Promise<void> }> {
   const socket = new WebSocket(url, 'graphql-transport-ws', { perMessageDeflate: false });
   const messages: string[] = [];
   const waiters: Array<() => void> = [];
@@ -66,7 +68,8 @@ async function connect(url: string): Promise<{ socket: WebSocket; messages: stri
 }
 
 const ODDS = 'subscription ($m: ID!) { oddsSnapshots(matchId: $m) { n } }';
-const next = (id: string, n: number) => JSON.stringify({ id, type: 'next', payload: { data: { oddsSnapshots: { n } } } });
+const next = (id: string, n: number) =>
+  JSON.stringify({ id, type: 'next', payload: { data: { oddsSnapshots: { n } } } });
 
 describe('graphql-ws on the gateway: shared odds subscribers', () => {
   const parts = gatewayParts();
@@ -81,7 +84,11 @@ describe('graphql-ws on the gateway: shared odds subscribers', () => {
   it('build one context per execution, deliver every frame byte-identical and in order to each id, and complete after the last', async () => {
     const ids = ['a', 'ü ✓', 'c"d'];
     const clients = await Promise.all(ids.map(() => connect(url)));
-    clients.forEach((client, i) => client.socket.send(JSON.stringify({ id: ids[i], type: 'subscribe', payload: { query: ODDS, variables: { m: '1' } } })));
+    clients.forEach((client, i) =>
+      client.socket.send(
+        JSON.stringify({ id: ids[i], type: 'subscribe', payload: { query: ODDS, variables: { m: '1' } } }),
+      ),
+    );
     // The first subscriber starts the execution; a frame now reaches everyone who joined, and later joiners get it at once.
     while (parts.sources.get('1') === undefined) await new Promise((resolve) => setImmediate(resolve));
     const source = parts.sources.get('1')!;
@@ -92,7 +99,13 @@ describe('graphql-ws on the gateway: shared odds subscribers', () => {
     await Promise.all(clients.map((client) => client.waitFor(5)));
     clients.forEach((client, i) => {
       const id = ids[i]!;
-      expect(client.messages).toEqual([next(id, 0), next(id, 1), next(id, 2), next(id, 3), JSON.stringify({ id, type: 'complete' })]);
+      expect(client.messages).toEqual([
+        next(id, 0),
+        next(id, 1),
+        next(id, 2),
+        next(id, 3),
+        JSON.stringify({ id, type: 'complete' }),
+      ]);
     });
     // Three subscribers, one execution: one context, not three.
     expect(parts.counts.contexts).toBe(1);
@@ -102,7 +115,12 @@ describe('graphql-ws on the gateway: shared odds subscribers', () => {
     other.socket.send(JSON.stringify({ id: 'q', type: 'subscribe', payload: { query: '{ ok }' } }));
     other.socket.send(JSON.stringify({ id: 'o', type: 'subscribe', payload: { query: ODDS, variables: { m: '2' } } }));
     await other.waitFor(7);
-    expect(other.messages.slice(5).sort()).toEqual([JSON.stringify({ id: 'q', type: 'next', payload: { data: { ok: true } } }), JSON.stringify({ id: 'q', type: 'complete' })].sort());
+    expect(other.messages.slice(5).sort()).toEqual(
+      [
+        JSON.stringify({ id: 'q', type: 'next', payload: { data: { ok: true } } }),
+        JSON.stringify({ id: 'q', type: 'complete' }),
+      ].sort(),
+    );
     while (parts.sources.get('2') === undefined) await new Promise((resolve) => setImmediate(resolve));
     expect(parts.counts.contexts).toBe(3);
     for (const client of clients) client.socket.terminate();

@@ -15,7 +15,13 @@
  * - a consumer that does not read its socket is dropped past
  *   `maxWsBufferedBytes` (1013: try again later) rather than held.
  */
-import { getOperationAST, GraphQLError, type DocumentNode, type ExecutionArgs, type FormattedExecutionResult } from 'graphql';
+import {
+  getOperationAST,
+  GraphQLError,
+  type DocumentNode,
+  type ExecutionArgs,
+  type FormattedExecutionResult,
+} from 'graphql';
 import type { YogaServerInstance } from 'graphql-yoga';
 import type { WebSocket, WebSocketServer } from 'ws';
 import type { ClientKeys } from '../access/client-keys.js';
@@ -107,7 +113,17 @@ class WsOperation {
 
 const operationOf = (args: ExecutionArgs): WsOperation => args.rootValue as WsOperation;
 
-export function serveGraphqlWs({ wsServer, yoga, persisted, clientKeys, inputBounds, limits, logger, idleTimeoutMs = 60_000, keepAliveMs }: GraphqlWsOptions): GraphqlWs {
+export function serveGraphqlWs({
+  wsServer,
+  yoga,
+  persisted,
+  clientKeys,
+  inputBounds,
+  limits,
+  logger,
+  idleTimeoutMs = 60_000,
+  keepAliveMs,
+}: GraphqlWsOptions): GraphqlWs {
   const activeSubscriptions = new WeakMap<object, number>();
   const idleSockets = new IdleSockets(idleTimeoutMs);
   const leave = (socket: WebSocket): void => {
@@ -142,7 +158,10 @@ export function serveGraphqlWs({ wsServer, yoga, persisted, clientKeys, inputBou
         // false closes the socket with 4403 Forbidden.
         return clientKeys.check(key).ok;
       },
-      execute: (args: ExecutionArgs) => operationOf(args).execute(args).finally(() => operationOf(args).release()),
+      execute: (args: ExecutionArgs) =>
+        operationOf(args)
+          .execute(args)
+          .finally(() => operationOf(args).release()),
       // Subscribers of the same odds document and variables share one
       // execution, whose results are written to them directly when they can be.
       subscribe: async (args: ExecutionArgs) => {
@@ -160,7 +179,11 @@ export function serveGraphqlWs({ wsServer, yoga, persisted, clientKeys, inputBou
         // Counted before any await: subscriptions arriving together must not all see the old count.
         const active = activeSubscriptions.get(ctx.extra.socket) ?? 0;
         if (active >= limits.maxSubscriptionsPerSocket) {
-          return [new GraphQLError('Too many subscriptions on this connection.', { extensions: { code: 'TOO_MANY_SUBSCRIPTIONS' } })];
+          return [
+            new GraphQLError('Too many subscriptions on this connection.', {
+              extensions: { code: 'TOO_MANY_SUBSCRIPTIONS' },
+            }),
+          ];
         }
         activeSubscriptions.set(ctx.extra.socket, active + 1);
         idleSockets.busy(ctx.extra.socket);
@@ -191,7 +214,11 @@ export function serveGraphqlWs({ wsServer, yoga, persisted, clientKeys, inputBou
         if (errors.length > 0) return refuse(errors);
         // graphql-ws would answer this itself, uncoded: the same refusal and code yoga gives over HTTP.
         if (getOperationAST(document, payload.operationName ?? null) == null) {
-          return refuse([new GraphQLError('Could not determine what operation to execute.', { extensions: { code: 'OPERATION_RESOLUTION_FAILURE' } })]);
+          return refuse([
+            new GraphQLError('Could not determine what operation to execute.', {
+              extensions: { code: 'OPERATION_RESOLUTION_FAILURE' },
+            }),
+          ]);
         }
         const args: ExecutionArgs = {
           schema: enveloped.schema,
@@ -206,7 +233,9 @@ export function serveGraphqlWs({ wsServer, yoga, persisted, clientKeys, inputBou
       },
       // A shared result is serialized once for all its subscribers (src/live/preserialized.ts).
       onNext: (_ctx, _id, _payload, _args, result) =>
-        sharedSubscriptions.isShared(result) ? (preSerialize(result) as unknown as FormattedExecutionResult) : undefined,
+        sharedSubscriptions.isShared(result)
+          ? (preSerialize(result) as unknown as FormattedExecutionResult)
+          : undefined,
       jsonMessageReplacer: preSerializedReplacer,
       // A ping payload is echoed back with JSON.stringify: control messages are bounded as variables are (src/http/ws-control-bounds.ts).
       onPing: (ctx, payload) => {

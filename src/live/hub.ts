@@ -206,13 +206,26 @@ export class OddsHub {
 
   #onFrame(channel: MatchChannel, frame: OddsFrame, receivedAt: number): void {
     const previous = channel.latest;
-    const snapshot: OddsSnapshotView = Object.freeze({ matchId: channel.matchId, frame, receivedAt, stale: false, feed: 'LIVE' });
+    const snapshot: OddsSnapshotView = Object.freeze({
+      matchId: channel.matchId,
+      frame,
+      receivedAt,
+      stale: false,
+      feed: 'LIVE',
+    });
     channel.latest = snapshot;
     const afterReconnect = channel.gap;
     channel.gap = false;
     if (previous !== undefined && channel.changeListeners.size > 0) {
       const changes = diffFrames(previous.frame, frame).map(
-        (change): OddsChangeView => Object.freeze({ ...change, matchId: channel.matchId, timestamp: frame.timestamp, receivedAt, afterReconnect }),
+        (change): OddsChangeView =>
+          Object.freeze({
+            ...change,
+            matchId: channel.matchId,
+            timestamp: frame.timestamp,
+            receivedAt,
+            afterReconnect,
+          }),
       );
       if (changes.length > 0) for (const listener of channel.changeListeners) listener(changes);
     }

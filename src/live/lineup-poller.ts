@@ -209,10 +209,18 @@ export class LineupPoller {
   async #run(matchId: number, watch: MatchWatch): Promise<void> {
     const relayed = parseRelayed(await watch.loop?.latest());
     if (!this.#polls(watch)) return;
-    if (relayed !== undefined && relayed.status.matchId === matchId && !relayed.final && relayed.status.nextCheckAt !== null) {
+    if (
+      relayed !== undefined &&
+      relayed.status.matchId === matchId &&
+      !relayed.final &&
+      relayed.status.nextCheckAt !== null
+    ) {
       watch.last = relayed.status;
       clearTimeout(watch.timer);
-      watch.timer = setTimeout(() => void this.#poll(matchId, watch), Math.max(0, relayed.status.nextCheckAt - this.#now()));
+      watch.timer = setTimeout(
+        () => void this.#poll(matchId, watch),
+        Math.max(0, relayed.status.nextCheckAt - this.#now()),
+      );
       watch.timer.unref();
       return;
     }
@@ -235,7 +243,9 @@ export class LineupPoller {
   async #start(matchId: number, watch: MatchWatch): Promise<void> {
     try {
       const estimate = this.#estimate(v2EventRoutes.event as unknown as AnyRoute, { sport: 'baseball', id: matchId });
-      const read = await watch.payers.run(estimate, (meter) => fetchBaseballEvent(this.#fetcher, matchId, this.#now() + this.#requestTimeoutMs, meter));
+      const read = await watch.payers.run(estimate, (meter) =>
+        fetchBaseballEvent(this.#fetcher, matchId, this.#now() + this.#requestTimeoutMs, meter),
+      );
       if (!read.ran) {
         // Without the first pitch there is no schedule: the subscribers are told why.
         if (read.refusal !== undefined) this.#finish(matchId, watch, new PollRefusedError(read.refusal));
@@ -271,7 +281,11 @@ export class LineupPoller {
     try {
       const estimate = this.#estimate(v2BaseballRoutes.lineups as unknown as AnyRoute, { matchId });
       const result = await watch.payers.run(estimate, (meter) =>
-        this.#fetcher.fetch(v2BaseballRoutes.lineups, { matchId }, { deadline: this.#now() + this.#requestTimeoutMs, meter }),
+        this.#fetcher.fetch(
+          v2BaseballRoutes.lineups,
+          { matchId },
+          { deadline: this.#now() + this.#requestTimeoutMs, meter },
+        ),
       );
       if (result.ran) payload = result.value.value;
       else if (result.refusal !== undefined) error = new PollRefusedError(result.refusal);
@@ -349,16 +363,29 @@ function encodeRelayed({ status, final, fatal }: RelayedStatus): string {
 function parseRelayed(value: string | undefined): RelayedStatus | undefined {
   if (value === undefined) return undefined;
   try {
-    const parsed = JSON.parse(value) as { status?: Omit<LineupStatus, 'error'> & { error: ErrorJson | null }; final?: unknown; fatal?: ErrorJson | null };
+    const parsed = JSON.parse(value) as {
+      status?: Omit<LineupStatus, 'error'> & { error: ErrorJson | null };
+      final?: unknown;
+      fatal?: ErrorJson | null;
+    };
     const status = parsed.status;
-    if (status === undefined || typeof status.matchId !== 'number' || typeof status.polls !== 'number') return undefined;
+    if (status === undefined || typeof status.matchId !== 'number' || typeof status.polls !== 'number')
+      return undefined;
     const fatal = parsed.fatal === null || parsed.fatal === undefined ? undefined : relayedError(parsed.fatal);
-    return { status: { ...status, error: status.error === null ? null : relayedError(status.error) }, final: parsed.final === true, fatal };
+    return {
+      status: { ...status, error: status.error === null ? null : relayedError(status.error) },
+      final: parsed.final === true,
+      fatal,
+    };
   } catch {
     return undefined;
   }
 }
 
 function relayedError({ message, code, extensions }: ErrorJson): CodedError {
-  return new RelayedError(String(message), String(code), typeof extensions === 'object' && extensions !== null ? extensions : {});
+  return new RelayedError(
+    String(message),
+    String(code),
+    typeof extensions === 'object' && extensions !== null ? extensions : {},
+  );
 }

@@ -142,7 +142,11 @@ export class MatchFeed {
     if (message === undefined || message.type === 'error') {
       this.#unreadable += 1;
       this.#options.logger.warn(
-        { matchId: this.#options.matchId, unreadableInARow: this.#unreadable, upstreamError: message?.type === 'error' },
+        {
+          matchId: this.#options.matchId,
+          unreadableInARow: this.#unreadable,
+          upstreamError: message?.type === 'error',
+        },
         'unreadable odds frame: resubscribing for an authoritative snapshot',
       );
       if (this.#unreadable >= MAX_UNREADABLE_IN_A_ROW) {
@@ -200,7 +204,11 @@ export class MatchFeed {
 }
 
 /** Equal jitter: between half and all of the capped exponential step. */
-export function backoffDelay(attempt: number, { initialMs, maxMs }: BackoffOptions, random: () => number = Math.random): number {
+export function backoffDelay(
+  attempt: number,
+  { initialMs, maxMs }: BackoffOptions,
+  random: () => number = Math.random,
+): number {
   const step = Math.min(maxMs, initialMs * 2 ** Math.min(attempt, 30));
   return Math.round(step / 2 + random() * (step / 2));
 }

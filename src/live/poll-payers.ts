@@ -47,7 +47,11 @@ export class PollRefusedError extends GraphQLError {
  * admit one poll costing `estimate` for it; undefined when it may
  * subscribe. Nothing stays held.
  */
-export function subscriptionRefusal(gate: SpendGate, client: string | undefined, estimate: Estimate): SpendRefusal | undefined {
+export function subscriptionRefusal(
+  gate: SpendGate,
+  client: string | undefined,
+  estimate: Estimate,
+): SpendRefusal | undefined {
   return gate.check(estimate, client, 'subscription');
 }
 

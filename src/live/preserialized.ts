@@ -85,7 +85,11 @@ export function preSerializedReplacer(this: unknown, key: string, value: unknown
 }
 
 const PAYLOAD_KEY = `"payload":"${PREFIX}`;
-const LOST = JSON.stringify({ type: 'error', id: 'unknown', payload: [{ message: 'Internal error: lost subscription payload.' }] });
+const LOST = JSON.stringify({
+  type: 'error',
+  id: 'unknown',
+  payload: [{ message: 'Internal error: lost subscription payload.' }],
+});
 
 /**
  * Where a message's payload placeholder starts and which payload it names,

@@ -159,7 +159,10 @@ function parseMarket(item: unknown): OddsMarket | undefined {
     for (const outcome of item['outcomes']) {
       if (!isRecord(outcome) || typeof outcome['name'] !== 'string') return undefined;
       const price = outcome['price'];
-      outcomes.push({ name: outcome['name'], price: typeof price === 'number' && Number.isFinite(price) ? price : null });
+      outcomes.push({
+        name: outcome['name'],
+        price: typeof price === 'number' && Number.isFinite(price) ? price : null,
+      });
     }
   }
   return {

@@ -41,14 +41,25 @@ export interface LiveServicesOptions {
   readonly state: Pick<SharedState, 'bus' | 'leases' | 'board' | 'replicaId' | 'link'>;
 }
 
-export function createLiveServices({ config, baseUrl, logger, fetcher, ledger, spend, state }: LiveServicesOptions): LiveServices {
+export function createLiveServices({
+  config,
+  baseUrl,
+  logger,
+  fetcher,
+  ledger,
+  spend,
+  state,
+}: LiveServicesOptions): LiveServices {
   const wsBase = config.wsUrl ?? wsBaseFromHttp(baseUrl);
   const coordination =
     state.link === undefined
       ? undefined
       : { replicaId: state.replicaId, bus: state.bus, leases: state.leases, board: state.board, link: state.link };
   // One poll per cluster for the ticker and each lineup watch; alone, their own timers as before.
-  const loops = coordination === undefined ? undefined : clusterLoops({ ...coordination, logger: logger.child({ component: 'cluster-loop' }) });
+  const loops =
+    coordination === undefined
+      ? undefined
+      : clusterLoops({ ...coordination, logger: logger.child({ component: 'cluster-loop' }) });
   const oddsLogger = logger.child({ component: 'odds' });
   const upstream = new LocalFeedSource({
     socketUrl: oddsSocketUrl(wsBase),
@@ -77,7 +88,10 @@ export function createLiveServices({ config, baseUrl, logger, fetcher, ledger, s
     operationMs: config.timeouts.operationMs,
     ...(loops === undefined ? {} : { loops }),
   });
-  const lineups = new LineupPoller(fetcher, spend, logger.child({ component: 'lineup-poller' }), { ...config.lineupPoll, ...(loops === undefined ? {} : { loops }) });
+  const lineups = new LineupPoller(fetcher, spend, logger.child({ component: 'lineup-poller' }), {
+    ...config.lineupPoll,
+    ...(loops === undefined ? {} : { loops }),
+  });
   return {
     odds,
     ticker,

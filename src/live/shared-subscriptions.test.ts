@@ -1,7 +1,12 @@
 import { parse, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { MemberQueue, SharedSubscriptions } from './shared-subscriptions.js';
-import { preSerialize, preSerializedReplacer, restorePreSerialized, restorePreSerializedBytes } from './preserialized.js';
+import {
+  preSerialize,
+  preSerializedReplacer,
+  restorePreSerialized,
+  restorePreSerializedBytes,
+} from './preserialized.js';
 
 /** A source the test pushes results into, counting how often it was started and stopped. */
 function controllableSource() {

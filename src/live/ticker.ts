@@ -49,7 +49,12 @@ export interface TickerIntervalInputs {
 }
 
 /** The formula in the module comment. */
-export function tickerIntervalMs({ allowance, allowancePercent, minIntervalMs, cacheTtlMs }: TickerIntervalInputs): number {
+export function tickerIntervalMs({
+  allowance,
+  allowancePercent,
+  minIntervalMs,
+  cacheTtlMs,
+}: TickerIntervalInputs): number {
   const pollsPerDay = Math.floor((allowance * allowancePercent) / 100);
   const budgetMs = pollsPerDay >= 1 ? Math.ceil(DAY_MS / pollsPerDay) : DAY_MS;
   return Math.max(minIntervalMs, cacheTtlMs, budgetMs);
@@ -107,7 +112,10 @@ export class LiveTicker {
 
   /** What the next poll may cost now: nothing while the cache holds the matches fresh. */
   pollEstimate(): Estimate {
-    return resourceEstimate(this.#options.fetcher, { route: v1WorldCupRoutes.matches as unknown as AnyRoute, params: {} });
+    return resourceEstimate(this.#options.fetcher, {
+      route: v1WorldCupRoutes.matches as unknown as AnyRoute,
+      params: {},
+    });
   }
 
   /** Why `client` may not subscribe (its budget cannot hold one poll), or undefined. */
@@ -118,7 +126,12 @@ export class LiveTicker {
   /** The interval now, from the ledger's current limit. */
   intervalMs(): number {
     const { allowancePercent, minIntervalMs, cacheTtlMs } = this.#options;
-    return tickerIntervalMs({ allowance: this.#options.ledger.snapshot().limit, allowancePercent, minIntervalMs, cacheTtlMs });
+    return tickerIntervalMs({
+      allowance: this.#options.ledger.snapshot().limit,
+      allowancePercent,
+      minIntervalMs,
+      cacheTtlMs,
+    });
   }
 
   /**
@@ -134,7 +147,8 @@ export class LiveTicker {
       if (this.#loop !== undefined) {
         this.#loop.join();
         // What the cluster's poll last found, at once (the lease holder's own listeners have it already).
-        if (this.#latest === undefined) void this.#loop.latest().then((value) => value !== undefined && this.#receive(value));
+        if (this.#latest === undefined)
+          void this.#loop.latest().then((value) => value !== undefined && this.#receive(value));
       } else if (this.#timer === undefined && !this.#polling) {
         void this.#poll();
       }
@@ -197,12 +211,18 @@ export class LiveTicker {
         const games = inProgress(outcome.value.value.matches);
         this.#publish({ games, fetchedAt: Date.now(), pollIntervalMs, stale: outcome.value.stale !== undefined });
       } else {
-        this.#options.logger.warn({ code: outcome.refusal?.code, scope: outcome.refusal?.scope }, 'live ticker poll not made: no subscriber or plan can pay for it');
+        this.#options.logger.warn(
+          { code: outcome.refusal?.code, scope: outcome.refusal?.scope },
+          'live ticker poll not made: no subscriber or plan can pay for it',
+        );
         if (this.#latest !== undefined) this.#publish({ ...this.#latest, pollIntervalMs, stale: true });
       }
     } catch (error) {
       // Keep what we have; say it is stale. A failed poll never ends a subscription.
-      this.#options.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'live ticker poll failed');
+      this.#options.logger.warn(
+        { err: error instanceof Error ? error.message : String(error) },
+        'live ticker poll failed',
+      );
       if (this.#latest !== undefined) this.#publish({ ...this.#latest, pollIntervalMs, stale: true });
     } finally {
       this.#polling = false;
@@ -231,8 +251,19 @@ export class LiveTicker {
 function parseSnapshot(value: string): TickerSnapshot | undefined {
   try {
     const parsed = JSON.parse(value) as Partial<TickerSnapshot> | null;
-    if (parsed === null || !Array.isArray(parsed.games) || typeof parsed.fetchedAt !== 'number' || typeof parsed.pollIntervalMs !== 'number') return undefined;
-    return { games: parsed.games, fetchedAt: parsed.fetchedAt, pollIntervalMs: parsed.pollIntervalMs, stale: parsed.stale === true };
+    if (
+      parsed === null ||
+      !Array.isArray(parsed.games) ||
+      typeof parsed.fetchedAt !== 'number' ||
+      typeof parsed.pollIntervalMs !== 'number'
+    )
+      return undefined;
+    return {
+      games: parsed.games,
+      fetchedAt: parsed.fetchedAt,
+      pollIntervalMs: parsed.pollIntervalMs,
+      stale: parsed.stale === true,
+    };
   } catch {
     return undefined;
   }

@@ -25,17 +25,22 @@ describe('what a graphql-ws connection keeps of its upgrade request', () => {
       traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
       tracestate: 'vendor=1',
     };
-    const full = new WebSocket(url, { headers: { ...sent, cookie: 'session=1', 'user-agent': 'test', 'x-other': 'y' } });
+    const full = new WebSocket(url, {
+      headers: { ...sent, cookie: 'session=1', 'user-agent': 'test', 'x-other': 'y' },
+    });
     const bare = new WebSocket(url);
     await Promise.all([once(full, 'open'), once(bare, 'open')]);
     while (kept.length < 2) await new Promise((resolve) => setImmediate(resolve));
-    const [withHeaders, without] = kept[0]!.headers['x-client-key'] === undefined ? [kept[1]!, kept[0]!] : [kept[0]!, kept[1]!];
+    const [withHeaders, without] =
+      kept[0]!.headers['x-client-key'] === undefined ? [kept[1]!, kept[0]!] : [kept[0]!, kept[1]!];
     expect(withHeaders.headers).toEqual(sent);
     expect(Object.keys(withHeaders.headers).sort()).toEqual([...KEPT_HEADERS].sort());
     expect(without.headers).toEqual({});
     // What the access rules read of it: the key (connectionParams first, then these headers) and the peer's address.
     expect(presentedKeyInContext({ connectionParams: {}, req: withHeaders })).toBe('k-1');
-    expect(presentedKeyInContext({ connectionParams: {}, req: { ...withHeaders, headers: { 'x-client-key': 'k-2' } } })).toBe('k-2');
+    expect(
+      presentedKeyInContext({ connectionParams: {}, req: { ...withHeaders, headers: { 'x-client-key': 'k-2' } } }),
+    ).toBe('k-2');
     // A connection_init without a payload leaves connectionParams undefined: the upgrade's headers still count.
     expect(presentedKeyInContext({ connectionParams: undefined, req: withHeaders })).toBe('k-1');
     expect(clientIdentity({ req: without })).toBe('address:127.0.0.1');
@@ -51,9 +56,15 @@ describe('graphql-ws with client keys: the key presented on the upgrade request'
     typeDefs: /* GraphQL */ `
       type Query { client: String }
     `,
-    resolvers: { Query: { client: (_: unknown, __: unknown, context: { clientName?: string }) => context.clientName ?? null } },
+    resolvers: {
+      Query: { client: (_: unknown, __: unknown, context: { clientName?: string }) => context.clientName ?? null },
+    },
   });
-  const yoga = createYoga<Record<string, unknown>, OperationContext>({ schema, logging: false, plugins: [useClientKeys(keys)] });
+  const yoga = createYoga<Record<string, unknown>, OperationContext>({
+    schema,
+    logging: false,
+    plugins: [useClientKeys(keys)],
+  });
   let server: TestGraphqlWs;
   let url: string;
   beforeAll(async () => {
@@ -63,7 +74,10 @@ describe('graphql-ws with client keys: the key presented on the upgrade request'
   afterAll(() => server.close());
 
   /** Opens a socket with `headers` on its upgrade, sends connection_init (with `init` as its payload), and returns the first message or the close code. */
-  async function open(headers: Record<string, string>, init: { payload?: Record<string, unknown> } = { payload: {} }): Promise<{ socket: WebSocket; first: string | number }> {
+  async function open(
+    headers: Record<string, string>,
+    init: { payload?: Record<string, unknown> } = { payload: {} },
+  ): Promise<{ socket: WebSocket; first: string | number }> {
     const socket = new WebSocket(url, 'graphql-transport-ws', { headers });
     const first = new Promise<string | number>((resolve) => {
       socket.once('message', (data: Buffer) => resolve(data.toString('utf8')));
@@ -86,7 +100,9 @@ describe('graphql-ws with client keys: the key presented on the upgrade request'
     for (const { headers, init } of cases) {
       const { socket, first } = await open(headers, init);
       expect(first).toBe('{"type":"connection_ack"}');
-      const answer = new Promise<string>((resolve) => socket.once('message', (data: Buffer) => resolve(data.toString('utf8'))));
+      const answer = new Promise<string>((resolve) =>
+        socket.once('message', (data: Buffer) => resolve(data.toString('utf8'))),
+      );
       socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: '{ client }' } }));
       expect(await answer).toBe(JSON.stringify({ id: '1', type: 'next', payload: { data: { client: 'alice' } } }));
       socket.terminate();

@@ -199,23 +199,42 @@ export class UpstreamLoader {
         const known = this.known.get(call.key);
         if (known !== undefined) {
           this.trace.cacheHits += 1;
-          this.observer?.loadStarted(call.route)({ source: 'cache', stale: undefined, error: known.kind === 'error' ? known.error : undefined, requests: 0, counted: 0 });
+          this.observer?.loadStarted(call.route)({
+            source: 'cache',
+            stale: undefined,
+            error: known.kind === 'error' ? known.error : undefined,
+            requests: 0,
+            counted: 0,
+          });
           return known.kind === 'value' ? known.value : known.error;
         }
         const meter = this.meter.child();
-        const counted: CountedLoad | undefined = call.route.counted ? { meter, elsewhere: false, refusedUnsent: false } : undefined;
+        const counted: CountedLoad | undefined = call.route.counted
+          ? { meter, elsewhere: false, refusedUnsent: false }
+          : undefined;
         if (counted !== undefined) this.countedLoads.push(counted);
         const observed = this.observer?.loadStarted(call.route);
         try {
-          const result = await this.fetcher.fetchPrepared(call.route, call.prepared, { deadline: this.deadline, meter });
-          observed?.({ source: result.source, stale: result.stale, error: undefined, requests: meter.requests, counted: meter.counted });
+          const result = await this.fetcher.fetchPrepared(call.route, call.prepared, {
+            deadline: this.deadline,
+            meter,
+          });
+          observed?.({
+            source: result.source,
+            stale: result.stale,
+            error: undefined,
+            requests: meter.requests,
+            counted: meter.counted,
+          });
           // What was sent is on the meter; every other answer came from the
           // cache or from another operation's request in flight.
           const sent = result.source === 'upstream' || result.startedRefresh === true;
           if (!sent) this.trace.cacheHits += 1;
-          if (result.startedRefresh === true && meter.requests === 0) this.refreshing.add({ meter, counted: call.route.counted });
+          if (result.startedRefresh === true && meter.requests === 0)
+            this.refreshing.add({ meter, counted: call.route.counted });
           if (result.source === 'shared' && call.route.counted) this.trace.joinedCounted += 1;
-          if (counted !== undefined && (result.source === 'shared' || result.startedRefresh === true)) counted.elsewhere = true;
+          if (counted !== undefined && (result.source === 'shared' || result.startedRefresh === true))
+            counted.elsewhere = true;
           if (result.stale !== undefined) {
             this.trace.stale.push({ route: call.route.template, version: call.route.version, ...result.stale });
           }
@@ -225,7 +244,8 @@ export class UpstreamLoader {
           const unsent = error instanceof GatewayError && unsentCodes.has(error.code);
           if (counted !== undefined) counted.refusedUnsent = unsent;
           // A request holding its unit has left, or will: the deadline failed the load before its record came.
-          if (counted !== undefined && unsent && meter.reserved === 0 && meter.counted === 0) this.trace.unsentCounted += 1;
+          if (counted !== undefined && unsent && meter.reserved === 0 && meter.counted === 0)
+            this.trace.unsentCounted += 1;
           // One failed resource is an Error in its slot: it never fails its neighbours.
           return error instanceof Error ? withScope(error) : new Error(String(error));
         }
@@ -235,7 +255,11 @@ export class UpstreamLoader {
 }
 
 /** Failures that can come before a request leaves: the resource was needed but not paid for. */
-const unsentCodes: ReadonlySet<string> = new Set([ErrorCode.QuotaExhausted, ErrorCode.UpstreamUnavailable, ErrorCode.UpstreamUnreachable]);
+const unsentCodes: ReadonlySet<string> = new Set([
+  ErrorCode.QuotaExhausted,
+  ErrorCode.UpstreamUnavailable,
+  ErrorCode.UpstreamUnreachable,
+]);
 
 /**
  * An allowance refusal says what ran out: the ledger and the upstream's 429
@@ -243,6 +267,7 @@ const unsentCodes: ReadonlySet<string> = new Set([ErrorCode.QuotaExhausted, Erro
  * names itself.
  */
 function withScope(error: Error): Error {
-  if (!(error instanceof GatewayError) || error.code !== ErrorCode.QuotaExhausted || error.details.scope !== undefined) return error;
+  if (!(error instanceof GatewayError) || error.code !== ErrorCode.QuotaExhausted || error.details.scope !== undefined)
+    return error;
   return new GatewayError(error.code, error.message, { ...error.details, scope: 'plan' });
 }

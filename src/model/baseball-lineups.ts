@@ -6,7 +6,11 @@ import type { GatewayContext } from '../context.js';
 import type { UpstreamFetcher } from '../upstream/fetcher.js';
 import type { SpendMeter } from '../upstream/spend-meter.js';
 import { knownGap } from '../upstream/known-gaps.js';
-import { baseballLineupCoverage, v2BaseballRoutes, type BaseballLineupsPayload } from '../upstream/routes/v2-baseball.js';
+import {
+  baseballLineupCoverage,
+  v2BaseballRoutes,
+  type BaseballLineupsPayload,
+} from '../upstream/routes/v2-baseball.js';
 import { v2EventRoutes } from '../upstream/routes/v2-events.js';
 import type { V2Event } from '../upstream/routes/v2.js';
 
@@ -19,7 +23,8 @@ export interface BaseballLineupsModel {
 export function assertLineupsCarried(event: V2Event): void {
   const league = event.tournament.uniqueTournament?.id;
   const coverage = league === undefined ? 'published' : (baseballLineupCoverage[league] ?? 'published');
-  if (coverage === 'upstream404') throw knownGap('baseballLineupsNotPublished', `no lineups for ${event.tournament.name}`);
+  if (coverage === 'upstream404')
+    throw knownGap('baseballLineupsNotPublished', `no lineups for ${event.tournament.name}`);
   if (coverage === 'notCarried') throw knownGap('baseballLeagueNotCarried', `${event.tournament.name} is not carried`);
 }
 
@@ -30,7 +35,12 @@ export async function loadBaseballLineups(ctx: GatewayContext, matchId: number):
 }
 
 /** The same, outside any operation (the confirmation poller), straight through the shared fetcher. */
-export async function fetchBaseballEvent(fetcher: UpstreamFetcher, matchId: number, deadline: number, meter?: SpendMeter): Promise<V2Event> {
+export async function fetchBaseballEvent(
+  fetcher: UpstreamFetcher,
+  matchId: number,
+  deadline: number,
+  meter?: SpendMeter,
+): Promise<V2Event> {
   const result = await fetcher.fetch(v2EventRoutes.event, { sport: 'baseball', id: matchId }, { deadline, meter });
   return result.value.event;
 }

@@ -9,7 +9,13 @@
  * from a part of another name reads it with `readPart` in its resolver.
  */
 import { defaultFieldResolver, isObjectType, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
-import { anyDegradedParts, degradationError, degradedPart, firstDegradedPart, type DegradedPart } from '../upstream/degraded-parts.js';
+import {
+  anyDegradedParts,
+  degradationError,
+  degradedPart,
+  firstDegradedPart,
+  type DegradedPart,
+} from '../upstream/degraded-parts.js';
 import { isObject } from '../upstream/routes/route.js';
 import { droppableKeyNames } from '../upstream/routes/shape.js';
 
@@ -129,7 +135,12 @@ export function withDegradedParts<S extends GraphQLSchema>(schema: S): S {
     for (const field of Object.values(type.getFields())) {
       const coordinate = `${type.name}.${field.name}`;
       const fedBy = FED_BY[coordinate]?.map((path) => path.split('.'));
-      if (field.resolve === undefined && fedBy === undefined && (!droppable.has(field.name) || STRICT_PARTS.has(coordinate))) continue;
+      if (
+        field.resolve === undefined &&
+        fedBy === undefined &&
+        (!droppable.has(field.name) || STRICT_PARTS.has(coordinate))
+      )
+        continue;
       field.resolve = degradationAware(field.resolve ?? defaultFieldResolver, fedBy);
     }
   }

@@ -9,27 +9,40 @@ import { fromGlobalId, toGlobalId, type GlobalId } from './global-id.js';
 const legacy = (text: string): string => Buffer.from(text, 'utf8').toString('base64url');
 
 describe('global IDs', () => {
-  it.each([
-    'mx-2026_06.11.jp-ci',
-    'a:b:c',
-    'x?y=1:z',
-    'with space/and/slashes',
-    '100%',
-    'Ünïcødé 東京',
-    'line\nbreak',
-  ])('round-trips the opaque V6 ID %j', (nativeId) => {
-    const id: GlobalId = { version: 'v6', sport: 'baseball', typeName: 'V6BaseballMatch', nativeId };
-    expect(fromGlobalId(toGlobalId(id))).toEqual({ ...id, via: undefined });
-    const team: GlobalId = { version: 'v6', sport: 'baseball', typeName: 'V6BaseballTeam', nativeId: `t:${nativeId}`, via: { match: nativeId } };
-    expect(fromGlobalId(toGlobalId(team))).toEqual(team);
-  });
+  it.each(['mx-2026_06.11.jp-ci', 'a:b:c', 'x?y=1:z', 'with space/and/slashes', '100%', 'Ünïcødé 東京', 'line\nbreak'])(
+    'round-trips the opaque V6 ID %j',
+    (nativeId) => {
+      const id: GlobalId = { version: 'v6', sport: 'baseball', typeName: 'V6BaseballMatch', nativeId };
+      expect(fromGlobalId(toGlobalId(id))).toEqual({ ...id, via: undefined });
+      const team: GlobalId = {
+        version: 'v6',
+        sport: 'baseball',
+        typeName: 'V6BaseballTeam',
+        nativeId: `t:${nativeId}`,
+        via: { match: nativeId },
+      };
+      expect(fromGlobalId(toGlobalId(team))).toEqual(team);
+    },
+  );
 
   it('round-trips a via part, whatever its values hold, in key order', () => {
-    const id: GlobalId = { version: 'v1', sport: 'hockey', typeName: 'V1HockeyCompetitor', nativeId: '17', via: { season: '2025', competition: '11' } };
+    const id: GlobalId = {
+      version: 'v1',
+      sport: 'hockey',
+      typeName: 'V1HockeyCompetitor',
+      nativeId: '17',
+      via: { season: '2025', competition: '11' },
+    };
     const text = Buffer.from(toGlobalId(id), 'base64url').toString('utf8');
     expect(text).toBe('V1:hockey:V1HockeyCompetitor?competition=11&season=2025:17');
     expect(fromGlobalId(toGlobalId(id))).toEqual(id);
-    const odd: GlobalId = { version: 'v3', sport: 'water-polo', typeName: 'V3Team', nativeId: '5', via: { event: 'a:b&c=d?e' } };
+    const odd: GlobalId = {
+      version: 'v3',
+      sport: 'water-polo',
+      typeName: 'V3Team',
+      nativeId: '5',
+      via: { event: 'a:b&c=d?e' },
+    };
     expect(fromGlobalId(toGlobalId(odd))).toEqual(odd);
   });
 
@@ -40,7 +53,11 @@ describe('global IDs', () => {
 
   it('parses IDs minted before the via part existed', () => {
     expect(fromGlobalId(legacy('V1:hockey:V1HockeyCompetitor:3401'))).toEqual({
-      version: 'v1', sport: 'hockey', typeName: 'V1HockeyCompetitor', nativeId: '3401', via: undefined,
+      version: 'v1',
+      sport: 'hockey',
+      typeName: 'V1HockeyCompetitor',
+      nativeId: '3401',
+      via: undefined,
     });
     expect(fromGlobalId(legacy('V6:baseball:V6BaseballMatch:bm_1:x'))).toMatchObject({ nativeId: 'bm_1:x' });
   });
@@ -55,7 +72,13 @@ describe('global IDs', () => {
     expect(() => fromGlobalId(value)).toThrow(expect.objectContaining({ code: 'BAD_USER_INPUT' }));
   });
   it('mints each ID from its own parts when it was minted before (the encoded IDs kept are keyed by the whole text)', () => {
-    const competitor: GlobalId = { version: 'v1', sport: 'hockey', typeName: 'V1HockeyCompetitor', nativeId: '17', via: { competition: '11' } };
+    const competitor: GlobalId = {
+      version: 'v1',
+      sport: 'hockey',
+      typeName: 'V1HockeyCompetitor',
+      nativeId: '17',
+      via: { competition: '11' },
+    };
     const first = toGlobalId(competitor);
     expect(toGlobalId({ ...competitor })).toBe(first);
     // One part changed at a time: never the kept encoding of the first.
@@ -74,7 +97,10 @@ describe('global IDs', () => {
   });
 
   it('still mints every ID right past the number of encoded IDs it keeps', () => {
-    const ids = Array.from({ length: 10_000 }, (_, i): GlobalId => ({ version: 'v6', sport: 'baseball', typeName: 'V6BaseballMatch', nativeId: `m${i}` }));
+    const ids = Array.from(
+      { length: 10_000 },
+      (_, i): GlobalId => ({ version: 'v6', sport: 'baseball', typeName: 'V6BaseballMatch', nativeId: `m${i}` }),
+    );
     for (const id of ids) expect(toGlobalId(id)).toBe(legacy(`V6:baseball:V6BaseballMatch:m${id.nativeId.slice(1)}`));
     // Again, oldest first: the first ones were let go and are encoded anew.
     for (const id of ids) expect(fromGlobalId(toGlobalId(id)).nativeId).toBe(id.nativeId);

@@ -92,5 +92,11 @@ export function fromGlobalId(value: string): GlobalId {
   const version = match?.[1]?.toLowerCase();
   if (match === null || version === undefined || !versions.has(version)) throw notAnId();
   const via = match[4] === undefined || match[4] === '' ? undefined : Object.fromEntries(new URLSearchParams(match[4]));
-  return { version: version as Version, sport: match[2] ?? '', typeName: match[3] ?? '', nativeId: match[5] ?? '', via };
+  return {
+    version: version as Version,
+    sport: match[2] ?? '',
+    typeName: match[3] ?? '',
+    nativeId: match[5] ?? '',
+    via,
+  };
 }

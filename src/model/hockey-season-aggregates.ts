@@ -66,7 +66,9 @@ export async function finishedSeasonMatches(ctx: GatewayContext, key: SeasonKey)
       direction: 'last',
       page,
     });
-    matches.push(...payload.events.filter((e) => isFinished(e) && (e.homeTeam.id === key.teamId || e.awayTeam.id === key.teamId)));
+    matches.push(
+      ...payload.events.filter((e) => isFinished(e) && (e.homeTeam.id === key.teamId || e.awayTeam.id === key.teamId)),
+    );
     if (!payload.hasNextPage) return matches;
   }
 }
@@ -79,7 +81,12 @@ export async function seasonCost(ctx: GatewayContext, key: SeasonKey): Promise<H
     if (fetcher.isCached(v2HockeyRoutes.finishedMatchStatistics, { matchId: match.id })) cached += 1;
     if (fetcher.isCached(v2HockeyRoutes.finishedMatchPlayerStatistics, { matchId: match.id })) cached += 1;
   }
-  return { ...key, finishedMatches: matches.length, upstreamRequestsNeeded: matches.length * 2 - cached, cachedRequests: cached };
+  return {
+    ...key,
+    finishedMatches: matches.length,
+    upstreamRequestsNeeded: matches.length * 2 - cached,
+    cachedRequests: cached,
+  };
 }
 
 class Totals {
@@ -92,7 +99,9 @@ class Totals {
   }
 
   list(): Stat[] {
-    return [...this.#values.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([key, stat]) => ({ name: key, value: stat.value }));
+    return [...this.#values.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([key, stat]) => ({ name: key, value: stat.value }));
   }
 }
 

@@ -34,7 +34,9 @@ const normalized = new WeakMap<ListingParams, GlobalIdVia>();
 function recordedVia(via: ListingParams): GlobalIdVia {
   let recorded = normalized.get(via);
   if (recorded === undefined) {
-    const defined = Object.entries(via).filter((entry): entry is [string, string | number] => entry[1] !== undefined && entry[1] !== null);
+    const defined = Object.entries(via).filter(
+      (entry): entry is [string, string | number] => entry[1] !== undefined && entry[1] !== null,
+    );
     recorded = Object.fromEntries(defined.map(([key, v]) => [key, String(v)]));
     normalized.set(via, recorded);
     // A recorded `via` passed on (listingOf of a parent) is its own recorded form.
@@ -51,7 +53,12 @@ function recordedVia(via: ListingParams): GlobalIdVia {
 export function listedAt<T extends object>(value: T, via: ListingParams): T {
   // Recorded by an earlier operation over the same cached object: the same values (see above), and the same `via` object keeps encodeVia's memo.
   if ((value as T & Listed)[LISTING] !== undefined) return value;
-  Object.defineProperty(value, LISTING, { value: recordedVia(via), writable: false, enumerable: false, configurable: true });
+  Object.defineProperty(value, LISTING, {
+    value: recordedVia(via),
+    writable: false,
+    enumerable: false,
+    configurable: true,
+  });
   return value;
 }
 

@@ -17,7 +17,10 @@ export function isIntegerIdText(text: string): boolean {
 export function integerId(value: string | number, what: string): number {
   const text = String(value).trim();
   if (!isIntegerIdText(text)) {
-    throw new GatewayError(ErrorCode.BadUserInput, `${what} must be a non-negative integer of at most ${Number.MAX_SAFE_INTEGER}.`);
+    throw new GatewayError(
+      ErrorCode.BadUserInput,
+      `${what} must be a non-negative integer of at most ${Number.MAX_SAFE_INTEGER}.`,
+    );
   }
   return Number(text);
 }

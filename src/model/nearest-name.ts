@@ -48,7 +48,8 @@ function nearestByWords(words: readonly string[], names: readonly string[]): str
       edits += nearest;
     }
     if (edits === Number.POSITIVE_INFINITY) continue;
-    if (best === undefined || edits < best.edits || (edits === best.edits && name.length < best.name.length)) best = { name, edits };
+    if (best === undefined || edits < best.edits || (edits === best.edits && name.length < best.name.length))
+      best = { name, edits };
   }
   return best?.name;
 }

@@ -81,9 +81,13 @@ const viaInteger = (id: GlobalId, key: string): number | undefined =>
 function requiredVia(id: GlobalId, key: string, alternative: string): string {
   const value = id.via?.[key];
   if (value === undefined) {
-    throw new GatewayError(ErrorCode.NotSupported, `This ${id.typeName} ID does not say where it was listed (an ID minted before it did).`, {
-      alternative,
-    });
+    throw new GatewayError(
+      ErrorCode.NotSupported,
+      `This ${id.typeName} ID does not say where it was listed (an ID minted before it did).`,
+      {
+        alternative,
+      },
+    );
   }
   return value;
 }
@@ -93,7 +97,8 @@ const V3_WINDOWS: readonly V3WindowName[] = ['today', 'live', 'yesterday', 'tomo
 function v3Window(id: GlobalId): V3WindowName | undefined {
   const window = id.via?.['window'];
   if (window === undefined) return undefined;
-  if (!V3_WINDOWS.includes(window as V3WindowName)) throw new GatewayError(ErrorCode.BadUserInput, 'Unknown V3 window in the global ID.');
+  if (!V3_WINDOWS.includes(window as V3WindowName))
+    throw new GatewayError(ErrorCode.BadUserInput, 'Unknown V3 window in the global ID.');
   return window as V3WindowName;
 }
 
@@ -106,7 +111,8 @@ function v3EventSources(id: GlobalId, eventId: number, as: (event: V3EventModel)
       source(v3Routes.window, { sport: id.sport, window }, (payload) => {
         for (const league of payload.leagues) {
           const event = league.events.find((e) => e.id === eventId);
-          if (event !== undefined) return as({ slug: id.sport, value: event, league: { id: league.id, name: league.name } });
+          if (event !== undefined)
+            return as({ slug: id.sport, value: event, league: { id: league.id, name: league.name } });
         }
         return undefined;
       }),
@@ -114,39 +120,52 @@ function v3EventSources(id: GlobalId, eventId: number, as: (event: V3EventModel)
   }
   sources.push(
     source(v3Routes.match, { id: eventId }, ({ match }) =>
-      match.id === eventId ? as({ slug: match.sport, value: match, league: { id: match.league.id, name: match.league.name } }) : undefined,
+      match.id === eventId
+        ? as({ slug: match.sport, value: match, league: { id: match.league.id, name: match.league.name } })
+        : undefined,
     ),
   );
   return sources;
 }
 
-const v3TeamOf = (event: V3Event, teamId: number) => [event.homeTeam, event.awayTeam].find((team) => team.id === teamId);
+const v3TeamOf = (event: V3Event, teamId: number) =>
+  [event.homeTeam, event.awayTeam].find((team) => team.id === teamId);
 
 export const nodeSources: Readonly<Record<string, NodeSources>> = {
   V1HockeyAthlete: (id) => {
     const athleteId = integerId(id.nativeId, 'athlete id');
-    return [source(v1Routes.athletes, { athleteId }, (p) => {
-      const athlete = p.athletes.find((candidate) => candidate.id === athleteId) ?? p.athletes[0];
-      return athlete === undefined ? undefined : tagType(athlete, 'V1HockeyAthlete');
-    })];
+    return [
+      source(v1Routes.athletes, { athleteId }, (p) => {
+        const athlete = p.athletes.find((candidate) => candidate.id === athleteId) ?? p.athletes[0];
+        return athlete === undefined ? undefined : tagType(athlete, 'V1HockeyAthlete');
+      }),
+    ];
   },
   V1HockeyCompetitor: (id) => {
     const competitorId = integerId(id.nativeId, 'competitor id');
     const params = { competition: viaInteger(id, 'competition'), seasonNum: viaInteger(id, 'season') };
-    return [source(v1Routes.standings, params, (p) => {
-      const entry = p.standings.find((e) => e.competitor.id === competitorId);
-      return entry === undefined ? undefined : found(entry.competitor, 'V1HockeyCompetitor', id.via);
-    })];
+    return [
+      source(v1Routes.standings, params, (p) => {
+        const entry = p.standings.find((e) => e.competitor.id === competitorId);
+        return entry === undefined ? undefined : found(entry.competitor, 'V1HockeyCompetitor', id.via);
+      }),
+    ];
   },
   V1HockeyNewsArticle: (id) => {
     const articleId = integerId(id.nativeId, 'article id');
-    const params = { competitionId: viaInteger(id, 'competitionId'), gameId: viaInteger(id, 'gameId'), limit: viaInteger(id, 'limit') };
-    return [source(v1Routes.news, params, (p) => {
-      const article = p.data.news.find((a) => a.id === articleId);
-      if (article === undefined) return undefined;
-      const sources = new Map(p.data.newsSources.map((s) => [s.id, s]));
-      return made({ article, sources }, 'V1HockeyNewsArticle', id.via);
-    })];
+    const params = {
+      competitionId: viaInteger(id, 'competitionId'),
+      gameId: viaInteger(id, 'gameId'),
+      limit: viaInteger(id, 'limit'),
+    };
+    return [
+      source(v1Routes.news, params, (p) => {
+        const article = p.data.news.find((a) => a.id === articleId);
+        if (article === undefined) return undefined;
+        const sources = new Map(p.data.newsSources.map((s) => [s.id, s]));
+        return made({ article, sources }, 'V1HockeyNewsArticle', id.via);
+      }),
+    ];
   },
   V1WorldCupMatch: (id) => {
     const gameId = integerId(id.nativeId, 'game id');
@@ -155,11 +174,16 @@ export const nodeSources: Readonly<Record<string, NodeSources>> = {
   },
   V1FootballCompetitor: (id) => {
     const competitorId = integerId(id.nativeId, 'competitor id');
-    return [source(v1WorldCupRoutes.competitor, { id: competitorId }, (p) => tagType(p.competitor, 'V1FootballCompetitor'))];
+    return [
+      source(v1WorldCupRoutes.competitor, { id: competitorId }, (p) => tagType(p.competitor, 'V1FootballCompetitor')),
+    ];
   },
   V1FootballVenue: (id) => {
     const venueId = integerId(id.nativeId, 'venue id');
-    const gameId = integerId(requiredVia(id, 'game', 'v1 { worldCup { gameDetail(id:) { venue } } }'), 'game in the global ID');
+    const gameId = integerId(
+      requiredVia(id, 'game', 'v1 { worldCup { gameDetail(id:) { venue } } }'),
+      'game in the global ID',
+    );
     const venueOf = (game: { venue?: { id: number } | undefined }) =>
       game.venue !== undefined && game.venue.id === venueId ? found(game.venue, 'V1FootballVenue', id.via) : undefined;
     return [
@@ -169,44 +193,72 @@ export const nodeSources: Readonly<Record<string, NodeSources>> = {
   },
   V2Team: (id) => {
     const slug = id.sport;
-    return [source(v2Routes.team, { sport: slug, id: integerId(id.nativeId, 'team id') }, (p) => tagType({ slug, value: p.team }, 'V2Team'))];
+    return [
+      source(v2Routes.team, { sport: slug, id: integerId(id.nativeId, 'team id') }, (p) =>
+        tagType({ slug, value: p.team }, 'V2Team'),
+      ),
+    ];
   },
   V2Player: (id) => {
     const playerId = integerId(id.nativeId, 'player id');
     // Spec 4.9: cycling has no `/api/players/{id}` (riders are teams); the gateway never mints such an ID, but a client can build one.
     if (id.sport === 'cycling') throw knownGap('v2CyclingPlayers');
     const slug = id.sport;
-    return [source(v2Routes.player, { sport: slug, id: playerId }, (p) => tagType({ slug, value: p.player }, 'V2Player'))];
+    return [
+      source(v2Routes.player, { sport: slug, id: playerId }, (p) => tagType({ slug, value: p.player }, 'V2Player')),
+    ];
   },
   V2Tournament: (id) => {
     const slug = id.sport;
     const uniqueTournamentId = integerId(id.nativeId, 'tournament id');
-    return [source(v2Routes.tournament, { sport: slug, uniqueTournamentId }, (p) => tagType({ slug, value: p.uniqueTournament }, 'V2Tournament'))];
+    return [
+      source(v2Routes.tournament, { sport: slug, uniqueTournamentId }, (p) =>
+        tagType({ slug, value: p.uniqueTournament }, 'V2Tournament'),
+      ),
+    ];
   },
   V2Manager: (id) => {
     const slug = id.sport;
-    return [source(v2Routes.manager, { sport: slug, id: integerId(id.nativeId, 'manager id') }, (p) => tagType({ slug, value: p.manager }, 'V2Manager'))];
+    return [
+      source(v2Routes.manager, { sport: slug, id: integerId(id.nativeId, 'manager id') }, (p) =>
+        tagType({ slug, value: p.manager }, 'V2Manager'),
+      ),
+    ];
   },
   V2Venue: (id) => {
     const slug = id.sport;
     const venueId = integerId(id.nativeId, 'venue id');
     const teamId = integerId(requiredVia(id, 'team', 'v2(sport:) { team(id:) { venue } }'), 'team in the global ID');
-    return [source(v2Routes.team, { sport: slug, id: teamId }, ({ team }) =>
-      team.venue !== undefined && team.venue.id === venueId ? made({ slug, value: team.venue }, 'V2Venue', id.via) : undefined,
-    )];
+    return [
+      source(v2Routes.team, { sport: slug, id: teamId }, ({ team }) =>
+        team.venue !== undefined && team.venue.id === venueId
+          ? made({ slug, value: team.venue }, 'V2Venue', id.via)
+          : undefined,
+      ),
+    ];
   },
   V2Event: (id) => {
     const slug = id.sport;
-    return [source(v2EventRoutes.event, { sport: slug, id: integerId(id.nativeId, 'event id') }, (p) => v2EventModel(slug, p.event))];
+    return [
+      source(v2EventRoutes.event, { sport: slug, id: integerId(id.nativeId, 'event id') }, (p) =>
+        v2EventModel(slug, p.event),
+      ),
+    ];
   },
   AussieRulesCoach: (id) => [
-    source(v2AussieRulesRoutes.manager, { id: integerId(id.nativeId, 'coach id') }, (p) => tagType(p.manager, 'AussieRulesCoach')),
+    source(v2AussieRulesRoutes.manager, { id: integerId(id.nativeId, 'coach id') }, (p) =>
+      tagType(p.manager, 'AussieRulesCoach'),
+    ),
   ],
   AussieRulesUmpire: (id) => [
-    source(v2AussieRulesRoutes.referee, { id: integerId(id.nativeId, 'umpire id') }, (p) => tagType(p.referee, 'AussieRulesUmpire')),
+    source(v2AussieRulesRoutes.referee, { id: integerId(id.nativeId, 'umpire id') }, (p) =>
+      tagType(p.referee, 'AussieRulesUmpire'),
+    ),
   ],
   AussieRulesGround: (id) => [
-    source(v2AussieRulesRoutes.venue, { id: integerId(id.nativeId, 'ground id') }, (p) => tagType(p.venue, 'AussieRulesGround')),
+    source(v2AussieRulesRoutes.venue, { id: integerId(id.nativeId, 'ground id') }, (p) =>
+      tagType(p.venue, 'AussieRulesGround'),
+    ),
   ],
   MotorsportStage: (id) => {
     const stageId = integerId(id.nativeId, 'stage id');
@@ -217,8 +269,10 @@ export const nodeSources: Readonly<Record<string, NodeSources>> = {
       return stage === undefined ? undefined : found(stage, 'MotorsportStage', id.via);
     };
     const listings: NodeSource[] = [];
-    if (seasonId !== undefined) listings.push(source(v2MotorsportRoutes.seasonStages, { seasonId }, (p) => pickFrom(p.stages)));
-    if (parentId !== undefined) listings.push(source(v2MotorsportRoutes.substages, { id: parentId }, (p) => pickFrom(p.stages)));
+    if (seasonId !== undefined)
+      listings.push(source(v2MotorsportRoutes.seasonStages, { seasonId }, (p) => pickFrom(p.stages)));
+    if (parentId !== undefined)
+      listings.push(source(v2MotorsportRoutes.substages, { id: parentId }, (p) => pickFrom(p.stages)));
     return [...listings, source(v2MotorsportRoutes.stage, { id: stageId }, (p) => pickFrom([p.stage]))];
   },
   V3Event: (id) => {
@@ -227,22 +281,32 @@ export const nodeSources: Readonly<Record<string, NodeSources>> = {
   },
   V3Team: (id) => {
     const teamId = integerId(id.nativeId, 'team id');
-    const eventId = integerId(requiredVia(id, 'event', 'v3 { match(id:) { homeTeam awayTeam } }'), 'event in the global ID');
+    const eventId = integerId(
+      requiredVia(id, 'event', 'v3 { match(id:) { homeTeam awayTeam } }'),
+      'event in the global ID',
+    );
     return v3EventSources(id, eventId, (event) => {
       const team = v3TeamOf(event.value, teamId);
       return team === undefined ? undefined : made<V3TeamModel>({ slug: event.slug, value: team }, 'V3Team', id.via);
     });
   },
   V6BaseballMatch: (id) => [
-    source(v6BaseballRoutes.match, { matchId: opaqueV6Id(id.nativeId, 'match id') }, (p) => tagType(p.match, 'V6BaseballMatch')),
+    source(v6BaseballRoutes.match, { matchId: opaqueV6Id(id.nativeId, 'match id') }, (p) =>
+      tagType(p.match, 'V6BaseballMatch'),
+    ),
   ],
   V6BaseballTeam: (id) => {
     const teamId = opaqueV6Id(id.nativeId, 'team id');
-    const matchId = opaqueV6Id(requiredVia(id, 'match', 'v6 { baseball { match(id:) { homeTeam awayTeam } } }'), 'match in the global ID');
-    return [source(v6BaseballRoutes.match, { matchId }, ({ match }) => {
-      const team = [match.home, match.away].find((t) => t.id === teamId);
-      return team === undefined ? undefined : found(team, 'V6BaseballTeam', id.via);
-    })];
+    const matchId = opaqueV6Id(
+      requiredVia(id, 'match', 'v6 { baseball { match(id:) { homeTeam awayTeam } } }'),
+      'match in the global ID',
+    );
+    return [
+      source(v6BaseballRoutes.match, { matchId }, ({ match }) => {
+        const team = [match.home, match.away].find((t) => t.id === teamId);
+        return team === undefined ? undefined : found(team, 'V6BaseballTeam', id.via);
+      }),
+    ];
   },
 };
 
@@ -262,7 +326,10 @@ export function sourcesOf(id: GlobalId): readonly NodeSource[] {
  * The listing that holds the entity, when it is fresh in the cache and does
  * hold it: read through the operation's loader, so this costs nothing.
  */
-export async function freshListingHit(ctx: GatewayContext, sources: readonly NodeSource[]): Promise<object | undefined> {
+export async function freshListingHit(
+  ctx: GatewayContext,
+  sources: readonly NodeSource[],
+): Promise<object | undefined> {
   for (const candidate of sources.slice(0, -1)) {
     if (!ctx.services.fetcher.isCached(candidate.route, candidate.params as never)) continue;
     try {

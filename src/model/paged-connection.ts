@@ -59,9 +59,10 @@ export async function pagedConnection<T>(
       if (index > skipThrough && edges.length < first) edges.push({ cursor: encodeCursor({ page, index }), node });
     });
     const lastTaken = edges.at(-1);
-    const moreHere = lastTaken !== undefined && decodeCursor(lastTaken.cursor).page === page
-      ? decodeCursor(lastTaken.cursor).index < current.items.length - 1
-      : skipThrough < current.items.length - 1;
+    const moreHere =
+      lastTaken !== undefined && decodeCursor(lastTaken.cursor).page === page
+        ? decodeCursor(lastTaken.cursor).index < current.items.length - 1
+        : skipThrough < current.items.length - 1;
     hasNextPage = moreHere || current.hasNextPage;
     if (!current.hasNextPage || edges.length >= first) break;
     page += 1;

@@ -7,7 +7,11 @@ import { describe, expect, it } from 'vitest';
 import type { SportReference } from '../upstream/routes/reference.js';
 import { entryOfSport, enumSpelling, findEntry, sportChoice, sportOfEntry } from './sport-catalogue.js';
 
-const entry = (sport: string): SportReference => ({ sport, name: sport, slugs: { v1: null, v2: sport, v3: null, v4: null, v6: null } });
+const entry = (sport: string): SportReference => ({
+  sport,
+  name: sport,
+  slugs: { v1: null, v2: sport, v3: null, v4: null, v6: null },
+});
 const ENUM = new Set(['ICE_HOCKEY', 'WATER_POLO', 'BEACH_VOLLEYBALL']);
 
 describe('catalogue keys and the Sport enum', () => {
@@ -45,7 +49,9 @@ describe('catalogue keys and the Sport enum', () => {
     expect(sportChoice({ sport: 'ICE_HOCKEY' })).toEqual({ sport: 'ICE_HOCKEY' });
     expect(sportChoice({ sportKey: 'padel', sport: null })).toEqual({ key: 'padel' });
     for (const args of [{}, { sport: 'ICE_HOCKEY', sportKey: 'ice_hockey' }, { sportKey: '  ' }]) {
-      expect(() => sportChoice(args)).toThrow(expect.objectContaining({ extensions: expect.objectContaining({ code: 'BAD_USER_INPUT' }) }));
+      expect(() => sportChoice(args)).toThrow(
+        expect.objectContaining({ extensions: expect.objectContaining({ code: 'BAD_USER_INPUT' }) }),
+      );
     }
   });
 });

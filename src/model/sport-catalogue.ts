@@ -18,7 +18,9 @@ import { nearestName } from './nearest-name.js';
 export type SlugVersion = keyof SportReference['slugs'];
 
 /** What a field's arguments named: a `Sport` enum value or a catalogue key, never both. */
-export type SportChoice = { readonly sport: string; readonly key?: undefined } | { readonly key: string; readonly sport?: undefined };
+export type SportChoice =
+  | { readonly sport: string; readonly key?: undefined }
+  | { readonly key: string; readonly sport?: undefined };
 
 /** A catalogue entry and the enum value it stands for (null when the enum has none). */
 export interface CatalogueSport {
@@ -28,7 +30,10 @@ export interface CatalogueSport {
 
 /** The enum spelling of a catalogue key: `ice-hockey` -> `ICE_HOCKEY`. */
 export function enumSpelling(key: string): string {
-  return key.trim().toUpperCase().replace(/[\s_-]+/g, '_');
+  return key
+    .trim()
+    .toUpperCase()
+    .replace(/[\s_-]+/g, '_');
 }
 
 /** The entry of an enum value: its own lower-case key first, then a key spelled with other case or separators. */
@@ -39,11 +44,17 @@ export function entryOfSport(entries: readonly SportReference[], sport: string):
 
 /** The entry a choice names, if the catalogue lists it: a key exactly, an enum value as `entryOfSport` finds it. */
 export function findEntry(entries: readonly SportReference[], choice: SportChoice): SportReference | undefined {
-  return choice.key !== undefined ? entries.find((entry) => entry.sport === choice.key) : entryOfSport(entries, choice.sport);
+  return choice.key !== undefined
+    ? entries.find((entry) => entry.sport === choice.key)
+    : entryOfSport(entries, choice.sport);
 }
 
 /** The enum value an entry stands for: its spelling, when the enum has it and no other entry claims it first. */
-export function sportOfEntry(entries: readonly SportReference[], entry: SportReference, enumValues: ReadonlySet<string>): string | null {
+export function sportOfEntry(
+  entries: readonly SportReference[],
+  entry: SportReference,
+  enumValues: ReadonlySet<string>,
+): string | null {
   const spelled = enumSpelling(entry.sport);
   return enumValues.has(spelled) && entryOfSport(entries, spelled) === entry ? spelled : null;
 }
@@ -93,8 +104,13 @@ export function sportChoice(
 }
 
 const suggestion = (wanted: string, entries: readonly SportReference[]): string => {
-  const nearest = nearestName(wanted, entries.map((entry) => entry.sport));
-  return nearest === undefined ? 'see `sports { key }`' : `nearest key: \`${nearest}\`, query it with sportKey: "${nearest}"`;
+  const nearest = nearestName(
+    wanted,
+    entries.map((entry) => entry.sport),
+  );
+  return nearest === undefined
+    ? 'see `sports { key }`'
+    : `nearest key: \`${nearest}\`, query it with sportKey: "${nearest}"`;
 };
 
 /**
@@ -103,12 +119,19 @@ const suggestion = (wanted: string, entries: readonly SportReference[]): string 
  * sport the upstream does not carry under that name (NOT_SUPPORTED, naming
  * the key that was looked for).
  */
-export async function chosenEntry(ctx: GatewayContext, choice: SportChoice, version?: SlugVersion): Promise<SportReference> {
+export async function chosenEntry(
+  ctx: GatewayContext,
+  choice: SportChoice,
+  version?: SlugVersion,
+): Promise<SportReference> {
   const entries = await catalogueEntries(ctx);
   const entry = findEntry(entries, choice);
   if (entry !== undefined) return entry;
   if (choice.key !== undefined) {
-    throw new GatewayError(ErrorCode.BadUserInput, `The sport catalogue has no key \`${choice.key}\` (${suggestion(choice.key, entries)}).`);
+    throw new GatewayError(
+      ErrorCode.BadUserInput,
+      `The sport catalogue has no key \`${choice.key}\` (${suggestion(choice.key, entries)}).`,
+    );
   }
   const key = choice.sport.toLowerCase();
   throw new GatewayError(
@@ -130,7 +153,11 @@ export function slugOf(entry: SportReference, version: SlugVersion): string {
     throw new GatewayError(
       ErrorCode.NotSupported,
       `${version.toUpperCase()} does not carry ${entry.name}: catalogue entry \`${entry.sport}\` has no ${slugField}.`,
-      { version, alternative: `sports { key slugs { ${version} } }`, catalogueEntry: { key: entry.sport, listed: true, slugField } },
+      {
+        version,
+        alternative: `sports { key slugs { ${version} } }`,
+        catalogueEntry: { key: entry.sport, listed: true, slugField },
+      },
     );
   }
   return slug;
@@ -142,7 +169,12 @@ export async function slugOn(ctx: GatewayContext, choice: SportChoice, version: 
 }
 
 /** The entry a choice names and the enum value it stands for (for an enum choice, the given one). */
-export async function chosenSport(ctx: GatewayContext, choice: SportChoice, schema: GraphQLSchema, version?: SlugVersion): Promise<CatalogueSport> {
+export async function chosenSport(
+  ctx: GatewayContext,
+  choice: SportChoice,
+  schema: GraphQLSchema,
+  version?: SlugVersion,
+): Promise<CatalogueSport> {
   const entry = await chosenEntry(ctx, choice, version);
   return { entry, sport: sportOfEntry(await catalogueEntries(ctx), entry, sportEnumValues(schema)) };
 }

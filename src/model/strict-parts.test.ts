@@ -12,9 +12,28 @@ import { v1Routes } from '../upstream/routes/v1.js';
 import { v1WorldCupRoutes } from '../upstream/routes/v1-world-cup.js';
 import { STRICT_PARTS } from './degraded-fields.js';
 
-const hockeyEntry = (competitor: unknown, position: unknown) => ({ competitor, position, points: 10, played: 5, wins: 3, losses: 2 });
-const hockeyStandings = (competitor: unknown, position: unknown) => ({ standings: [hockeyEntry({ id: 1, name: 'A' }, 1), hockeyEntry(competitor, position)] });
-const row = (position: unknown) => ({ position, competitor: { id: 7, name: 'B' }, played: 3, wins: 1, draws: 1, losses: 1, goalsFor: 2, goalsAgainst: 2, points: 4 });
+const hockeyEntry = (competitor: unknown, position: unknown) => ({
+  competitor,
+  position,
+  points: 10,
+  played: 5,
+  wins: 3,
+  losses: 2,
+});
+const hockeyStandings = (competitor: unknown, position: unknown) => ({
+  standings: [hockeyEntry({ id: 1, name: 'A' }, 1), hockeyEntry(competitor, position)],
+});
+const row = (position: unknown) => ({
+  position,
+  competitor: { id: 7, name: 'B' },
+  played: 3,
+  wins: 1,
+  draws: 1,
+  losses: 1,
+  goalsFor: 2,
+  goalsAgainst: 2,
+  points: 4,
+});
 const groups = (position: unknown) => [{ groupNum: 1, name: 'Group A', rows: [row(1), row(position)] }];
 
 interface Case {
@@ -28,15 +47,41 @@ interface Case {
 
 const cases: Readonly<Record<string, readonly Case[]>> = {
   'V1HockeyStandingsEntry.position': [
-    { name: 'v1 hockey standings', accepts: v1Routes.standings.accepts, good: hockeyStandings({ id: 2, name: 'B' }, 2), bad: hockeyStandings({ id: 2, name: 'B' }, 'second') },
+    {
+      name: 'v1 hockey standings',
+      accepts: v1Routes.standings.accepts,
+      good: hockeyStandings({ id: 2, name: 'B' }, 2),
+      bad: hockeyStandings({ id: 2, name: 'B' }, 'second'),
+    },
   ],
   'V1HockeyCompetitor.name': [
-    { name: 'v1 hockey standings', accepts: v1Routes.standings.accepts, good: hockeyStandings({ id: 2, name: 'B' }, 2), bad: hockeyStandings({ id: 2, name: 42 }, 2) },
+    {
+      name: 'v1 hockey standings',
+      accepts: v1Routes.standings.accepts,
+      good: hockeyStandings({ id: 2, name: 'B' }, 2),
+      bad: hockeyStandings({ id: 2, name: 42 }, 2),
+    },
   ],
   'V1WorldCupStandingsRow.position': [
-    { name: 'world cup standings', accepts: v1WorldCupRoutes.standings.accepts, good: { standings: groups(2) }, bad: { standings: groups('2nd') } },
-    { name: 'competition standings', accepts: v1WorldCupRoutes.competitionStandings.accepts, good: { standings: groups(2) }, bad: { standings: groups(null) } },
-    { name: 'world cup hub', accepts: v1WorldCupRoutes.hub.accepts, good: { standings: groups(2) }, bad: { standings: groups('2nd') }, dropped: ['standings'] },
+    {
+      name: 'world cup standings',
+      accepts: v1WorldCupRoutes.standings.accepts,
+      good: { standings: groups(2) },
+      bad: { standings: groups('2nd') },
+    },
+    {
+      name: 'competition standings',
+      accepts: v1WorldCupRoutes.competitionStandings.accepts,
+      good: { standings: groups(2) },
+      bad: { standings: groups(null) },
+    },
+    {
+      name: 'world cup hub',
+      accepts: v1WorldCupRoutes.hub.accepts,
+      good: { standings: groups(2) },
+      bad: { standings: groups('2nd') },
+      dropped: ['standings'],
+    },
   ],
 };
 

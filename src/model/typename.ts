@@ -21,7 +21,13 @@ export function tagType<T extends object>(value: T, typeName: string): T {
   const tagged = value as T & Tagged;
   if (tagged[TYPE_NAME] === typeName) return value;
   if (Object.prototype.hasOwnProperty.call(tagged, TYPE_NAME)) tagged[TYPE_NAME] = typeName;
-  else Object.defineProperty(tagged, TYPE_NAME, { value: typeName, writable: true, enumerable: false, configurable: true });
+  else
+    Object.defineProperty(tagged, TYPE_NAME, {
+      value: typeName,
+      writable: true,
+      enumerable: false,
+      configurable: true,
+    });
   return value;
 }
 

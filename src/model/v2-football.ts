@@ -5,7 +5,13 @@
  * filter and page from that copy.
  */
 import { ErrorCode, GatewayError } from '../upstream/errors.js';
-import type { V2BracketBlock, V2Category, V2CatalogueTournament, V2Group, V2StandingsRow } from '../upstream/routes/v2-football.js';
+import type {
+  V2BracketBlock,
+  V2Category,
+  V2CatalogueTournament,
+  V2Group,
+  V2StandingsRow,
+} from '../upstream/routes/v2-football.js';
 import { tagType } from './typename.js';
 import type { V2TournamentModel, WithSlug } from './v2-entities.js';
 
@@ -64,7 +70,10 @@ export function catalogueEntryModel(slug: string, entry: V2CatalogueTournament):
   return tagType({ slug, value: entry }, 'V2Tournament');
 }
 
-export function filterCatalogue(entries: readonly V2CatalogueTournament[], filter: CompetitionFilter): V2CatalogueTournament[] {
+export function filterCatalogue(
+  entries: readonly V2CatalogueTournament[],
+  filter: CompetitionFilter,
+): V2CatalogueTournament[] {
   const needle = filter.nameContains?.trim().toLowerCase();
   const alpha2 = filter.alpha2?.trim().toUpperCase();
   return entries.filter(
@@ -88,7 +97,9 @@ export function catalogueConnection(
     throw new GatewayError(ErrorCode.BadUserInput, `first must be between 0 and ${MAX_COMPETITIONS_PAGE}.`);
   }
   const start = args.after == null ? 0 : decodeOffset(args.after) + 1;
-  const edges = entries.slice(start, start + first).map((entry, i) => ({ cursor: encodeOffset(start + i), node: catalogueEntryModel(slug, entry) }));
+  const edges = entries
+    .slice(start, start + first)
+    .map((entry, i) => ({ cursor: encodeOffset(start + i), node: catalogueEntryModel(slug, entry) }));
   return {
     edges,
     nodes: edges.map((edge) => edge.node),

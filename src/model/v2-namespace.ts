@@ -20,7 +20,11 @@ export interface V2Namespace {
  * answered with no request at all); a key is looked up at once, so that the
  * sport-specific fields know which enum value, if any, it stands for.
  */
-export async function v2Namespace(ctx: GatewayContext, choice: SportChoice, schema: GraphQLSchema): Promise<V2Namespace> {
+export async function v2Namespace(
+  ctx: GatewayContext,
+  choice: SportChoice,
+  schema: GraphQLSchema,
+): Promise<V2Namespace> {
   if (choice.sport !== undefined) return { choice, sport: choice.sport };
   return { choice, sport: (await chosenSport(ctx, choice, schema, 'v2')).sport };
 }

@@ -32,15 +32,33 @@ export function toClassification(league: V3League): CyclingClassification {
   const placings = league.events
     .map((event): CyclingPlacing => {
       const position = Number.parseInt(event.homeTeam.shortName ?? '', 10);
-      return { position: Number.isFinite(position) ? position : null, rider: event.homeTeam.name, riderId: event.homeTeam.id };
+      return {
+        position: Number.isFinite(position) ? position : null,
+        rider: event.homeTeam.name,
+        riderId: event.homeTeam.id,
+      };
     })
     // Unplaced riders (DNF, no position) go last, in feed order.
     .sort((a, b) => (a.position ?? Number.MAX_SAFE_INTEGER) - (b.position ?? Number.MAX_SAFE_INTEGER));
   if (stage !== null) {
-    return { kind: 'STAGE', stage: Number(stage[2]), race: (stage[1] ?? '').trim(), name: league.name, leagueId: league.id, placings };
+    return {
+      kind: 'STAGE',
+      stage: Number(stage[2]),
+      race: (stage[1] ?? '').trim(),
+      name: league.name,
+      leagueId: league.id,
+      placings,
+    };
   }
   if (overall !== null) {
-    return { kind: 'GENERAL', stage: null, race: (overall[1] ?? '').trim(), name: league.name, leagueId: league.id, placings };
+    return {
+      kind: 'GENERAL',
+      stage: null,
+      race: (overall[1] ?? '').trim(),
+      name: league.name,
+      leagueId: league.id,
+      placings,
+    };
   }
   return { kind: 'OTHER', stage: null, race: league.name, name: league.name, leagueId: league.id, placings };
 }

@@ -24,6 +24,7 @@ export function opaqueV6Id(value: string, what: string): string {
     throw new GatewayError(ErrorCode.BadUserInput, `${what} must be at most ${V6_ID_MAX_LENGTH} characters.`);
   }
   if (LONE_SURROGATE.test(value)) throw new GatewayError(ErrorCode.BadUserInput, `${what} is not well-formed Unicode.`);
-  if (value === '.' || value === '..') throw new GatewayError(ErrorCode.BadUserInput, `${what} cannot be "${value}": it is a path step in a URL.`);
+  if (value === '.' || value === '..')
+    throw new GatewayError(ErrorCode.BadUserInput, `${what} cannot be "${value}": it is a path step in a URL.`);
   return value;
 }

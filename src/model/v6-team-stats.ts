@@ -9,11 +9,19 @@
  *   now carries the corrected meanings of 103 and 104, so no swap is made
  *   (spec 2.11 / 9.6: swap only for the earlier erroneous mapping).
  */
-import type { V6PeriodBlock, V6StatMappingPayload, V6TeamStatsEntry, V6TeamStatsPayload } from '../upstream/routes/v6-football.js';
+import type {
+  V6PeriodBlock,
+  V6StatMappingPayload,
+  V6TeamStatsEntry,
+  V6TeamStatsPayload,
+} from '../upstream/routes/v6-football.js';
 
 export type V6PeriodKey = '0' | '1' | '2';
 
-export const v6Periods = { FULL_MATCH: '0', FIRST_HALF: '1', SECOND_HALF: '2' } as const satisfies Record<string, V6PeriodKey>;
+export const v6Periods = { FULL_MATCH: '0', FIRST_HALF: '1', SECOND_HALF: '2' } as const satisfies Record<
+  string,
+  V6PeriodKey
+>;
 
 export const TOTAL_SHOTS = 128;
 export const TOTAL_SHOTS_DUPLICATE = 183;

@@ -66,6 +66,7 @@ export class LocalApqStore implements ApqStore {
 
   /** Keeps a copy for at most `ttlMs` (a document read from a shared tier, for what is left of its life there). */
   keep(hash: string, document: string, ttlMs: number): void {
-    if (ttlMs > 0 && this.fits(document)) this.#entries.set(hash, document, { ttl: Math.min(ttlMs, this.bounds.ttlMs) });
+    if (ttlMs > 0 && this.fits(document))
+      this.#entries.set(hash, document, { ttl: Math.min(ttlMs, this.bounds.ttlMs) });
   }
 }

@@ -34,7 +34,10 @@ export function readPersistedOperationsConfig({ problems, int, bool }: EnvReader
   }
   const trustedMode = file !== undefined && file !== '';
   const apq = bool('APQ', !trustedMode);
-  if (apq && trustedMode) problems.push('APQ=true and TRUSTED_DOCUMENTS_FILE exclude each other: with APQ any client could register a document');
+  if (apq && trustedMode)
+    problems.push(
+      'APQ=true and TRUSTED_DOCUMENTS_FILE exclude each other: with APQ any client could register a document',
+    );
   return {
     apq,
     apqTtlSeconds: int('APQ_TTL_SECONDS', 86_400, 1),

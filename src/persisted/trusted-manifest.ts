@@ -28,17 +28,21 @@ export interface TrustedManifest {
 /** Longest ID accepted: far above any hash, short enough for a log line. */
 const MAX_ID_LENGTH = 256;
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The `[id, body]` pairs of either format; throws a sentence naming what is wrong. */
 function entriesOf(parsed: unknown): Array<[string, unknown]> {
-  if (!isRecord(parsed)) throw new Error('must hold a JSON object: {"<id>": "<document>"} or an Apollo persisted query manifest');
+  if (!isRecord(parsed))
+    throw new Error('must hold a JSON object: {"<id>": "<document>"} or an Apollo persisted query manifest');
   if (parsed['format'] === 'apollo-persisted-query-manifest') {
-    if (parsed['version'] !== 1) throw new Error(`is an Apollo manifest of version ${String(parsed['version'])}; version 1 is read`);
+    if (parsed['version'] !== 1)
+      throw new Error(`is an Apollo manifest of version ${String(parsed['version'])}; version 1 is read`);
     const operations = parsed['operations'];
     if (!Array.isArray(operations)) throw new Error('is an Apollo manifest without an "operations" array');
     return operations.map((operation: unknown, index): [string, unknown] => {
-      if (!isRecord(operation) || typeof operation['id'] !== 'string') throw new Error(`operation ${index} has no string "id"`);
+      if (!isRecord(operation) || typeof operation['id'] !== 'string')
+        throw new Error(`operation ${index} has no string "id"`);
       return [operation['id'], operation['body']];
     });
   }
@@ -71,7 +75,8 @@ export function loadTrustedManifest(file: string): TrustedManifest {
   if (entries.length === 0) fail('holds no documents: nothing could run');
   const documents = new Map<string, string>();
   for (const [id, body] of entries) {
-    if (id.length === 0 || id.length > MAX_ID_LENGTH) fail(`has an ID of ${id.length} characters (1 to ${MAX_ID_LENGTH})`);
+    if (id.length === 0 || id.length > MAX_ID_LENGTH)
+      fail(`has an ID of ${id.length} characters (1 to ${MAX_ID_LENGTH})`);
     if (typeof body !== 'string' || body.trim() === '') fail(`has no document text for ID "${id}"`);
     const document = body as string;
     try {

@@ -10,7 +10,11 @@ type Coerced = ReturnType<typeof getVariableValues>;
 
 const byValues = new WeakMap<object, { schema: GraphQLSchema; operation: OperationDefinitionNode; coerced: Coerced }>();
 
-export function coercedVariables(schema: GraphQLSchema, operation: OperationDefinitionNode, values: Readonly<Record<string, unknown>> | null | undefined): Coerced {
+export function coercedVariables(
+  schema: GraphQLSchema,
+  operation: OperationDefinitionNode,
+  values: Readonly<Record<string, unknown>> | null | undefined,
+): Coerced {
   const definitions = operation.variableDefinitions ?? [];
   if (values === null || values === undefined) return getVariableValues(schema, definitions, {});
   const known = byValues.get(values);

@@ -55,7 +55,10 @@ const streamingTypes = ['multipart/mixed', 'text/event-stream'];
  * result-processor/accept.js: utf-8 only, wildcards match, no header is `*\/*`.
  */
 export function acceptsIncremental(accept: string | null | undefined): boolean {
-  const asked = (accept === null || accept === undefined || accept === '' ? '*/*' : accept).replace(/\s/g, '').toLowerCase().split(',');
+  const asked = (accept === null || accept === undefined || accept === '' ? '*/*' : accept)
+    .replace(/\s/g, '')
+    .toLowerCase()
+    .split(',');
   return asked.some((entry) => {
     const [mediaType = '', ...params] = entry.split(';');
     const charset = params.find((param) => param.includes('charset=')) ?? 'charset=utf-8';
@@ -73,7 +76,12 @@ export function useIncrementalDelivery(): [Plugin, Plugin<GatewayContext>] {
   const refuseUnstreamable: Plugin<GatewayContext> = {
     onExecute({ args, setResultAndStopExecution }) {
       const request = args.contextValue.request as Request | undefined;
-      if (request === undefined || !usesIncrementalDelivery(args.document) || acceptsIncremental(request.headers.get('accept'))) return;
+      if (
+        request === undefined ||
+        !usesIncrementalDelivery(args.document) ||
+        acceptsIncremental(request.headers.get('accept'))
+      )
+        return;
       setResultAndStopExecution({
         errors: [
           new GraphQLError(

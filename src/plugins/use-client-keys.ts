@@ -9,7 +9,10 @@ import type { Plugin } from 'graphql-yoga';
 import { presentedKey, type ClientKeys } from '../access/client-keys.js';
 import { presentedKeyInContext } from '../access/presented-in-context.js';
 
-export function useClientKeys(keys: ClientKeys, { open = ['/healthz'] }: { open?: readonly string[] } = {}): Plugin<{ clientName?: string }> {
+export function useClientKeys(
+  keys: ClientKeys,
+  { open = ['/healthz'] }: { open?: readonly string[] } = {},
+): Plugin<{ clientName?: string }> {
   return {
     onContextBuilding({ context, extendContext }) {
       if (!keys.enabled) return;
@@ -18,7 +21,10 @@ export function useClientKeys(keys: ClientKeys, { open = ['/healthz'] }: { open?
     },
     onRequest({ request, url, endResponse, fetchAPI }) {
       if (!keys.enabled || open.includes(url.pathname)) return;
-      const wantsPage = request.method === 'GET' && (request.headers.get('accept') ?? '').includes('text/html') && !url.searchParams.has('query');
+      const wantsPage =
+        request.method === 'GET' &&
+        (request.headers.get('accept') ?? '').includes('text/html') &&
+        !url.searchParams.has('query');
       if (wantsPage) return;
       const result = keys.check(presentedKey((name) => request.headers.get(name)));
       if (result.ok) return;

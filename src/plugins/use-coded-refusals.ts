@@ -11,7 +11,11 @@ const bodiless: Readonly<Record<number, Refusal>> = {
   404: { status: 404, code: 'NOT_FOUND', message: 'Nothing is served at this path.' },
   405: { status: 405, code: 'METHOD_NOT_ALLOWED', message: 'This path does not answer this method.' },
   406: { status: 406, code: 'NOT_ACCEPTABLE', message: 'None of the media types in `accept` can carry this answer.' },
-  415: { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'The request body has a content type the gateway cannot read.' },
+  415: {
+    status: 415,
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    message: 'The request body has a content type the gateway cannot read.',
+  },
 };
 
 export function useCodedRefusals(): Plugin {
@@ -22,7 +26,12 @@ export function useCodedRefusals(): Plugin {
       const headers = new fetchAPI.Headers(response.headers);
       headers.set('content-type', 'application/json; charset=utf-8');
       const url = new fetchAPI.URL(request.url);
-      setResponse(new fetchAPI.Response(refusalBody(`${url.pathname}${url.search}`, refusal), { status: refusal.status, headers }));
+      setResponse(
+        new fetchAPI.Response(refusalBody(`${url.pathname}${url.search}`, refusal), {
+          status: refusal.status,
+          headers,
+        }),
+      );
     },
   };
 }

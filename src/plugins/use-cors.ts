@@ -45,13 +45,22 @@ function originOf(value: string): string | undefined {
   }
 }
 
-export function useCors({ policy, logger, methods = ['GET', 'POST'], maxAgeSeconds = 600, maxLoggedOrigins = 100 }: CorsOptions): Plugin {
+export function useCors({
+  policy,
+  logger,
+  methods = ['GET', 'POST'],
+  maxAgeSeconds = 600,
+  maxLoggedOrigins = 100,
+}: CorsOptions): Plugin {
   const logged = new Set<string>();
   const logRefusal = (origin: string, path: string): void => {
     if (logged.has(origin) || logged.size > maxLoggedOrigins) return;
     logged.add(origin);
     if (logged.size > maxLoggedOrigins) {
-      logger.warn({ refusedOrigins: maxLoggedOrigins }, 'more CORS origins refused: no more are logged until the gateway restarts');
+      logger.warn(
+        { refusedOrigins: maxLoggedOrigins },
+        'more CORS origins refused: no more are logged until the gateway restarts',
+      );
       return;
     }
     logger.warn(

@@ -36,7 +36,10 @@ export interface CostLimitOptions {
   memo?: EstimateMemo;
 }
 
-export function useCostLimit({ costs = fieldCosts, memo = new EstimateMemo() }: CostLimitOptions = {}): Plugin<GatewayContext> {
+export function useCostLimit({
+  costs = fieldCosts,
+  memo = new EstimateMemo(),
+}: CostLimitOptions = {}): Plugin<GatewayContext> {
   return {
     onSubscribe({ args }) {
       const context = args.contextValue;
@@ -72,9 +75,17 @@ export function useCostLimit({ costs = fieldCosts, memo = new EstimateMemo() }: 
       if (estimate === undefined) {
         const start = memo.start(memoKey);
         const countedBefore = context.upstream.meter.counted;
-        estimate = await estimateOperation({ schema: args.schema, operation: costed, fragments: {}, variables: coerced.coerced, context, costs });
+        estimate = await estimateOperation({
+          schema: args.schema,
+          operation: costed,
+          fragments: {},
+          variables: coerced.coerced,
+          context,
+          costs,
+        });
         // A walk that loaded anything made part of the state it read: not one to reuse.
-        if (context.upstream.meter.counted === countedBefore && unpaid() === unpaidBefore) memo.keep(memoKey, estimate, start, context.upstream.knownAnswers());
+        if (context.upstream.meter.counted === countedBefore && unpaid() === unpaidBefore)
+          memo.keep(memoKey, estimate, start, context.upstream.knownAnswers());
       } else {
         // Execution reads what the reused walk read, as the walk's own operation does (src/cost/resolve-known.ts).
         for (const [key, peeked] of reused?.known ?? []) context.upstream.keepKnown(key, peeked);
@@ -86,7 +97,11 @@ export function useCostLimit({ costs = fieldCosts, memo = new EstimateMemo() }: 
       const admission = await spend.admitOperation(estimate, context.clientName, budget, spent);
       if (!admission.ok) {
         const budgetRemaining = budget === undefined ? spend.budgetRemaining(context.clientName) : budget.settle();
-        const cost = costExtension({ estimated, upstreamRequests: trace.upstreamRequests, cacheHits: trace.cacheHits }, ledger, budgetRemaining);
+        const cost = costExtension(
+          { estimated, upstreamRequests: trace.upstreamRequests, cacheHits: trace.cacheHits },
+          ledger,
+          budgetRemaining,
+        );
         setResultAndStopExecution({ errors: [refusalError(admission.refusal)], extensions: { cost } });
         return;
       }

@@ -52,7 +52,10 @@ export function withEnumSuggestion<E extends Error>(error: E, schema: GraphQLSch
   if (suggestion === undefined) {
     const type = schema.getType(match.groups?.['enum'] ?? '');
     if (!(type instanceof GraphQLEnumType)) return error;
-    suggestion = nearestName(unquoted(match.groups?.['value'] ?? ''), type.getValues().map((enumValue) => enumValue.name));
+    suggestion = nearestName(
+      unquoted(match.groups?.['value'] ?? ''),
+      type.getValues().map((enumValue) => enumValue.name),
+    );
     if (suggestion === undefined) return error;
     message = `${message.slice(0, at)} Did you mean the enum value "${suggestion}"?${message.slice(at)}`;
   }
@@ -66,8 +69,13 @@ export function withEnumSuggestion<E extends Error>(error: E, schema: GraphQLSch
   });
 }
 
-const suggestAll = <E extends Error>(errors: readonly E[], schema: GraphQLSchema): Array<E | GraphQLError> | undefined =>
-  errors.some((error) => findUnknownEnumValue(error.message) !== undefined) ? errors.map((error) => withEnumSuggestion(error, schema)) : undefined;
+const suggestAll = <E extends Error>(
+  errors: readonly E[],
+  schema: GraphQLSchema,
+): Array<E | GraphQLError> | undefined =>
+  errors.some((error) => findUnknownEnumValue(error.message) !== undefined)
+    ? errors.map((error) => withEnumSuggestion(error, schema))
+    : undefined;
 
 export function useEnumSuggestions(): Plugin {
   return {

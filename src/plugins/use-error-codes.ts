@@ -58,18 +58,26 @@ interface HttpExtension {
   spec?: boolean;
 }
 
-const httpOf = (error: GraphQLError): HttpExtension | undefined => error.extensions?.['http'] as HttpExtension | undefined;
+const httpOf = (error: GraphQLError): HttpExtension | undefined =>
+  error.extensions?.['http'] as HttpExtension | undefined;
 
 /**
  * yoga codes every refusal of a request's form BAD_REQUEST, the wrong method
  * (PUT, a mutation over GET) included; that one has a code of its own.
  */
-const isMethodRefusal = (error: GraphQLError): boolean => error.extensions?.['code'] === 'BAD_REQUEST' && httpOf(error)?.status === 405;
+const isMethodRefusal = (error: GraphQLError): boolean =>
+  error.extensions?.['code'] === 'BAD_REQUEST' && httpOf(error)?.status === 405;
 
-export function withCode(error: GraphQLError, code: string = isMethodRefusal(error) ? 'METHOD_NOT_ALLOWED' : codeFor(error)): GraphQLError {
+export function withCode(
+  error: GraphQLError,
+  code: string = isMethodRefusal(error) ? 'METHOD_NOT_ALLOWED' : codeFor(error),
+): GraphQLError {
   // graphql-jit (use-jit.ts) reports a null in a non-null field with its own GraphQLError, which has no `extensions`.
   if (typeof error.extensions?.['code'] === 'string' && !isMethodRefusal(error)) return error;
-  const message = code === 'OPERATION_LIMIT_EXCEEDED' && error.message.startsWith(armorPrefix) ? error.message.slice(armorPrefix.length) : error.message;
+  const message =
+    code === 'OPERATION_LIMIT_EXCEEDED' && error.message.startsWith(armorPrefix)
+      ? error.message.slice(armorPrefix.length)
+      : error.message;
   return new GraphQLError(message, {
     nodes: error.nodes ?? null,
     source: error.source ?? null,
@@ -122,7 +130,16 @@ export function useErrorCodes(): Plugin {
     onValidate() {
       return ({ result, setResult }) => {
         if (result.length > 0) {
-          setResult(result.map((error) => (error instanceof GraphQLError ? withCode(error, codeFor(error) === 'INTERNAL_SERVER_ERROR' ? 'GRAPHQL_VALIDATION_FAILED' : codeFor(error)) : error)));
+          setResult(
+            result.map((error) =>
+              error instanceof GraphQLError
+                ? withCode(
+                    error,
+                    codeFor(error) === 'INTERNAL_SERVER_ERROR' ? 'GRAPHQL_VALIDATION_FAILED' : codeFor(error),
+                  )
+                : error,
+            ),
+          );
         }
       };
     },

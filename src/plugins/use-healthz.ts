@@ -35,7 +35,14 @@ export function useHealthz({ endpoint = '/healthz', health, troubles = () => [] 
           mode: state.mode,
           replica: state.replica,
           reasons: [...state.reasons, ...upstream.map((trouble) => `${trouble.code}: ${trouble.reason}`)],
-          troubles: upstream.map(({ code, state: name, subject, since, route, status }) => ({ code, state: name, subject, since, route, status })),
+          troubles: upstream.map(({ code, state: name, subject, since, route, status }) => ({
+            code,
+            state: name,
+            subject,
+            since,
+            route,
+            status,
+          })),
           // Absent outside a cluster: JSON.stringify leaves out what is undefined.
           members: state.members,
           recentMembers: state.recentMembers,

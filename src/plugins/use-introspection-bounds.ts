@@ -17,7 +17,15 @@
  *   text, operation name and variables, and repeated asks (every GraphiQL
  *   page load) are answered from it without executing again.
  */
-import { getOperationAST, GraphQLError, Kind, type ASTVisitor, type DocumentNode, type SelectionSetNode, type ValidationContext } from 'graphql';
+import {
+  getOperationAST,
+  GraphQLError,
+  Kind,
+  type ASTVisitor,
+  type DocumentNode,
+  type SelectionSetNode,
+  type ValidationContext,
+} from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
 import { LIMIT_REFUSAL } from './use-error-codes.js';
@@ -43,7 +51,8 @@ function aliasedIntrospection(context: ValidationContext, selectionSet: Selectio
         if (checked.has(key)) continue;
         checked.add(key);
         const fragment = context.getFragment(selection.name.value);
-        if (fragment !== undefined && fragment !== null) pending.push({ selectionSet: fragment.selectionSet, inside: next.inside });
+        if (fragment !== undefined && fragment !== null)
+          pending.push({ selectionSet: fragment.selectionSet, inside: next.inside });
       }
     }
   }
@@ -56,10 +65,13 @@ export function noAliasedIntrospectionRule(context: ValidationContext): ASTVisit
     OperationDefinition(operation) {
       if (aliasedIntrospection(context, operation.selectionSet)) {
         context.reportError(
-          new GraphQLError(`${LIMIT_REFUSAL} introspection fields cannot be aliased (one introspection per operation).`, {
-            nodes: [operation],
-            extensions: { code: 'OPERATION_LIMIT_EXCEEDED' },
-          }),
+          new GraphQLError(
+            `${LIMIT_REFUSAL} introspection fields cannot be aliased (one introspection per operation).`,
+            {
+              nodes: [operation],
+              extensions: { code: 'OPERATION_LIMIT_EXCEEDED' },
+            },
+          ),
         );
       }
     },
@@ -71,7 +83,11 @@ export function isIntrospectionOnly(document: DocumentNode, operationName: strin
   const operation = getOperationAST(document, operationName);
   if (operation === null || operation === undefined || operation.operation !== 'query') return false;
   let introspects = false;
-  const fragments = new Map(document.definitions.flatMap((definition) => (definition.kind === Kind.FRAGMENT_DEFINITION ? [[definition.name.value, definition] as const] : [])));
+  const fragments = new Map(
+    document.definitions.flatMap((definition) =>
+      definition.kind === Kind.FRAGMENT_DEFINITION ? [[definition.name.value, definition] as const] : [],
+    ),
+  );
   const seen = new Set<string>();
   const pending: SelectionSetNode[] = [operation.selectionSet];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
@@ -104,7 +120,9 @@ interface IntrospectionContext {
   params?: { query?: string };
 }
 
-export function useIntrospectionBounds({ maxStoredResults = 16 }: IntrospectionBoundsOptions = {}): Plugin<IntrospectionContext> {
+export function useIntrospectionBounds({
+  maxStoredResults = 16,
+}: IntrospectionBoundsOptions = {}): Plugin<IntrospectionContext> {
   // `data` only: the trace plugin (before this one, src/server.ts) adds this operation's own `extensions.cost` to a hit.
   const results = new LRUCache<string, { readonly data: Record<string, unknown> }>({ max: maxStoredResults });
   return {

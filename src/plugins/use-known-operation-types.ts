@@ -13,7 +13,9 @@ export function knownOperationTypeRule(context: ValidationContext): ASTVisitor {
     OperationDefinition(operation) {
       const root = context.getSchema().getRootType(operation.operation);
       if (root !== undefined && root !== null) return;
-      context.reportError(new GraphQLError(`This schema has no ${operation.operation} operations.`, { nodes: [operation] }));
+      context.reportError(
+        new GraphQLError(`This schema has no ${operation.operation} operations.`, { nodes: [operation] }),
+      );
     },
   };
 }

@@ -21,7 +21,13 @@ export function useOperationLimits(limits: OperationLimits): Plugin[] {
   const common = { exposeLimits: false } as const;
   return [
     maxTokensPlugin({ ...common, n: limits.maxTokens, errorMessage: `${LIMIT_REFUSAL} the document is too large.` }),
-    maxDepthPlugin({ ...common, n: limits.maxDepth, ignoreIntrospection: true, flattenFragments: true, errorMessage: `${LIMIT_REFUSAL} the query is too deep.` }),
+    maxDepthPlugin({
+      ...common,
+      n: limits.maxDepth,
+      ignoreIntrospection: true,
+      flattenFragments: true,
+      errorMessage: `${LIMIT_REFUSAL} the query is too deep.`,
+    }),
     maxDepthPlugin({
       ...common,
       n: Math.max(limits.maxDepth, limits.maxIntrospectionDepth),

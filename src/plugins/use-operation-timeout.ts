@@ -50,14 +50,22 @@ const isPromise = (value: unknown): value is PromiseLike<unknown> =>
 function timedOut(settleMs: number): ExecutionResult {
   return {
     errors: [
-      new GraphQLError(`The operation did not finish within ${settleMs} ms and was abandoned; what it spent upstream is counted.`, {
-        extensions: { code: OPERATION_TIMEOUT },
-      }),
+      new GraphQLError(
+        `The operation did not finish within ${settleMs} ms and was abandoned; what it spent upstream is counted.`,
+        {
+          extensions: { code: OPERATION_TIMEOUT },
+        },
+      ),
     ],
   };
 }
 
-export function useOperationTimeout({ sweep, operationMs, settleMs, logger }: OperationTimeoutOptions): Plugin<GatewayContext> {
+export function useOperationTimeout({
+  sweep,
+  operationMs,
+  settleMs,
+  logger,
+}: OperationTimeoutOptions): Plugin<GatewayContext> {
   const bounded =
     (execute: Execute, at: number): Execute =>
     (args) => {
@@ -67,7 +75,10 @@ export function useOperationTimeout({ sweep, operationMs, settleMs, logger }: Op
         const watch = sweep.watch(at, () => {
           resolve(timedOut(settleMs));
           const operationName = args.operationName ?? getOperationAST(args.document, undefined)?.name?.value ?? null;
-          logger.warn({ operationName, settleMs, code: OPERATION_TIMEOUT }, 'an operation did not settle in time: answered OPERATION_TIMEOUT');
+          logger.warn(
+            { operationName, settleMs, code: OPERATION_TIMEOUT },
+            'an operation did not settle in time: answered OPERATION_TIMEOUT',
+          );
         });
         running.then(
           (result) => {

@@ -60,7 +60,8 @@ export interface PersistedOperationsOptions {
   readonly tiers: Pick<SharedTiers, 'apq'>;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The ID of `extensions.persistedQuery` (version 1, as Apollo and the client preset send it), if well-formed. */
 export function persistedId(extensions: unknown): string | undefined {
@@ -71,12 +72,14 @@ export function persistedId(extensions: unknown): string | undefined {
   return typeof hash === 'string' ? hash : undefined;
 }
 
-const mentionsPersisted = (extensions: unknown): boolean => isRecord(extensions) && extensions['persistedQuery'] !== undefined;
+const mentionsPersisted = (extensions: unknown): boolean =>
+  isRecord(extensions) && extensions['persistedQuery'] !== undefined;
 
 /** Refusals of trusted mode; `http.status` is kept by use-error-codes.ts (it is not `spec`). */
 const trustedRefusals = {
   notFound: {
-    message: "No trusted document has this ID: only the operations of the gateway's manifest run (TRUSTED_DOCUMENTS_FILE).",
+    message:
+      "No trusted document has this ID: only the operations of the gateway's manifest run (TRUSTED_DOCUMENTS_FILE).",
     extensions: { code: 'TRUSTED_DOCUMENT_NOT_FOUND', http: { status: 400 } },
   },
   persistedQueryOnly: {
@@ -98,13 +101,18 @@ const refusal = (which: keyof typeof trustedRefusals): GraphQLError => {
 export function persistedOperations({ config, tiers }: PersistedOperationsOptions): PersistedOperations {
   if (config.trusted !== undefined) return trustedOperations(config.trusted);
   if (config.apq) {
-    const bounds = { ttlMs: config.apqTtlSeconds * 1000, maxEntries: config.apqMaxEntries, maxDocumentBytes: config.apqMaxDocumentBytes };
+    const bounds = {
+      ttlMs: config.apqTtlSeconds * 1000,
+      maxEntries: config.apqMaxEntries,
+      maxDocumentBytes: config.apqMaxDocumentBytes,
+    };
     return automaticPersistedQueries(tiers.apq(new LocalApqStore(bounds)));
   }
   return {
     mode: 'off',
     plugins: [],
-    documentOf: ({ query, extensions }) => (typeof query === 'string' && !mentionsPersisted(extensions) ? query : undefined),
+    documentOf: ({ query, extensions }) =>
+      typeof query === 'string' && !mentionsPersisted(extensions) ? query : undefined,
     webSocketDocument: ({ query }) => Promise.resolve(query),
   };
 }
@@ -114,7 +122,9 @@ function automaticPersistedQueries(store: ApqStore): PersistedOperations {
     new GraphQLError('PersistedQueryNotFound', { extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } });
   return {
     mode: 'apq',
-    plugins: [useAPQ({ store: { get: (hash) => store.get(hash), set: (hash, document) => store.set(hash, document) } })],
+    plugins: [
+      useAPQ({ store: { get: (hash) => store.get(hash), set: (hash, document) => store.set(hash, document) } }),
+    ],
     documentOf({ query, extensions }) {
       if (!mentionsPersisted(extensions)) return typeof query === 'string' ? query : undefined;
       // A text with its hash is yoga's: it checks the hash and registers the text.
@@ -134,7 +144,8 @@ function automaticPersistedQueries(store: ApqStore): PersistedOperations {
 function trustedOperations(manifest: TrustedManifest): PersistedOperations {
   const idOfText = new Map<string, string>();
   for (const [id, text] of manifest.documents) if (!idOfText.has(text)) idOfText.set(text, id);
-  const findText = (query: unknown): string | undefined => (typeof query === 'string' ? idOfText.get(query) : undefined);
+  const findText = (query: unknown): string | undefined =>
+    typeof query === 'string' ? idOfText.get(query) : undefined;
 
   // The exact text of a trusted document runs as if it had been named by its ID.
   const textAsId: Plugin = {
@@ -156,7 +167,8 @@ function trustedOperations(manifest: TrustedManifest): PersistedOperations {
     ],
     documentOf({ query, extensions }) {
       const id = persistedId(extensions);
-      if (query !== undefined && query !== null) return id === undefined && findText(query) !== undefined ? (query as string) : undefined;
+      if (query !== undefined && query !== null)
+        return id === undefined && findText(query) !== undefined ? (query as string) : undefined;
       return id === undefined ? undefined : manifest.documents.get(id);
     },
     webSocketDocument({ query, extensions }) {

@@ -24,7 +24,11 @@ import { perOperation } from './per-operation.js';
 const QUOTA_FIELD = 'quota';
 
 /** The root selections that reach `quota`, nothing else; fragment spreads at the root become inline fragments holding only those. */
-function quotaSelections(selectionSet: SelectionSetNode, fragments: ReadonlyMap<string, FragmentDefinitionNode>, seen: ReadonlySet<string>): SelectionNode[] {
+function quotaSelections(
+  selectionSet: SelectionSetNode,
+  fragments: ReadonlyMap<string, FragmentDefinitionNode>,
+  seen: ReadonlySet<string>,
+): SelectionNode[] {
   const kept: SelectionNode[] = [];
   for (const selection of selectionSet.selections) {
     if (selection.kind === Kind.FIELD) {
@@ -41,7 +45,11 @@ function quotaSelections(selectionSet: SelectionSetNode, fragments: ReadonlyMap<
       // A cycle or an unknown fragment never passed validation; nothing to add either way.
       if (fragment === undefined || seen.has(fragment.name.value)) continue;
       inner = fragment.selectionSet;
-      inline = { kind: Kind.INLINE_FRAGMENT, typeCondition: fragment.typeCondition, directives: selection.directives ?? [] };
+      inline = {
+        kind: Kind.INLINE_FRAGMENT,
+        typeCondition: fragment.typeCondition,
+        directives: selection.directives ?? [],
+      };
       seen = new Set([...seen, fragment.name.value]);
     }
     const selections = quotaSelections(inner, fragments, seen);
@@ -51,10 +59,15 @@ function quotaSelections(selectionSet: SelectionSetNode, fragments: ReadonlyMap<
 }
 
 /** A document running only the operation's `quota` selections (its fragments kept for what `quota { ... }` spreads), or undefined when there are none. */
-export function quotaOnlyDocument(document: DocumentNode, operationName: string | null | undefined): DocumentNode | undefined {
+export function quotaOnlyDocument(
+  document: DocumentNode,
+  operationName: string | null | undefined,
+): DocumentNode | undefined {
   const operation = getOperationAST(document, operationName);
   if (operation === null || operation === undefined || operation.operation !== 'query') return undefined;
-  const fragmentDefinitions = document.definitions.filter((definition): definition is FragmentDefinitionNode => definition.kind === Kind.FRAGMENT_DEFINITION);
+  const fragmentDefinitions = document.definitions.filter(
+    (definition): definition is FragmentDefinitionNode => definition.kind === Kind.FRAGMENT_DEFINITION,
+  );
   const fragments = new Map(fragmentDefinitions.map((fragment) => [fragment.name.value, fragment]));
   const selections = quotaSelections(operation.selectionSet, fragments, new Set());
   if (selections.length === 0) return undefined;

@@ -51,7 +51,14 @@ export function useResultCache({ cache, budgets, namespace = '' }: ResultCacheOp
       const query = context.params?.query;
       if (trace === undefined || query === undefined) return undefined;
       if (!isCacheableOperation(args.document, args.operationName)) return undefined;
-      const key = namespace + resultKey({ query, operationName: args.operationName, variables: args.variableValues, clientName: context.clientName });
+      const key =
+        namespace +
+        resultKey({
+          query,
+          operationName: args.operationName,
+          variables: args.variableValues,
+          clientName: context.clientName,
+        });
 
       const serve = (hit: StoredResult): undefined => {
         const { ledger, metrics } = context.services;
@@ -73,7 +80,11 @@ export function useResultCache({ cache, budgets, namespace = '' }: ResultCacheOp
           for (const resource of trace.resources) ttlMs = Math.min(ttlMs, fetcher.cache.freshForMs(resource.key));
           if (ttlMs <= 0) return;
           const data = result.data as Record<string, unknown>;
-          cache.set(key, { data, json: JSON.stringify(data), routes: trace.resources.map((resource) => resource.route) }, ttlMs);
+          cache.set(
+            key,
+            { data, json: JSON.stringify(data), routes: trace.resources.map((resource) => resource.route) },
+            ttlMs,
+          );
         },
       };
 

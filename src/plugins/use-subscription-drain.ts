@@ -2,8 +2,9 @@ import type { ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { endOnAbort } from '../live/end-on-abort.js';
 
-const isStream = (value: ExecutionResult | AsyncIterableIterator<ExecutionResult>): value is AsyncIterableIterator<ExecutionResult> =>
-  Symbol.asyncIterator in value;
+const isStream = (
+  value: ExecutionResult | AsyncIterableIterator<ExecutionResult>,
+): value is AsyncIterableIterator<ExecutionResult> => Symbol.asyncIterator in value;
 
 /**
  * Every subscription, over graphql-ws and SSE alike (both run through

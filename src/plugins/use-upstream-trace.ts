@@ -22,7 +22,9 @@ export interface UpstreamTraceOptions {
   checkEstimate?: ((sample: EstimateSample) => void) | undefined;
 }
 
-export function useUpstreamTrace({ checkEstimate = estimateBoundRecorder() }: UpstreamTraceOptions = {}): Plugin<GatewayContext> {
+export function useUpstreamTrace({
+  checkEstimate = estimateBoundRecorder(),
+}: UpstreamTraceOptions = {}): Plugin<GatewayContext> {
   return {
     onExecute({ args }) {
       const context = args.contextValue;
@@ -37,7 +39,11 @@ export function useUpstreamTrace({ checkEstimate = estimateBoundRecorder() }: Up
           const finish = (complete = true): Record<string, unknown> => {
             const budgetRemaining = planned?.budget?.settle();
             if (planned !== undefined && checkEstimate !== undefined && complete) {
-              checkEstimate({ estimated: planned.estimated, needed: trace.neededCounted, query: context.params?.query });
+              checkEstimate({
+                estimated: planned.estimated,
+                needed: trace.neededCounted,
+                query: context.params?.query,
+              });
             }
             const cost = costExtension(
               { estimated: planned?.estimated, upstreamRequests: trace.upstreamRequests, cacheHits: trace.cacheHits },

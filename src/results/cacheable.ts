@@ -53,7 +53,10 @@ function judge(document: DocumentNode, operationName: string | null | undefined)
     selectionSet.selections.every((selection) => {
       switch (selection.kind) {
         case Kind.FIELD:
-          return !uncacheableFields.has(selection.name.value) && (selection.selectionSet === undefined || clean(selection.selectionSet));
+          return (
+            !uncacheableFields.has(selection.name.value) &&
+            (selection.selectionSet === undefined || clean(selection.selectionSet))
+          );
         case Kind.INLINE_FRAGMENT:
           return clean(selection.selectionSet);
         case Kind.FRAGMENT_SPREAD: {

@@ -64,11 +64,25 @@ export interface FastPathOptions {
    */
   readonly documentOf?: (request: { readonly query: unknown; readonly extensions: unknown }) => string | undefined;
   /** Told of each hit answered here (a trace span: src/tracing/use-operation-spans.ts). */
-  readonly onHit?: ((request: IncomingMessage, hit: { readonly operationName: string | undefined; readonly clientName: string | undefined }) => void) | undefined;
+  readonly onHit?:
+    | ((
+        request: IncomingMessage,
+        hit: { readonly operationName: string | undefined; readonly clientName: string | undefined },
+      ) => void)
+    | undefined;
 }
 
-const plainQuery = ({ query, extensions }: { readonly query: unknown; readonly extensions: unknown }): string | undefined =>
-  typeof query === 'string' && (extensions == null || (extensions as Record<string, unknown>)['persistedQuery'] === undefined) ? query : undefined;
+const plainQuery = ({
+  query,
+  extensions,
+}: {
+  readonly query: unknown;
+  readonly extensions: unknown;
+}): string | undefined =>
+  typeof query === 'string' &&
+  (extensions == null || (extensions as Record<string, unknown>)['persistedQuery'] === undefined)
+    ? query
+    : undefined;
 
 /** The media types of yoga's regular (non-streaming) result processor, in its order. */
 const regularMediaTypes = ['application/graphql-response+json', 'application/json'] as const;
@@ -88,7 +102,10 @@ const matches = (processorType: string, requested: string): boolean => {
  * gets `application/json`.
  */
 export function yogaJsonMediaType(accept: string | undefined): string | undefined {
-  const requested = (accept === undefined || accept === '' ? '*/*' : accept).replace(/\s/g, '').toLowerCase().split(',');
+  const requested = (accept === undefined || accept === '' ? '*/*' : accept)
+    .replace(/\s/g, '')
+    .toLowerCase()
+    .split(',');
   let chosen: string | undefined;
   for (let i = requested.length - 1; i >= 0; i -= 1) {
     const [mediaType = '', ...params] = (requested[i] ?? '').split(';');
@@ -105,15 +122,21 @@ export function yogaJsonMediaType(accept: string | undefined): string | undefine
 function isJsonBody(contentType: string | undefined): boolean {
   if (contentType === undefined) return false;
   const [mediaType = '', ...params] = contentType.replace(/\s/g, '').toLowerCase().split(';');
-  return mediaType === 'application/json' && params.every((param) => !param.startsWith('charset=') || param === 'charset=utf-8');
+  return (
+    mediaType === 'application/json' &&
+    params.every((param) => !param.startsWith('charset=') || param === 'charset=utf-8')
+  );
 }
 
-const header = (req: IncomingMessage) => (name: string): string | undefined => {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-};
+const header =
+  (req: IncomingMessage) =>
+  (name: string): string | undefined => {
+    const value = req.headers[name];
+    return Array.isArray(value) ? value[0] : value;
+  };
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const operationKeys = new Set(['query', 'variables', 'operationName', 'extensions']);
 
 interface Operation {
@@ -148,7 +171,12 @@ export function serveResultCacheHits(options: FastPathOptions, next: RequestList
   return (req: IncomingMessage, res: ServerResponse) => {
     if (req.method !== 'POST' || req.url !== endpoint) return next(req, res);
     const headers = req.headers;
-    if (headers.origin !== undefined || headers['content-encoding'] !== undefined || !isJsonBody(headers['content-type'])) return next(req, res);
+    if (
+      headers.origin !== undefined ||
+      headers['content-encoding'] !== undefined ||
+      !isJsonBody(headers['content-type'])
+    )
+      return next(req, res);
     const mediaType = yogaJsonMediaType(headers.accept);
     if (mediaType === undefined) return next(req, res);
     let clientName: string | undefined;
@@ -161,9 +189,13 @@ export function serveResultCacheHits(options: FastPathOptions, next: RequestList
     // Read whole by src/http-limits.ts, which runs first; absent when empty.
     const body = bufferedBody(req);
     const parsed = body === undefined ? undefined : singleOperation(body.toString('utf8'));
-    const operation = parsed === undefined || inputRefusal(parsed, options.inputBounds) !== undefined ? undefined : parsed;
+    const operation =
+      parsed === undefined || inputRefusal(parsed, options.inputBounds) !== undefined ? undefined : parsed;
     const query = operation === undefined ? undefined : documentOf(operation);
-    const hit = operation === undefined || query === undefined ? undefined : options.cache.getLocal(resultKey({ ...operation, query, clientName }));
+    const hit =
+      operation === undefined || query === undefined
+        ? undefined
+        : options.cache.getLocal(resultKey({ ...operation, query, clientName }));
     if (hit === undefined) return next(req, res);
     const cost = recordHit(hit, options.services, clientName);
     options.fastHits.inc();

@@ -20,7 +20,15 @@ export interface HitServices {
 }
 
 /** Records the hit in the cache-hit metric and returns its `extensions.cost`. */
-export function recordHit(hit: StoredResult, { ledger, metrics, budgets }: HitServices, clientName: string | undefined): CostExtension {
+export function recordHit(
+  hit: StoredResult,
+  { ledger, metrics, budgets }: HitServices,
+  clientName: string | undefined,
+): CostExtension {
   for (const route of hit.routes) metrics.cacheHits.inc({ route });
-  return costExtension({ estimated: 0, upstreamRequests: 0, cacheHits: hit.routes.length }, ledger, budgets.remaining(clientName));
+  return costExtension(
+    { estimated: 0, upstreamRequests: 0, cacheHits: hit.routes.length },
+    ledger,
+    budgets.remaining(clientName),
+  );
 }

@@ -71,7 +71,12 @@ export async function handleControl(
   }
   const groupRoute = groups?.router.match(req.method ?? 'GET', pathname);
   if (groupRoute !== undefined && groups !== undefined) {
-    return groupRoute.route.handler({ params: groupRoute.params, query, fixtures: groups.fixtures, now: state.clock() });
+    return groupRoute.route.handler({
+      params: groupRoute.params,
+      query,
+      fixtures: groups.fixtures,
+      now: state.clock(),
+    });
   }
   return errorResult(404, 'Route not found');
 }
@@ -85,7 +90,10 @@ function parseQuotaChange(input: unknown): { used?: number; limit?: number } {
     throw new HttpError(400, 'Quota change must be a JSON object');
   }
   const { used, limit } = input as Record<string, unknown>;
-  for (const [name, value] of [['used', used], ['limit', limit]] as const) {
+  for (const [name, value] of [
+    ['used', used],
+    ['limit', limit],
+  ] as const) {
     if (value !== undefined && !(Number.isInteger(value) && (value as number) >= 0)) {
       throw new HttpError(400, `${name} must be a non-negative integer`);
     }

@@ -80,7 +80,9 @@ function reset(res: ServerResponse, real: EncodedResponse): void {
 function malformed(res: ServerResponse, real: EncodedResponse): void {
   const isJson = real.headers['content-type'] === JSON_CONTENT_TYPE;
   // A proper prefix of a JSON object is never valid JSON.
-  const body = isJson ? real.body.subarray(0, Math.floor(real.body.length / 2)) : Buffer.from('{"error":"trunc', 'utf8');
+  const body = isJson
+    ? real.body.subarray(0, Math.floor(real.body.length / 2))
+    : Buffer.from('{"error":"trunc', 'utf8');
   send(res, { status: 200, headers: { 'content-type': JSON_CONTENT_TYPE }, body });
 }
 

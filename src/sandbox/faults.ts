@@ -20,7 +20,17 @@ import { HttpError } from './router.js';
  *   closed an idle keep-alive socket just as the client sent on it. A request
  *   on a fresh connection is not matched by it (nor uses one of `times`).
  */
-export const faultKinds = ['status', 'reset', 'hang', 'trickle', 'malformed', 'huge', 'drop-idle', 'delay', 'close-reused'] as const;
+export const faultKinds = [
+  'status',
+  'reset',
+  'hang',
+  'trickle',
+  'malformed',
+  'huge',
+  'drop-idle',
+  'delay',
+  'close-reused',
+] as const;
 
 export type FaultKind = (typeof faultKinds)[number];
 
@@ -161,12 +171,14 @@ function grownBody(body: unknown, grow: unknown): unknown {
   let key: string | number | undefined;
   let target: unknown = copy;
   for (const step of path as Array<string | number>) {
-    if (typeof target !== 'object' || target === null) throw new HttpError(400, 'grow.path does not lead to an array in body');
+    if (typeof target !== 'object' || target === null)
+      throw new HttpError(400, 'grow.path does not lead to an array in body');
     parent = target;
     key = step;
     target = (target as Record<string | number, unknown>)[step];
   }
-  if (!Array.isArray(target) || target.length === 0) throw new HttpError(400, 'grow.path must lead to a non-empty array in body');
+  if (!Array.isArray(target) || target.length === 0)
+    throw new HttpError(400, 'grow.path must lead to a non-empty array in body');
   const grown = Array.from({ length: length as number }, (_, i) => target[i % target.length] as unknown);
   if (parent === undefined || key === undefined) return grown;
   (parent as Record<string | number, unknown>)[key] = grown;

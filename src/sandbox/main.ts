@@ -23,17 +23,30 @@ if (!isPlan(plan)) fail(`SPORTS_API_PLAN must be one of ${Object.keys(planAllowa
 const apiKey = process.env['SPORTS_API_KEY'] || 'sandbox-key';
 
 const rawEventMs = process.env['SANDBOX_MATCH_EVENT_MS'] || '3000';
-if (!/^\d+$/.test(rawEventMs)) fail(`SANDBOX_MATCH_EVENT_MS must be a whole number of milliseconds (0 = off), got "${rawEventMs}"`);
+if (!/^\d+$/.test(rawEventMs))
+  fail(`SANDBOX_MATCH_EVENT_MS must be a whole number of milliseconds (0 = off), got "${rawEventMs}"`);
 
 const rawMinuteMs = process.env['SANDBOX_MATCH_MINUTE_MS'] || '10000';
-if (!/^\d+$/.test(rawMinuteMs)) fail(`SANDBOX_MATCH_MINUTE_MS must be a whole number of milliseconds (0 = the clocks stand still), got "${rawMinuteMs}"`);
+if (!/^\d+$/.test(rawMinuteMs))
+  fail(
+    `SANDBOX_MATCH_MINUTE_MS must be a whole number of milliseconds (0 = the clocks stand still), got "${rawMinuteMs}"`,
+  );
 
 const dataset = sandboxDatasetFromEnv(process.env);
 if (typeof dataset === 'object') fail(dataset.error);
 
-const sandbox = await startSandbox({ port, apiKey, allowance: planAllowances[plan], matchEventMs: Number(rawEventMs), matchMinuteMs: Number(rawMinuteMs), dataset });
+const sandbox = await startSandbox({
+  port,
+  apiKey,
+  allowance: planAllowances[plan],
+  matchEventMs: Number(rawEventMs),
+  matchMinuteMs: Number(rawMinuteMs),
+  dataset,
+});
 // The key itself is never printed.
-process.stdout.write(`sandbox upstream listening on ${sandbox.url} (plan ${plan}, ${planAllowances[plan]} requests a day, data set ${dataset})\n`);
+process.stdout.write(
+  `sandbox upstream listening on ${sandbox.url} (plan ${plan}, ${planAllowances[plan]} requests a day, data set ${dataset})\n`,
+);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {

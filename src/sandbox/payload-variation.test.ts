@@ -23,8 +23,18 @@ describe('payload variation (the alt data set dresses every JSON answer)', () =>
       extra: { nested: [1] },
       home: { '100': 3, '101': 4 },
       events: [
-        { id: 1, season: { id: 9, extra: { nested: [1] } }, stats: { '7': { value: '0', extra: { nested: [1] } } }, extra: { nested: [1] } },
-        { id: 2, season: { id: 9, extra: { nested: [1] } }, venue: { id: 6, extra: { nested: [1] } }, extra: { nested: [1] } },
+        {
+          id: 1,
+          season: { id: 9, extra: { nested: [1] } },
+          stats: { '7': { value: '0', extra: { nested: [1] } } },
+          extra: { nested: [1] },
+        },
+        {
+          id: 2,
+          season: { id: 9, extra: { nested: [1] } },
+          venue: { id: 6, extra: { nested: [1] } },
+          extra: { nested: [1] },
+        },
       ],
     });
     // The handler's own objects are fixtures shared by every answer: never changed.
@@ -35,7 +45,9 @@ describe('payload variation (the alt data set dresses every JSON answer)', () =>
   it('dresses an object that appears in many places once (it used to nest extras without end)', () => {
     const season = { id: 9, name: 'S' };
     const body = { events: Array.from({ length: 40 }, (_, id) => ({ id, season, tournament: { season } })) };
-    const varied = varyPayload({ ...variation, absent: {} }, '/other', body) as { events: Array<{ season: unknown; tournament: { season: unknown } }> };
+    const varied = varyPayload({ ...variation, absent: {} }, '/other', body) as {
+      events: Array<{ season: unknown; tournament: { season: unknown } }>;
+    };
     for (const event of varied.events) {
       expect(event.season).toEqual({ id: 9, name: 'S', extra: { nested: [1] } });
       expect(event.tournament.season).toEqual({ id: 9, name: 'S', extra: { nested: [1] } });

@@ -28,7 +28,8 @@ export function varyPayload(variation: PayloadVariation, template: string, body:
   const copy = structuredClone(body);
   for (const path of variation.absent[template] ?? []) removeAt(copy, path.split('.'));
   const maps = new Set<unknown>();
-  for (const path of variation.maps[template] ?? []) for (const found of valuesAt(copy, path.split('.'))) maps.add(found);
+  for (const path of variation.maps[template] ?? [])
+    for (const found of valuesAt(copy, path.split('.'))) maps.add(found);
   addExtras(copy, variation, maps, new WeakSet());
   return copy;
 }
@@ -43,7 +44,12 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * again would walk into the extras added the first time, and their extras,
  * without end.
  */
-function addExtras(value: Json, variation: PayloadVariation, maps: ReadonlySet<unknown>, dressed: WeakSet<object>): void {
+function addExtras(
+  value: Json,
+  variation: PayloadVariation,
+  maps: ReadonlySet<unknown>,
+  dressed: WeakSet<object>,
+): void {
   if (typeof value !== 'object' || value === null || dressed.has(value)) return;
   dressed.add(value);
   if (Array.isArray(value)) {
@@ -74,7 +80,8 @@ function valuesAt(value: Json, path: readonly string[]): Json[] {
 
 function children(value: Json, segment: string): Json[] {
   if (segment === '*') return Array.isArray(value) ? value : isRecord(value) ? Object.values(value) : [];
-  if (Array.isArray(value)) return /^\d+$/.test(segment) && Number(segment) < value.length ? [value[Number(segment)]] : [];
+  if (Array.isArray(value))
+    return /^\d+$/.test(segment) && Number(segment) < value.length ? [value[Number(segment)]] : [];
   return isRecord(value) && Object.hasOwn(value, segment) ? [value[segment]] : [];
 }
 

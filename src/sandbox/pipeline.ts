@@ -39,7 +39,12 @@ export function createRequestHandler(deps: PipelineDeps): (req: IncomingMessage,
     const { pathname, query } = url;
     try {
       if (isControlPath(pathname)) {
-        send(res, encode(await handleControl(req, pathname, query, deps.control, { router: deps.router, fixtures: deps.fixtures })));
+        send(
+          res,
+          encode(
+            await handleControl(req, pathname, query, deps.control, { router: deps.router, fixtures: deps.fixtures }),
+          ),
+        );
         return;
       }
       await serveUpstream(deps, req, res, url);
@@ -53,7 +58,9 @@ export function createRequestHandler(deps: PipelineDeps): (req: IncomingMessage,
         send(res, encode(errorResult(error.status, error.message)));
         return;
       }
-      process.stderr.write(`sandbox: ${req.method ?? 'GET'} ${pathname} failed: ${String(error instanceof Error ? error.stack : error)}\n`);
+      process.stderr.write(
+        `sandbox: ${req.method ?? 'GET'} ${pathname} failed: ${String(error instanceof Error ? error.stack : error)}\n`,
+      );
       send(res, encode(errorResult(500, 'Internal sandbox error')));
     }
   };
@@ -89,7 +96,13 @@ async function serveUpstream(
   deps.live?.advance(now);
   const match = router.match(method, pathname);
   const answer = async (): Promise<RouteResult> =>
-    match === undefined ? notFound() : vary(deps.fixtures, match, await runHandler(match, { params: match.params, query, fixtures: deps.fixtures, now }));
+    match === undefined
+      ? notFound()
+      : vary(
+          deps.fixtures,
+          match,
+          await runHandler(match, { params: match.params, query, fixtures: deps.fixtures, now }),
+        );
 
   if (fault !== undefined && fault.kind !== 'delay') {
     await actOutFault(fault, { res, realResponse: async () => encode(await answer()), closing });

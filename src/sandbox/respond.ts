@@ -23,7 +23,9 @@ export function encode(result: RouteResult): EncodedResponse {
 }
 
 /** Later sets win; names are lower-cased so `Retry-After` and `retry-after` do not both go out. */
-export function mergeHeaders(...sets: ReadonlyArray<Readonly<Record<string, string>> | undefined>): Record<string, string> {
+export function mergeHeaders(
+  ...sets: ReadonlyArray<Readonly<Record<string, string>> | undefined>
+): Record<string, string> {
   const merged: Record<string, string> = {};
   for (const set of sets) {
     if (set === undefined) continue;

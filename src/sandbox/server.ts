@@ -109,9 +109,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     clock = Date.now,
   } = options;
   if (apiKey === '') throw new TypeError('startSandbox: apiKey must not be empty');
-  if (!Number.isInteger(allowance) || allowance < 0) throw new TypeError('startSandbox: allowance must be a non-negative integer');
-  if (!Number.isFinite(latencyMs) || latencyMs < 0) throw new TypeError('startSandbox: latencyMs must be a non-negative number');
-  if (!isDatasetName(dataset)) throw new TypeError(`startSandbox: dataset must be one of ${DATASET_NAMES.join(', ')}, got ${JSON.stringify(String(dataset)).slice(0, 40)}`);
+  if (!Number.isInteger(allowance) || allowance < 0)
+    throw new TypeError('startSandbox: allowance must be a non-negative integer');
+  if (!Number.isFinite(latencyMs) || latencyMs < 0)
+    throw new TypeError('startSandbox: latencyMs must be a non-negative number');
+  if (!isDatasetName(dataset))
+    throw new TypeError(
+      `startSandbox: dataset must be one of ${DATASET_NAMES.join(', ')}, got ${JSON.stringify(String(dataset)).slice(0, 40)}`,
+    );
 
   const closing = new AbortController();
   const sockets = new Set<Socket>();
@@ -140,7 +145,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     socket.once('close', () => sockets.delete(socket));
   });
   // The odds WebSocket (`/ws`) and its `/__sandbox/ws`, `/__sandbox/odds` control routes.
-  const oddsSocket = attachOddsSocket(server, { apiKey, seed, clock, cadence: options.oddsCadence ?? 'spec', matchEventMs: options.matchEventMs ?? 0 });
+  const oddsSocket = attachOddsSocket(server, {
+    apiKey,
+    seed,
+    clock,
+    cadence: options.oddsCadence ?? 'spec',
+    matchEventMs: options.matchEventMs ?? 0,
+  });
 
   await listen(server, port, host);
   const boundPort = (server.address() as AddressInfo).port;

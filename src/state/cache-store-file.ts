@@ -85,9 +85,16 @@ export async function openCacheStoreFile(dataDir: string, logger: Logger): Promi
       await rename(file, movedTo);
       await rm(`${file}-lock`, { force: true });
     } catch (error) {
-      throw new StateFileError(file, `${problem}, and cannot be moved aside (${(error as NodeJS.ErrnoException).code ?? String(error)})`, STORE_REMEDY);
+      throw new StateFileError(
+        file,
+        `${problem}, and cannot be moved aside (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+        STORE_REMEDY,
+      );
     }
-    logger.warn({ file, movedTo, problem }, 'the upstream cache file cannot be used: moved aside, the cache starts empty (cached answers are fetched again when asked for)');
+    logger.warn(
+      { file, movedTo, problem },
+      'the upstream cache file cannot be used: moved aside, the cache starts empty (cached answers are fetched again when asked for)',
+    );
   };
 
   const damaged = `${file}.damaged`;
@@ -96,13 +103,18 @@ export async function openCacheStoreFile(dataDir: string, logger: Logger): Promi
     if (await exists(file)) await setAside(`was found damaged while the gateway ran (${damage.trim() || 'no detail'})`);
     await rm(damaged, { force: true });
   }
-  if ((await exists(marker)) && (await exists(file))) await setAside('a previous start ended while reading it (damaged inside?)');
+  if ((await exists(marker)) && (await exists(file)))
+    await setAside('a previous start ended while reading it (damaged inside?)');
   const headerProblem = await lmdbHeaderProblem(file);
   if (headerProblem !== undefined) await setAside(headerProblem);
   try {
     await writeFile(marker, String(process.pid));
   } catch (error) {
-    throw new StateFileError(marker, `cannot be written (${(error as NodeJS.ErrnoException).code ?? String(error)})`, STORE_REMEDY);
+    throw new StateFileError(
+      marker,
+      `cannot be written (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+      STORE_REMEDY,
+    );
   }
 
   let root = openRoot(file);
@@ -119,7 +131,8 @@ export async function openCacheStoreFile(dataDir: string, logger: Logger): Promi
   let closed = false;
   // lmdb-js's `sync` (mdb_env_sync on its own thread) is not in its type definitions.
   const syncable = root as unknown as { sync(callback: (error?: unknown) => void): void };
-  const syncNow = (): Promise<void> => new Promise<void>((resolve, reject) => syncable.sync((error) => (error ? reject(error) : resolve())));
+  const syncNow = (): Promise<void> =>
+    new Promise<void>((resolve, reject) => syncable.sync((error) => (error ? reject(error) : resolve())));
   return {
     file,
     syncSoon: () =>
@@ -161,9 +174,19 @@ function openRoot(file: string): RootDatabase<Buffer, string> {
     // No sync in the commit (noSync): a commit is what a `kill -9` cannot undo already (its pages are the kernel's), and an answer
     // waits for it; with the sync in it, a commit also waits for the previous one's fdatasync (4 ms median, 20 ms and more on a
     // busy disk). The sync runs after it instead (`syncSoon`), off every answer's path.
-    return open<Buffer, string>({ path: file, maxDbs: DATABASES.length, encoding: 'binary', eventTurnBatching: false, noSync: true });
+    return open<Buffer, string>({
+      path: file,
+      maxDbs: DATABASES.length,
+      encoding: 'binary',
+      eventTurnBatching: false,
+      noSync: true,
+    });
   } catch (error) {
-    throw new StateFileError(file, `cannot be opened (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, STORE_REMEDY);
+    throw new StateFileError(
+      file,
+      `cannot be opened (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      STORE_REMEDY,
+    );
   }
 }
 
@@ -175,7 +198,10 @@ function describeForeign(root: RootDatabase<Buffer, string>): string | undefined
   if (unknown.length > 0) return `holds databases this gateway does not write (${unknown.slice(0, 3).join(', ')})`;
   if (!names.includes('meta')) return 'has no format record';
   const format = root.openDB<unknown, string>({ name: 'meta', encoding: 'msgpack' }).get('format');
-  const mine = typeof format === 'object' && format !== null && Object.entries(FORMAT).every(([key, value]) => (format as Record<string, unknown>)[key] === value);
+  const mine =
+    typeof format === 'object' &&
+    format !== null &&
+    Object.entries(FORMAT).every(([key, value]) => (format as Record<string, unknown>)[key] === value);
   return mine ? undefined : `has a format record this gateway does not read (${JSON.stringify(format)})`;
 }
 
@@ -196,12 +222,19 @@ async function lmdbHeaderProblem(file: string): Promise<string | undefined> {
       ({ bytesRead } = await handle.read(header, 0, header.length, 0));
     } catch (error) {
       // A directory of that name (EISDIR), an I/O error: the operator's to look at, not ours to move.
-      throw new StateFileError(file, `cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`, STORE_REMEDY);
+      throw new StateFileError(
+        file,
+        `cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+        STORE_REMEDY,
+      );
     }
     if (bytesRead === 0) return 'is empty';
     if (bytesRead < header.length) return `is too short for an LMDB file (${bytesRead} bytes)`;
     for (const page of [0, PAGE_SIZE]) {
-      if (header.readUInt32LE(page + META_MAGIC_OFFSET) !== LMDB_MAGIC || header.readUInt32LE(page + META_MAGIC_OFFSET + 4) !== LMDB_DATA_VERSION) {
+      if (
+        header.readUInt32LE(page + META_MAGIC_OFFSET) !== LMDB_MAGIC ||
+        header.readUInt32LE(page + META_MAGIC_OFFSET + 4) !== LMDB_DATA_VERSION
+      ) {
         return 'is not an LMDB file of the kind this gateway writes (no valid meta page)';
       }
     }

@@ -37,7 +37,8 @@ export class DataDirUnusableError extends Error {
 
 const WRITABLE_REMEDY =
   'Point DATA_DIR at a directory this process can write (it holds the allowance ledger, client budgets and the upstream cache), or give it write access (a read-only mount or volume is not enough)';
-const SPACE_REMEDY = 'Free space on its file system or point DATA_DIR at one with room (at least 1 MiB; the upstream cache file grows up to CACHE_DISK_MAX_MB)';
+const SPACE_REMEDY =
+  'Free space on its file system or point DATA_DIR at one with room (at least 1 MiB; the upstream cache file grows up to CACHE_DISK_MAX_MB)';
 
 /**
  * Creates `dataDir` if needed and checks that a file can be written in it and that it has room.
@@ -62,11 +63,13 @@ export function checkDataDir(dataDir: string): void {
   } catch (error) {
     rmSync(probe, { force: true });
     const code = codeOf(error);
-    if (code === 'ENOSPC' || code === 'EDQUOT') throw new DataDirUnusableError(dir, `has no space left (${code})`, SPACE_REMEDY);
+    if (code === 'ENOSPC' || code === 'EDQUOT')
+      throw new DataDirUnusableError(dir, `has no space left (${code})`, SPACE_REMEDY);
     throw new DataDirUnusableError(dir, `is not writable (${code})`, WRITABLE_REMEDY);
   }
   rmSync(probe, { force: true });
   const { bavail, bsize } = statfsSync(dir);
   const free = bavail * bsize;
-  if (free < MIN_FREE_BYTES) throw new DataDirUnusableError(dir, `has no space left (${Math.floor(free / 1024)} KiB free)`, SPACE_REMEDY);
+  if (free < MIN_FREE_BYTES)
+    throw new DataDirUnusableError(dir, `has no space left (${Math.floor(free / 1024)} KiB free)`, SPACE_REMEDY);
 }

@@ -21,7 +21,10 @@ export const LOCK_FILE = '.lock';
 /** Stable code for start-up failures caused by state (src/main.ts prints the message, exits 2). */
 export class DataDirInUseError extends Error {
   readonly code = 'DATA_DIR_IN_USE';
-  constructor(readonly dataDir: string, holder: string | undefined) {
+  constructor(
+    readonly dataDir: string,
+    holder: string | undefined,
+  ) {
     super(
       `DATA_DIR ${dataDir} is in use by another sports-graph process${holder === undefined ? '' : ` (${holder})`}. ` +
         'One data directory belongs to one process: give each gateway its own DATA_DIR, or run replicas with REDIS_URL so that they share state through Redis. ' +

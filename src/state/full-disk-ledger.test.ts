@@ -20,7 +20,13 @@ describe.skipIf(noMount !== undefined)('the allowance ledger on a full disk', ()
   let lines: string[];
   let state: LocalState | undefined;
   const open = (): Promise<LocalState> =>
-    openLocalState({ dataDir: disk.dir, plan: 'free', clientKeys: [], logger: pino({ level: 'info' }, { write: (line: string) => lines.push(line) }), purpose: 'test' });
+    openLocalState({
+      dataDir: disk.dir,
+      plan: 'free',
+      clientKeys: [],
+      logger: pino({ level: 'info' }, { write: (line: string) => lines.push(line) }),
+      purpose: 'test',
+    });
   const logged = (message: string): number => lines.filter((line) => line.includes(message)).length;
 
   beforeEach(async () => {

@@ -22,14 +22,20 @@ const DAMAGE_NAMES = /MDB_CORRUPTED|MDB_PAGE_NOTFOUND|MDB_PANIC|MDB_INVALID|MDB_
 /** The cause of `error`: the commit's own error for a rejected batch, `error` itself otherwise. Never rejects. */
 export async function causeOf(error: unknown): Promise<unknown> {
   const commitError = (error as { commitError?: unknown } | null)?.commitError;
-  if (commitError instanceof Promise) return commitError.then(() => error, (cause: unknown) => cause);
+  if (commitError instanceof Promise)
+    return commitError.then(
+      () => error,
+      (cause: unknown) => cause,
+    );
   return error;
 }
 
 /** True when `error` says the file itself is damaged (not full, not unwritable): it is set aside at the next start. */
 export function isDamage(error: unknown): boolean {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  return (typeof code === 'number' && DAMAGE_CODES.has(code)) || (typeof message === 'string' && DAMAGE_NAMES.test(message));
+  return (
+    (typeof code === 'number' && DAMAGE_CODES.has(code)) || (typeof message === 'string' && DAMAGE_NAMES.test(message))
+  );
 }
 
 /** A short description for the log line: the errno or LMDB code and message. */

@@ -21,11 +21,14 @@ const DAY = 24 * 3600 * 1000;
 describe('local state files', () => {
   let dataDir: string;
   const opened: LocalState[] = [];
-  const open = async (options: { plan?: 'free' | 'pro'; budget?: number; now?: () => number } = {}): Promise<LocalState> => {
+  const open = async (
+    options: { plan?: 'free' | 'pro'; budget?: number; now?: () => number } = {},
+  ): Promise<LocalState> => {
     const state = await openLocalState({
       dataDir,
       plan: options.plan ?? 'pro',
-      clientKeys: options.budget === undefined ? [] : [{ name: 'alice', key: 'alice-key-0001', budget: options.budget }],
+      clientKeys:
+        options.budget === undefined ? [] : [{ name: 'alice', key: 'alice-key-0001', budget: options.budget }],
       logger,
       purpose: 'test',
       ...(options.now === undefined ? {} : { now: options.now }),
@@ -38,9 +41,11 @@ describe('local state files', () => {
     return open(options);
   };
   const quotaFile = (): string => join(dataDir, 'quota.json');
-  const saved = async (): Promise<Record<string, unknown>> => JSON.parse(await readFile(quotaFile(), 'utf8')) as Record<string, unknown>;
+  const saved = async (): Promise<Record<string, unknown>> =>
+    JSON.parse(await readFile(quotaFile(), 'utf8')) as Record<string, unknown>;
   /** What a process restarted after a crash right now would read (the newest copy: file or write-ahead). */
-  const afterCrash = async (section: string): Promise<unknown> => (await StateDocument.open({ file: quotaFile(), remedy: '' })).loaded(section);
+  const afterCrash = async (section: string): Promise<unknown> =>
+    (await StateDocument.open({ file: quotaFile(), remedy: '' })).loaded(section);
   const refusal = async (): Promise<StateFileError> => {
     const error = await open().catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(StateFileError);
@@ -89,9 +94,13 @@ describe('local state files', () => {
     expect(ledger.available()).toBe(0);
   });
 
-  it('rate-limit headers past GraphQL\'s Int are not believed', async () => {
+  it("rate-limit headers past GraphQL's Int are not believed", async () => {
     const { ledger } = await open();
-    const headers: Record<string, string> = { 'x-ratelimit-requests-limit': '1e12', 'x-ratelimit-requests-remaining': '99999999999', 'x-ratelimit-requests-reset': '60' };
+    const headers: Record<string, string> = {
+      'x-ratelimit-requests-limit': '1e12',
+      'x-ratelimit-requests-remaining': '99999999999',
+      'x-ratelimit-requests-reset': '60',
+    };
     ledger.reserve(route).commit((header) => headers[header]);
     const snapshot = ledger.snapshot();
     expect(snapshot.limit).toBe(7500);
@@ -100,7 +109,14 @@ describe('local state files', () => {
 
   it('a reset a year ahead (a clock that was wrong) is read as the next daily reset', async () => {
     const now = Date.now();
-    await writeFile(quotaFile(), JSON.stringify({ version: 2, allowance: { limit: 7500, used: 7500, resetsAt: now + 365 * DAY }, clients: { resetsAt: now, spent: {} } }));
+    await writeFile(
+      quotaFile(),
+      JSON.stringify({
+        version: 2,
+        allowance: { limit: 7500, used: 7500, resetsAt: now + 365 * DAY },
+        clients: { resetsAt: now, spent: {} },
+      }),
+    );
     const { ledger } = await open();
     expect(ledger.snapshot().resetsAt).toBe(nextResetAt(now));
   });
@@ -140,7 +156,7 @@ describe('local state files', () => {
     expect(await readdir(dataDir)).not.toContain('client-budgets.json');
   });
 
-  it('a running operation\'s hold reaches the disk with its first counted request: a crash counts it as spent', async () => {
+  it("a running operation's hold reaches the disk with its first counted request: a crash counts it as spent", async () => {
     const state = await open({ budget: 30 });
     state.budgets.holdNow('alice', 6);
     await state.ledger.reserve(route).durable;
@@ -163,7 +179,10 @@ describe('local state files', () => {
     await state.close();
     expect(await readdir(dataDir)).not.toContain('quota.json.wal');
     const written = await saved();
-    await writeFile(quotaFile(), JSON.stringify({ ...written, allowance: { ...(written['allowance'] as object), used: 40 } }));
+    await writeFile(
+      quotaFile(),
+      JSON.stringify({ ...written, allowance: { ...(written['allowance'] as object), used: 40 } }),
+    );
     expect((await open()).ledger.snapshot().used).toBe(40);
   });
 
@@ -173,7 +192,10 @@ describe('local state files', () => {
   });
 
   it('wrong types in the clients section stop start-up', async () => {
-    await writeFile(quotaFile(), JSON.stringify({ version: 2, clients: { resetsAt: nextResetAt(Date.now()), spent: { alice: '3' } } }));
+    await writeFile(
+      quotaFile(),
+      JSON.stringify({ version: 2, clients: { resetsAt: nextResetAt(Date.now()), spent: { alice: '3' } } }),
+    );
     const error = await open({ budget: 30 }).catch((caught: unknown) => caught);
     expect((error as Error).message).toMatch(/clients\.spent\.alice/);
   });

@@ -54,18 +54,30 @@ export async function openLocalState(options: LocalStateOptions): Promise<LocalS
       remedy: LEDGER_REMEDY,
       legacy: legacyAllowance,
       onPersistError: (error) =>
-        logger.error({ err: error, file: join(dataDir, STATE_FILE) }, 'could not write the allowance ledger: counting goes on in memory, a crash now would forget it (logged once until writes succeed again)'),
-      onPersistRecovered: () => logger.warn({ file: join(dataDir, STATE_FILE) }, 'the allowance ledger is written again'),
+        logger.error(
+          { err: error, file: join(dataDir, STATE_FILE) },
+          'could not write the allowance ledger: counting goes on in memory, a crash now would forget it (logged once until writes succeed again)',
+        ),
+      onPersistRecovered: () =>
+        logger.warn({ file: join(dataDir, STATE_FILE) }, 'the allowance ledger is written again'),
     });
     // Every process that writes quota.json (gateway, importer) writes both sections: one without its budgets was not written whole.
     if (state.format === 'current' && state.loaded(CLIENTS_SECTION) === undefined) {
-      throw state.invalid('has no "clients" section (the client budgets spent today), so every budget would start in full');
+      throw state.invalid(
+        'has no "clients" section (the client budgets spent today), so every budget would start in full',
+      );
     }
     const legacyBudgetsFile = join(dataDir, LEGACY_BUDGETS_FILE);
-    const legacyBudgets = state.loaded(CLIENTS_SECTION) === undefined ? await readJsonState(legacyBudgetsFile, LEDGER_REMEDY) : undefined;
+    const legacyBudgets =
+      state.loaded(CLIENTS_SECTION) === undefined ? await readJsonState(legacyBudgetsFile, LEDGER_REMEDY) : undefined;
     const now = options.now === undefined ? {} : { now: options.now };
     const ledger = new QuotaLedger({ plan: options.plan, state, ...now });
-    const budgets = new ClientBudgets({ keys: options.clientKeys, state, ...now, ...(legacyBudgets === undefined ? {} : { legacy: legacyBudgets }) });
+    const budgets = new ClientBudgets({
+      keys: options.clientKeys,
+      state,
+      ...now,
+      ...(legacyBudgets === undefined ? {} : { legacy: legacyBudgets }),
+    });
     if (legacyBudgets !== undefined) {
       await state.flush();
       await rm(legacyBudgetsFile, { force: true });

@@ -88,11 +88,19 @@ export interface SharedStateOptions {
  * @throws StateFileError when a state file cannot be trusted.
  */
 export async function openSharedState(options: SharedStateOptions): Promise<SharedState> {
-  return options.config.cluster.redisUrl === undefined ? openSingleNode(options) : openClusterNode(options, options.config.cluster.redisUrl);
+  return options.config.cluster.redisUrl === undefined
+    ? openSingleNode(options)
+    : openClusterNode(options, options.config.cluster.redisUrl);
 }
 
 async function openSingleNode({ config, logger, purpose }: SharedStateOptions): Promise<SharedState> {
-  const local = await openLocalState({ dataDir: config.dataDir, plan: config.plan, clientKeys: config.access.clientKeys, logger, purpose });
+  const local = await openLocalState({
+    dataDir: config.dataDir,
+    plan: config.plan,
+    clientKeys: config.access.clientKeys,
+    logger,
+    purpose,
+  });
   const { replicaId } = config.cluster;
   return {
     mode: 'single',
@@ -113,7 +121,10 @@ async function openSingleNode({ config, logger, purpose }: SharedStateOptions): 
 }
 
 /** The allowance and budgets live in Redis; `DATA_DIR` keeps only what is this replica's own (the image store). */
-async function openClusterNode({ config, logger, purpose, redisRoundTrips }: SharedStateOptions, redisUrl: string): Promise<SharedState> {
+async function openClusterNode(
+  { config, logger, purpose, redisRoundTrips }: SharedStateOptions,
+  redisUrl: string,
+): Promise<SharedState> {
   const { keyPrefix, replicaId } = config.cluster;
   const lock = lockDataDir(config.dataDir, purpose);
   const clusterLogger = logger.child({ component: 'cluster', replica: replicaId });
@@ -122,12 +133,24 @@ async function openClusterNode({ config, logger, purpose, redisRoundTrips }: Sha
   let bus: RedisBus;
   try {
     await removeLeftoverTemporaries(config.dataDir);
-    link = await RedisLink.open({ url: redisUrl, keyPrefix, replicaId, logger: clusterLogger, roundTrips: redisRoundTrips });
+    link = await RedisLink.open({
+      url: redisUrl,
+      keyPrefix,
+      replicaId,
+      logger: clusterLogger,
+      roundTrips: redisRoundTrips,
+    });
     bus = new RedisBus(link);
     // One line when the server's policy could evict the counts, which carry no expiry (src/state/redis/eviction-policy.ts).
     if (link.up) await checkEvictionPolicy(link.command, clusterLogger);
     // A request may be in flight until its operation's deadline; a reservation older than that (and a margin) belonged to a replica that died.
-    ledger = await RedisLedger.open({ plan: config.plan, link, bus, logger: clusterLogger, inFlightExpiryMs: config.timeouts.operationMs + 30_000 });
+    ledger = await RedisLedger.open({
+      plan: config.plan,
+      link,
+      bus,
+      logger: clusterLogger,
+      inFlightExpiryMs: config.timeouts.operationMs + 30_000,
+    });
   } catch (error) {
     lock.release();
     throw error;
@@ -145,7 +168,8 @@ async function openClusterNode({ config, logger, purpose, redisRoundTrips }: Sha
     tiers: {
       responses: new RedisResponseTier({ link, bus, maxStaleMs: config.maxStaleSeconds * 1000 }),
       images: new RedisImages({ link }),
-      results: (local, sharedHits) => new RedisResultCache({ local, link, logger: logger.child({ component: 'result-cache' }), sharedHits }),
+      results: (local, sharedHits) =>
+        new RedisResultCache({ local, link, logger: logger.child({ component: 'result-cache' }), sharedHits }),
       apq: (local) => new RedisApqStore({ local, link, logger: logger.child({ component: 'apq' }) }),
     },
     get degraded() {
@@ -157,7 +181,10 @@ async function openClusterNode({ config, logger, purpose, redisRoundTrips }: Sha
     readiness: () =>
       ledger.hasSharedView
         ? { ready: true, reasons: [] }
-        : { ready: false, reasons: [`the shared allowance has not been read from Redis yet (${link.downReason ?? 'reading'})`] },
+        : {
+            ready: false,
+            reasons: [`the shared allowance has not been read from Redis yet (${link.downReason ?? 'reading'})`],
+          },
     health: async () => {
       const reason = link.downReason;
       return {

@@ -273,7 +273,8 @@ export class StateDocument {
     } finally {
       this.#running = false;
       // Changes made during the write: written once their own window has passed.
-      if (this.#dirty && this.#timer === undefined) this.#arm(Math.max(0, this.#dirtySince + this.#persistDelayMs - Date.now()));
+      if (this.#dirty && this.#timer === undefined)
+        this.#arm(Math.max(0, this.#dirtySince + this.#persistDelayMs - Date.now()));
     }
   }
 
@@ -295,7 +296,10 @@ export class StateDocument {
 }
 
 /** A document file's sections and sequence number; undefined when it does not exist. */
-async function readDocument(file: string, options: Pick<StateDocumentOptions, 'remedy' | 'legacy'>): Promise<Loaded | undefined> {
+async function readDocument(
+  file: string,
+  options: Pick<StateDocumentOptions, 'remedy' | 'legacy'>,
+): Promise<Loaded | undefined> {
   const raw = await readJsonState(file, options.remedy);
   if (raw === undefined) return undefined;
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
@@ -305,13 +309,21 @@ async function readDocument(file: string, options: Pick<StateDocumentOptions, 'r
   if (record['version'] === FORMAT_VERSION) {
     const { version: _version, seq, ...sections } = record;
     if (seq !== undefined && !(typeof seq === 'number' && Number.isSafeInteger(seq) && seq >= 0)) {
-      throw new StateFileError(file, `"seq" must be a whole number of at least 0, got ${JSON.stringify(seq)}`, options.remedy);
+      throw new StateFileError(
+        file,
+        `"seq" must be a whole number of at least 0, got ${JSON.stringify(seq)}`,
+        options.remedy,
+      );
     }
     return { sections, seq: seq ?? 0, source: file, format: 'current' };
   }
   const legacy = record['version'] === undefined ? options.legacy?.(record) : undefined;
   if (legacy === undefined) {
-    throw new StateFileError(file, `has an unknown format (version ${JSON.stringify(record['version'])})`, options.remedy);
+    throw new StateFileError(
+      file,
+      `has an unknown format (version ${JSON.stringify(record['version'])})`,
+      options.remedy,
+    );
   }
   return { sections: legacy, seq: 0, source: file, format: 'legacy' };
 }

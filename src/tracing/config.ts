@@ -38,7 +38,10 @@ export function readTracingConfig({ problems, int, url, bool }: EnvReader, env: 
   const base = url('OTEL_EXPORTER_OTLP_ENDPOINT', ['http:', 'https:']);
   const traces = url('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', ['http:', 'https:']);
   const disabled = bool('OTEL_SDK_DISABLED', false);
-  const headersName = env['OTEL_EXPORTER_OTLP_TRACES_HEADERS'] !== undefined ? 'OTEL_EXPORTER_OTLP_TRACES_HEADERS' : 'OTEL_EXPORTER_OTLP_HEADERS';
+  const headersName =
+    env['OTEL_EXPORTER_OTLP_TRACES_HEADERS'] !== undefined
+      ? 'OTEL_EXPORTER_OTLP_TRACES_HEADERS'
+      : 'OTEL_EXPORTER_OTLP_HEADERS';
   return {
     tracesUrl: disabled ? undefined : (traces ?? (base === undefined ? undefined : `${base}/v1/traces`)),
     serviceName: env['OTEL_SERVICE_NAME'] || 'sports-graph',

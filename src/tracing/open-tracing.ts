@@ -42,10 +42,19 @@ const headerGetter: TextMapGetter<HeaderReader> = {
 };
 
 /** Undefined when tracing is off: then no SDK module is loaded. */
-export async function openTracing(config: TracingConfig, { replicaId, logger }: TracingIdentity): Promise<Tracing | undefined> {
+export async function openTracing(
+  config: TracingConfig,
+  { replicaId, logger }: TracingIdentity,
+): Promise<Tracing | undefined> {
   const url = config.tracesUrl;
   if (url === undefined) return undefined;
-  const { BasicTracerProvider, BatchSpanProcessor, OTLPTraceExporter, resourceFromAttributes, W3CTraceContextPropagator } = await import('./sdk.js');
+  const {
+    BasicTracerProvider,
+    BatchSpanProcessor,
+    OTLPTraceExporter,
+    resourceFromAttributes,
+    W3CTraceContextPropagator,
+  } = await import('./sdk.js');
   const exporter = new OTLPTraceExporter({ url, headers: { ...config.headers } });
   const provider = new BasicTracerProvider({
     resource: resourceFromAttributes({ 'service.name': config.serviceName, 'service.instance.id': replicaId }),
@@ -54,7 +63,10 @@ export async function openTracing(config: TracingConfig, { replicaId, logger }: 
   const propagator = new W3CTraceContextPropagator();
   const { origin, pathname } = new URL(url);
   // Origin and path only: a URL may carry credentials.
-  logger.info({ endpoint: `${origin}${pathname}`, service: config.serviceName }, 'OpenTelemetry: exporting traces over OTLP/HTTP');
+  logger.info(
+    { endpoint: `${origin}${pathname}`, service: config.serviceName },
+    'OpenTelemetry: exporting traces over OTLP/HTTP',
+  );
   return {
     tracer: provider.getTracer('sports-graph'),
     parentOf: (header) => propagator.extract(ROOT_CONTEXT, header, headerGetter),

@@ -21,7 +21,12 @@ import type { CacheSource } from '../upstream/cache.js';
 import { GatewayError } from '../upstream/errors.js';
 import type { Ledger } from '../upstream/ledger.js';
 
-const outcomes: Readonly<Record<CacheSource, string>> = { cache: 'hit', upstream: 'miss', stale: 'stale', shared: 'shared' };
+const outcomes: Readonly<Record<CacheSource, string>> = {
+  cache: 'hit',
+  upstream: 'miss',
+  stale: 'stale',
+  shared: 'shared',
+};
 
 export function upstreamSpans(tracer: Tracer, parent: Context, ledger: Pick<Ledger, 'snapshot'>): LoadObserver {
   return {
@@ -48,7 +53,10 @@ export function upstreamSpans(tracer: Tracer, parent: Context, ledger: Pick<Ledg
           'sports_graph.allowance.remaining': ledger.snapshot().remaining,
         });
         if (outcome.stale !== undefined) {
-          span.setAttributes({ 'sports_graph.stale.reason': outcome.stale.reason, 'sports_graph.stale.age_seconds': outcome.stale.ageSeconds });
+          span.setAttributes({
+            'sports_graph.stale.reason': outcome.stale.reason,
+            'sports_graph.stale.age_seconds': outcome.stale.ageSeconds,
+          });
         }
         if (outcome.error !== undefined) {
           const code = outcome.error instanceof GatewayError ? outcome.error.code : 'INTERNAL_SERVER_ERROR';

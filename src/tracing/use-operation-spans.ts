@@ -40,11 +40,17 @@ function headersOf(context: GatewayContext): HeaderReader {
 }
 
 const codesOf = (errors: ExecutionResult['errors']): string[] => [
-  ...new Set((errors ?? []).map((error) => (typeof error.extensions?.['code'] === 'string' ? error.extensions['code'] : 'INTERNAL_SERVER_ERROR'))),
+  ...new Set(
+    (errors ?? []).map((error) =>
+      typeof error.extensions?.['code'] === 'string' ? error.extensions['code'] : 'INTERNAL_SERVER_ERROR',
+    ),
+  ),
 ];
 
 /** Errors of one payload, incremental parts included. */
-function payloadCodes(payload: ExecutionResult & { incremental?: ReadonlyArray<{ errors?: ExecutionResult['errors'] }> }): string[] {
+function payloadCodes(
+  payload: ExecutionResult & { incremental?: ReadonlyArray<{ errors?: ExecutionResult['errors'] }> },
+): string[] {
   return [...codesOf(payload.errors), ...(payload.incremental ?? []).flatMap((part) => codesOf(part.errors))];
 }
 
@@ -87,13 +93,16 @@ export function useOperationSpans(tracing: Tracing): Plugin<GatewayContext> {
           // Read now: the trace plugin, after this one, takes the estimate away.
           const estimated = operationCosts.get(context)?.estimated;
           const attributes = (): Attributes => {
-            const stored = ('extensions' in result ? result.extensions?.['cost'] : undefined) as { estimated?: number; cacheHits?: number } | undefined;
+            const stored = ('extensions' in result ? result.extensions?.['cost'] : undefined) as
+              | { estimated?: number; cacheHits?: number }
+              | undefined;
             return {
               'sports_graph.cost.estimated': estimated ?? stored?.estimated ?? 0,
               'sports_graph.cost.upstream_requests': loader.trace.upstreamRequests,
               'sports_graph.cost.counted_requests': loader.trace.countedRequests,
               // A stored result reports the loads it was built from (src/results/hit.ts).
-              'sports_graph.cost.cache_hits': loader.trace.cacheHits + (loader.trace.resources.length === 0 ? (stored?.cacheHits ?? 0) : 0),
+              'sports_graph.cost.cache_hits':
+                loader.trace.cacheHits + (loader.trace.resources.length === 0 ? (stored?.cacheHits ?? 0) : 0),
               'sports_graph.allowance.remaining': ledger.snapshot().remaining,
             };
           };
@@ -119,7 +128,10 @@ export function useOperationSpans(tracing: Tracing): Plugin<GatewayContext> {
 /** A span for a result-cache hit answered before yoga: nothing was loaded, nothing spent. */
 export function fastHitSpan(
   tracing: Tracing,
-): (request: IncomingMessage, hit: { readonly operationName: string | undefined; readonly clientName: string | undefined }) => void {
+): (
+  request: IncomingMessage,
+  hit: { readonly operationName: string | undefined; readonly clientName: string | undefined },
+) => void {
   return (request, { operationName, clientName }) => {
     const parent = tracing.parentOf((name) => {
       const value = request.headers[name];

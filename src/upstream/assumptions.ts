@@ -41,7 +41,9 @@ export function isPlan(value: string): value is Plan {
 }
 
 /** The plan with the largest daily allowance. */
-export const largestPlan: Plan = (Object.keys(planAllowances) as Plan[]).reduce((best, plan) => (planAllowances[plan] > planAllowances[best] ? plan : best));
+export const largestPlan: Plan = (Object.keys(planAllowances) as Plan[]).reduce((best, plan) =>
+  planAllowances[plan] > planAllowances[best] ? plan : best,
+);
 
 /**
  * The plan when `SPORTS_API_PLAN` is unset: against a real upstream the
@@ -79,11 +81,6 @@ export function resetAfterSeconds(now: number, seconds: number): number {
 /** The next daily reset after `now` (00:00 UTC by assumption). */
 export function nextResetAt(now: number): number {
   const d = new Date(now);
-  const reset = Date.UTC(
-    d.getUTCFullYear(),
-    d.getUTCMonth(),
-    d.getUTCDate(),
-    upstreamAssumptions.quotaResetHourUtc,
-  );
+  const reset = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), upstreamAssumptions.quotaResetHourUtc);
   return reset > now ? reset : reset + 24 * 60 * 60 * 1000;
 }

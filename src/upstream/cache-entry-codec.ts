@@ -18,13 +18,32 @@ const packr = new Packr({ useRecords: false, moreTypes: false });
 
 type Encoded =
   | [format: number, kind: 'v', storedAt: number, ttlMs: number, size: number, value: unknown]
-  | [format: number, kind: 'e', storedAt: number, ttlMs: number, size: number, error: [message: string, version: string | null, route: string | null, status: number | null]];
+  | [
+      format: number,
+      kind: 'e',
+      storedAt: number,
+      ttlMs: number,
+      size: number,
+      error: [message: string, version: string | null, route: string | null, status: number | null],
+    ];
 
 export function encodeEntry(entry: Stored): Buffer {
   const encoded: Encoded =
     entry.kind === 'value'
       ? [ENTRY_FORMAT, 'v', entry.storedAt, entry.ttlMs, entry.size, entry.value]
-      : [ENTRY_FORMAT, 'e', entry.storedAt, entry.ttlMs, entry.size, [entry.error.message, entry.error.details.version ?? null, entry.error.details.route ?? null, entry.error.details.status ?? null]];
+      : [
+          ENTRY_FORMAT,
+          'e',
+          entry.storedAt,
+          entry.ttlMs,
+          entry.size,
+          [
+            entry.error.message,
+            entry.error.details.version ?? null,
+            entry.error.details.route ?? null,
+            entry.error.details.status ?? null,
+          ],
+        ];
   return packr.pack(encoded);
 }
 
@@ -42,7 +61,13 @@ export function decodeEntry(bytes: Uint8Array): Stored | undefined {
   if (kind === 'v') return { kind: 'value', value: payload, storedAt, ttlMs, size };
   if (kind !== 'e' || !Array.isArray(payload) || payload.length !== 4) return undefined;
   const [message, version, route, status] = payload as unknown[];
-  if (typeof message !== 'string' || !isOptionalText(version) || !isOptionalText(route) || !(status === null || isCount(status))) return undefined;
+  if (
+    typeof message !== 'string' ||
+    !isOptionalText(version) ||
+    !isOptionalText(route) ||
+    !(status === null || isCount(status))
+  )
+    return undefined;
   const details: GatewayErrorDetails = {
     ...(version === null ? {} : { version }),
     ...(route === null ? {} : { route }),

@@ -28,7 +28,9 @@ describe('ResponseCache', () => {
 
   it('peek gives a fresh 404 as the error it holds', async () => {
     const cache = make(() => 0);
-    await expect(cache.get('gone', 1_000, async () => Promise.reject(new GatewayError('NOT_FOUND', 'no such thing')))).rejects.toThrow('no such thing');
+    await expect(
+      cache.get('gone', 1_000, async () => Promise.reject(new GatewayError('NOT_FOUND', 'no such thing'))),
+    ).rejects.toThrow('no such thing');
     const peeked = await cache.peek('gone');
     expect(peeked?.kind).toBe('error');
   });
@@ -108,7 +110,9 @@ describe('ResponseCache', () => {
     expect(cache.fresh('k', { onHit: () => (hits += 1) })).toBeUndefined();
     expect(hits).toBe(1);
 
-    await expect(cache.get('gone', 1_000, async () => Promise.reject(new GatewayError('NOT_FOUND', 'gone')))).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(
+      cache.get('gone', 1_000, async () => Promise.reject(new GatewayError('NOT_FOUND', 'gone'))),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
     expect(() => cache.fresh('gone')).toThrow(GatewayError);
   });
 });

@@ -240,7 +240,8 @@ export class ResponseCache {
     }
     const fallback = entry === undefined ? undefined : this.fallbackOf(entry);
     // With a tier, a stale copy may arrive from another replica during the refresh: look again when it is needed.
-    const laterFallback = (): StoredValue | undefined => fallback ?? (this.shared === undefined ? undefined : this.fallbackNow(key));
+    const laterFallback = (): StoredValue | undefined =>
+      fallback ?? (this.shared === undefined ? undefined : this.fallbackNow(key));
     try {
       if (fallback === undefined && this.shared === undefined) {
         return this.answerLoaded<T>(await flight.loaded, started);
@@ -305,7 +306,11 @@ export class ResponseCache {
     return flight;
   }
 
-  private async refresh<T>(key: string, ttlMs: number, load: () => Promise<{ value: T; size: number }>): Promise<Loaded> {
+  private async refresh<T>(
+    key: string,
+    ttlMs: number,
+    load: () => Promise<{ value: T; size: number }>,
+  ): Promise<Loaded> {
     try {
       const { value, size } = await load();
       this.entries.set(key, { kind: 'value', value, storedAt: this.now(), ttlMs, size: Math.max(1, size) });
@@ -385,7 +390,9 @@ export class ResponseCache {
 }
 
 /** A fresh entry as `peek` gives it: the value, or the 404 a negative entry holds. */
-export type Peeked = { readonly kind: 'value'; readonly value: unknown } | { readonly kind: 'error'; readonly error: GatewayError };
+export type Peeked =
+  | { readonly kind: 'value'; readonly value: unknown }
+  | { readonly kind: 'error'; readonly error: GatewayError };
 
 function peekedOf(entry: Stored): Peeked {
   return entry.kind === 'value' ? { kind: 'value', value: entry.value } : { kind: 'error', error: entry.error };
@@ -398,7 +405,13 @@ const NEGATIVE_ENTRY_SIZE = 256;
 function storedOf(entry: SharedEntry): Stored {
   return entry.kind === 'value'
     ? { kind: 'value', value: entry.value, storedAt: entry.storedAt, ttlMs: entry.ttlMs, size: entry.size }
-    : { kind: 'error', error: gatewayErrorOf(entry.error), storedAt: entry.storedAt, ttlMs: entry.ttlMs, size: NEGATIVE_ENTRY_SIZE };
+    : {
+        kind: 'error',
+        error: gatewayErrorOf(entry.error),
+        storedAt: entry.storedAt,
+        ttlMs: entry.ttlMs,
+        size: NEGATIVE_ENTRY_SIZE,
+      };
 }
 
 type Settled = { slow: false; loaded: Loaded } | { slow: true };

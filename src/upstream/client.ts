@@ -69,7 +69,11 @@ export class UpstreamNetworkError extends GatewayError {
 
 export class UpstreamBodyTooLargeError extends GatewayError {
   constructor(context: { version: string; route: string }) {
-    super(ErrorCode.UpstreamInvalidResponse, `The upstream sent a body larger than the gateway accepts (${context.route}).`, context);
+    super(
+      ErrorCode.UpstreamInvalidResponse,
+      `The upstream sent a body larger than the gateway accepts (${context.route}).`,
+      context,
+    );
   }
 }
 
@@ -81,8 +85,10 @@ function describeNetworkError(error: unknown, deadlinePassed: boolean): { messag
   if (typeof code === 'string' && notSentCodes.has(code)) {
     return { message: 'The upstream could not be reached.', sent: false };
   }
-  if (code === 'UND_ERR_HEADERS_TIMEOUT') return { message: 'The upstream sent no response headers in time.', sent: true };
-  if (code === 'UND_ERR_BODY_TIMEOUT') return { message: 'The upstream stopped sending its response body.', sent: true };
+  if (code === 'UND_ERR_HEADERS_TIMEOUT')
+    return { message: 'The upstream sent no response headers in time.', sent: true };
+  if (code === 'UND_ERR_BODY_TIMEOUT')
+    return { message: 'The upstream stopped sending its response body.', sent: true };
   return { message: 'The upstream connection failed.', sent: true };
 }
 
@@ -132,14 +138,28 @@ export class Dispatcher {
 
   readonly send: Send = async (call) => {
     const remaining = call.deadline - Date.now();
-    const context = (): { version: string; route: string } => ({ version: call.route.version, route: call.route.template });
-    if (remaining <= 0) throw new UpstreamNetworkError('The operation deadline passed before the request was sent.', false, context(), true);
+    const context = (): { version: string; route: string } => ({
+      version: call.route.version,
+      route: call.route.template,
+    });
+    if (remaining <= 0)
+      throw new UpstreamNetworkError(
+        'The operation deadline passed before the request was sent.',
+        false,
+        context(),
+        true,
+      );
     const deadline = this.deadlines.hold(call.deadline, remaining);
     const signal = deadline.signal;
     const search = queryString(call.request.query);
     // The headers and body timeouts are the pool's own (same options): not repeated per request.
     const request = (): ReturnType<Pool['request']> =>
-      this.pool(call.origin).request({ method: 'GET', path: call.request.path + search, headers: this.headersOf(call.headers), signal });
+      this.pool(call.origin).request({
+        method: 'GET',
+        path: call.request.path + search,
+        headers: this.headersOf(call.headers),
+        signal,
+      });
     try {
       let response: Awaited<ReturnType<Pool['request']>>;
       try {
@@ -163,7 +183,8 @@ export class Dispatcher {
         body: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
       };
     } catch (error) {
-      if ((error as { code?: unknown }).code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') throw new UpstreamBodyTooLargeError(context());
+      if ((error as { code?: unknown }).code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE')
+        throw new UpstreamBodyTooLargeError(context());
       const { message, sent } = describeNetworkError(error, signal.aborted);
       throw new UpstreamNetworkError(message, sent, context());
     } finally {
@@ -209,7 +230,8 @@ export const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 
 /** Spec section 5: the key goes only to routes that need it, and only from config. */
 export function withAuth(apiKey: string | undefined): Step {
-  const keyOnly: Readonly<Record<string, string>> | undefined = apiKey === undefined ? undefined : Object.freeze({ [upstreamAssumptions.apiKeyHeader]: apiKey });
+  const keyOnly: Readonly<Record<string, string>> | undefined =
+    apiKey === undefined ? undefined : Object.freeze({ [upstreamAssumptions.apiKeyHeader]: apiKey });
   return (next) => (call) => {
     if (!call.route.auth || keyOnly === undefined) return next(call);
     // One headers object for every keyed call without headers of its own (the Dispatcher merges each set once).

@@ -76,7 +76,10 @@ export async function loadOnceInCluster(options: ClusterFlightOptions): Promise<
       }
       const left = giveUpAt - performance.now();
       if (left <= 0) {
-        throw new GatewayError(ErrorCode.UpstreamUnreachable, 'Another replica was still loading this resource when the wait for it ended.');
+        throw new GatewayError(
+          ErrorCode.UpstreamUnreachable,
+          'Another replica was still loading this resource when the wait for it ended.',
+        );
       }
       const landing = await watch.next(Math.min(options.pollMs, left));
       if (landing.kind === 'failed' && landing.holder === claim.holder) throw gatewayErrorOf(landing.error);

@@ -25,7 +25,9 @@ export function anyDegradedParts(): boolean {
 }
 
 export function formatJsonPath(path: JsonPath): string {
-  return path.map((key, index) => (typeof key === 'number' ? `[${key}]` : index === 0 ? key : `.${key}`)).join('') || '$';
+  return (
+    path.map((key, index) => (typeof key === 'number' ? `[${key}]` : index === 0 ? key : `.${key}`)).join('') || '$'
+  );
 }
 
 /** The value at `path` from `root`; undefined where the path leaves the objects and arrays. */
@@ -42,7 +44,11 @@ export function valueAt(root: unknown, path: JsonPath): unknown {
  * Marks the dropped parts on a payload. Called on every read from the cache
  * (a shared tier hands back new objects), so it must stay idempotent.
  */
-export function markDegraded(payload: unknown, dropped: readonly JsonPath[], route: { version: string; template: string }): void {
+export function markDegraded(
+  payload: unknown,
+  dropped: readonly JsonPath[],
+  route: { version: string; template: string },
+): void {
   for (const path of dropped) {
     if (path.length === 0) continue;
     const owner = valueAt(payload, path.slice(0, -1));
@@ -50,7 +56,11 @@ export function markDegraded(payload: unknown, dropped: readonly JsonPath[], rou
     anyMarked = true;
     const byKey = parts.get(owner) ?? new Map<string | number, DegradedPart>();
     parts.set(owner, byKey);
-    byKey.set(path[path.length - 1]!, { version: route.version, route: route.template, jsonPath: formatJsonPath(path) });
+    byKey.set(path[path.length - 1]!, {
+      version: route.version,
+      route: route.template,
+      jsonPath: formatJsonPath(path),
+    });
   }
 }
 

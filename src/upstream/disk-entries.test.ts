@@ -15,7 +15,13 @@ import { GatewayError } from './errors.js';
 
 const logger = pino({ level: 'silent' });
 /** An answer of about `bytes` encoded bytes. */
-const answer = (name: string, bytes: number, storedAt = 0): Stored => ({ kind: 'value', value: { name, pad: 'x'.repeat(bytes) }, storedAt, ttlMs: 60_000, size: bytes });
+const answer = (name: string, bytes: number, storedAt = 0): Stored => ({
+  kind: 'value',
+  value: { name, pad: 'x'.repeat(bytes) },
+  storedAt,
+  ttlMs: 60_000,
+  size: bytes,
+});
 
 describe('DiskEntries', () => {
   let dir: string;
@@ -27,7 +33,14 @@ describe('DiskEntries', () => {
   afterEach(() => rm(dir, { recursive: true, force: true }));
 
   const openEntries = async (diskBytes: number): Promise<DiskEntries> =>
-    DiskEntries.open({ store: await openCacheStoreFile(dir, logger), memoryBytes: 1_000_000, diskBytes, maxStaleMs: 60_000, logger, now: () => clock });
+    DiskEntries.open({
+      store: await openCacheStoreFile(dir, logger),
+      memoryBytes: 1_000_000,
+      diskBytes,
+      maxStaleMs: 60_000,
+      logger,
+      now: () => clock,
+    });
 
   it('keeps the byte bound by evicting the least recently used, and reopens with the same order', async () => {
     let entries = await openEntries(10_000);
@@ -69,14 +82,22 @@ describe('DiskEntries', () => {
 
   it('keeps 404s with their code, and drops at start what can answer neither fresh nor stale', async () => {
     let entries = await openEntries(100_000);
-    const notFound = new GatewayError('NOT_FOUND', 'No such team.', { version: 'v2', route: 'GET /v2/team/{id}', status: 404 });
+    const notFound = new GatewayError('NOT_FOUND', 'No such team.', {
+      version: 'v2',
+      route: 'GET /v2/team/{id}',
+      status: 404,
+    });
     entries.set('missing', { kind: 'error', error: notFound, storedAt: 0, ttlMs: 1_000, size: 256 });
     entries.set('old', answer('old', 100));
     await entries.close();
 
     entries = await openEntries(100_000);
     const kept = entries.peek('missing');
-    expect(kept?.kind === 'error' && kept.error).toMatchObject({ code: 'NOT_FOUND', message: 'No such team.', details: notFound.details });
+    expect(kept?.kind === 'error' && kept.error).toMatchObject({
+      code: 'NOT_FOUND',
+      message: 'No such team.',
+      details: notFound.details,
+    });
     await entries.close();
 
     // Past TTL + maxStale for the answer, past TTL for the 404 (a 404 never answers stale).

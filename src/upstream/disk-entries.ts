@@ -105,7 +105,10 @@ export class DiskEntries implements CacheEntries {
 
   private constructor(private readonly options: DiskEntriesOptions) {
     this.now = options.now ?? Date.now;
-    this.memory = new LRUCache<string, Stored>({ maxSize: options.memoryBytes, sizeCalculation: (entry) => entry.size });
+    this.memory = new LRUCache<string, Stored>({
+      maxSize: options.memoryBytes,
+      sizeCalculation: (entry) => entry.size,
+    });
   }
 
   /** Reads the `used` records back (see the file comment), then lets the store forget its opening marker. */
@@ -173,7 +176,12 @@ export class DiskEntries implements CacheEntries {
   }
 
   stats(): DiskEntriesStats {
-    return { entries: this.index.size, bytes: this.bytes, pendingWrites: this.queued.size + this.usedSince.size + this.uncommitted.size, enabled: !this.off };
+    return {
+      entries: this.index.size,
+      bytes: this.bytes,
+      pendingWrites: this.queued.size + this.usedSince.size + this.uncommitted.size,
+      enabled: !this.off,
+    };
   }
 
   async close(): Promise<void> {
@@ -244,7 +252,10 @@ export class DiskEntries implements CacheEntries {
     }
     const entry = bytes === undefined ? undefined : decodeEntry(bytes);
     if (entry === undefined) {
-      this.options.logger.warn({ file: this.options.store.file }, 'an upstream cache entry in the file could not be read: dropped (it is fetched again)');
+      this.options.logger.warn(
+        { file: this.options.store.file },
+        'an upstream cache entry in the file could not be read: dropped (it is fetched again)',
+      );
       this.remove(key);
       return undefined;
     }
@@ -376,6 +387,7 @@ function usedRecordOf(value: unknown): UsedRecord | undefined {
   if (!Array.isArray(value) || value.length !== 3) return undefined;
   const [usedAt, bytes, uselessAt] = value as unknown[];
   if (typeof usedAt !== 'number' || typeof bytes !== 'number' || typeof uselessAt !== 'number') return undefined;
-  if (!Number.isFinite(usedAt) || !Number.isSafeInteger(bytes) || bytes <= 0 || Number.isNaN(uselessAt)) return undefined;
+  if (!Number.isFinite(usedAt) || !Number.isSafeInteger(bytes) || bytes <= 0 || Number.isNaN(uselessAt))
+    return undefined;
   return [usedAt, bytes, uselessAt];
 }

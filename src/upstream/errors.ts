@@ -74,21 +74,31 @@ export const staleEligible: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
  */
 export function errorForStatus(
   status: number,
-  context: { version: string; route: string; retryAfter?: number | undefined; resetsAt?: string | undefined; alternative?: string | undefined },
+  context: {
+    version: string;
+    route: string;
+    retryAfter?: number | undefined;
+    resetsAt?: string | undefined;
+    alternative?: string | undefined;
+  },
 ): GatewayError {
   const where = { version: context.version, route: context.route, status };
   switch (true) {
     case status === 404:
       return new GatewayError(ErrorCode.NotFound, `Not found upstream (${context.version} ${context.route}).`, where);
     case status === 400:
-      return new GatewayError(ErrorCode.BadUserInput, `The upstream rejected the request as invalid (${context.route}).`, where);
+      return new GatewayError(
+        ErrorCode.BadUserInput,
+        `The upstream rejected the request as invalid (${context.route}).`,
+        where,
+      );
     case status === 501:
       return new GatewayError(ErrorCode.NotSupported, `Not supported by the upstream (${context.route}).`, {
         ...where,
         ...(context.alternative === undefined ? {} : { alternative: context.alternative }),
       });
     case status === 401 || status === 403:
-      return new GatewayError(ErrorCode.UpstreamAuth, 'The upstream refused the gateway\'s API key.', where);
+      return new GatewayError(ErrorCode.UpstreamAuth, "The upstream refused the gateway's API key.", where);
     case status === 429:
       return new GatewayError(ErrorCode.QuotaExhausted, 'The daily upstream allowance is spent.', {
         ...where,

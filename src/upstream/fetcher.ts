@@ -92,14 +92,20 @@ export class UpstreamFetcher {
     this.logger = options.logger;
     this.trouble = new UpstreamTrouble({ logger: options.logger, ledger });
     metrics.observeTrouble(this.trouble);
-    this.bases = { main: parseBase(options.baseUrl), v3Cycling: parseBase(options.v3CyclingBaseUrl ?? options.baseUrl) };
+    this.bases = {
+      main: parseBase(options.baseUrl),
+      v3Cycling: parseBase(options.v3CyclingBaseUrl ?? options.baseUrl),
+    };
     this.cache = new ResponseCache({
       maxBytes: config.cacheMaxBytes,
       maxStaleMs: config.maxStaleSeconds * 1000,
       entries: options.cacheEntries,
       staleIfSlowMs: config.cacheStaleIfSlowMs,
       // Waiting longer than an operation may last for another replica's request helps no caller.
-      shared: options.responseTier === undefined ? undefined : { tier: options.responseTier, maxWaitMs: config.timeouts.operationMs },
+      shared:
+        options.responseTier === undefined
+          ? undefined
+          : { tier: options.responseTier, maxWaitMs: config.timeouts.operationMs },
     });
     this.dispatcher = new Dispatcher({
       connectTimeoutMs: config.timeouts.connectMs,
@@ -158,13 +164,23 @@ export class UpstreamFetcher {
   }
 
   /** `fetch` with the request and key `prepare` built for these parameters. */
-  async fetchPrepared<P, T>(route: Route<P, T>, prepared: PreparedCall, options: FetchOptions): Promise<CacheResult<T>> {
+  async fetchPrepared<P, T>(
+    route: Route<P, T>,
+    prepared: PreparedCall,
+    options: FetchOptions,
+  ): Promise<CacheResult<T>> {
     const { request, key } = prepared;
     const ttlMs = this.config.cacheTtls[route.cacheClass] * 1000;
     if (!this.config.bench.upstreamCache) {
       // Bench-only (UPSTREAM_CACHE=off): every call goes upstream, unshared.
-      const loaded = this.load(route, request, options.deadline, options.meter).then(({ value }): CacheResult<CheckedPayload<T>> => ({ value, source: 'upstream' }));
-      return raceDeadline(loaded.then((result) => unwrap(route, result)), options.deadline, route);
+      const loaded = this.load(route, request, options.deadline, options.meter).then(
+        ({ value }): CacheResult<CheckedPayload<T>> => ({ value, source: 'upstream' }),
+      );
+      return raceDeadline(
+        loaded.then((result) => unwrap(route, result)),
+        options.deadline,
+        route,
+      );
     }
     const labels = { route: route.template };
     // A fresh entry answers at once: no deadline timer or race for what cannot be late.
@@ -185,7 +201,11 @@ export class UpstreamFetcher {
         },
       },
     );
-    return raceDeadline(result.then((checked) => unwrap(route, checked)), options.deadline, route);
+    return raceDeadline(
+      result.then((checked) => unwrap(route, checked)),
+      options.deadline,
+      route,
+    );
   }
 
   /** The checked payload (sanitized, with its dropped parts listed) is what the cache keeps. */
@@ -217,7 +237,6 @@ export class UpstreamFetcher {
     if (checked === undefined) throw invalidResponse(route, 'did not have the documented shape');
     return { value: checked, size: response.body.length };
   }
-
 
   /**
    * Sends a route through the same pipeline (cooldown, retry once, quota,
@@ -260,14 +279,20 @@ function unwrap<T>(route: Route<unknown, T>, result: CacheResult<CheckedPayload<
 }
 
 /** A non-2xx upstream answer as the coded error of the DESIGN.md table. */
-export function errorOfResponse(route: Pick<Route<never, unknown>, 'version' | 'template'>, response: UpstreamResponse): GatewayError {
+export function errorOfResponse(
+  route: Pick<Route<never, unknown>, 'version' | 'template'>,
+  response: UpstreamResponse,
+): GatewayError {
   const now = Date.now();
   const retryAfter = parseRetryAfter(response.header('retry-after'), now);
   return errorForStatus(response.status, {
     version: route.version,
     route: route.template,
     retryAfter,
-    resetsAt: response.status === 429 && retryAfter !== undefined ? new Date(resetAfterSeconds(now, retryAfter)).toISOString() : undefined,
+    resetsAt:
+      response.status === 429 && retryAfter !== undefined
+        ? new Date(resetAfterSeconds(now, retryAfter)).toISOString()
+        : undefined,
     alternative: response.status === 501 ? alternativeOf(response.body) : undefined,
   });
 }
@@ -308,10 +333,14 @@ function raceDeadline<T>(promise: Promise<T>, deadline: number, route: Route<unk
     timer = setTimeout(
       () =>
         reject(
-          new GatewayError(ErrorCode.UpstreamUnreachable, 'The upstream did not answer before the operation deadline.', {
-            version: route.version,
-            route: route.template,
-          }),
+          new GatewayError(
+            ErrorCode.UpstreamUnreachable,
+            'The upstream did not answer before the operation deadline.',
+            {
+              version: route.version,
+              route: route.template,
+            },
+          ),
         ),
       Math.max(0, remaining),
     );

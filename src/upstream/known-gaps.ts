@@ -43,12 +43,19 @@ export const knownGaps = {
     routes: ['/match/{matchId}/lineups', '/stats', '/incidents', '/h2h', '/commentary', '/tables'],
     upstream: 501,
     spec: '4.9, 7',
-    alternative: 'v2(sport: BASEBALL) { baseball { lineups(matchId:) } } (V2 lineups; V6 offers match, team-stats and odds only)',
+    alternative:
+      'v2(sport: BASEBALL) { baseball { lineups(matchId:) } } (V2 lineups; V6 offers match, team-stats and odds only)',
   },
   v2CyclingSchedule: {
     version: 'v2',
     sport: 'cycling',
-    routes: ['/api/live', '/api/today', '/api/schedule/{date}', '/api/live-tournaments', '/api/scheduled-tournaments/{date}'],
+    routes: [
+      '/api/live',
+      '/api/today',
+      '/api/schedule/{date}',
+      '/api/live-tournaments',
+      '/api/scheduled-tournaments/{date}',
+    ],
     upstream: 'empty',
     spec: '4.9',
     alternative: 'v3 { cycling(window:) } (race and stage content for cycling)',
@@ -99,7 +106,8 @@ export const knownGaps = {
     routes: ['/api/manager/{id}/career', '/api/manager/{id}/career-history'],
     upstream: 404,
     spec: '4.8',
-    alternative: 'v2(sport: FOOTBALL) { manager(id:) { career } } (careers exist on football only); v2(sport:) { manager(id:) { lastEvents } }',
+    alternative:
+      'v2(sport: FOOTBALL) { manager(id:) { career } } (careers exist on football only); v2(sport:) { manager(id:) { lastEvents } }',
   },
 } as const satisfies Record<string, KnownGap>;
 

@@ -22,8 +22,11 @@ function ownerPaths(root: unknown, owners: ReadonlySet<object>): Map<object, Jso
     const { value, path } = stack.pop()!;
     if (typeof value !== 'object' || value === null) continue;
     if (owners.has(value)) found.set(value, path);
-    const entries: Array<[string | number, unknown]> = Array.isArray(value) ? value.map((item, index) => [index, item]) : Object.entries(value);
-    for (const [key, item] of entries) if (typeof item === 'object' && item !== null) stack.push({ value: item, path: [...path, key] });
+    const entries: Array<[string | number, unknown]> = Array.isArray(value)
+      ? value.map((item, index) => [index, item])
+      : Object.entries(value);
+    for (const [key, item] of entries)
+      if (typeof item === 'object' && item !== null) stack.push({ value: item, path: [...path, key] });
   }
   return found;
 }

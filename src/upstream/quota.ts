@@ -20,7 +20,14 @@
  * (src/state/state-document.ts), validated when it is read: a value the
  * ledger cannot trust stops start-up with a message naming the file.
  */
-import { nextResetAt, planAllowances, resetAfterSeconds, upstreamAssumptions, wholeSecond, type Plan } from './assumptions.js';
+import {
+  nextResetAt,
+  planAllowances,
+  resetAfterSeconds,
+  upstreamAssumptions,
+  wholeSecond,
+  type Plan,
+} from './assumptions.js';
 import { ErrorCode, GatewayError } from './errors.js';
 import { StateDocument } from '../state/state-document.js';
 import type { HeaderSource, Ledger, QuotaSnapshot, Reservation } from './ledger.js';
@@ -42,8 +49,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export const ALLOWANCE_SECTION = 'allowance';
 
 export const LEDGER_REMEDY =
-  'The gateway will not guess how much of today\'s allowance is spent. Correct the file, or move it (and quota.json.wal beside it) away to start from 0 for today ' +
-  '(the upstream\'s rate-limit headers correct the count on its next answer; client budgets then restart in full).';
+  "The gateway will not guess how much of today's allowance is spent. Correct the file, or move it (and quota.json.wal beside it) away to start from 0 for today " +
+  "(the upstream's rate-limit headers correct the count on its next answer; client budgets then restart in full).";
 
 export interface QuotaLedgerOptions {
   plan: Plan;
@@ -87,7 +94,13 @@ export class QuotaLedger implements Ledger {
   }
 
   /** A ledger on its own state document (`file`): for tools and tests that need no client budgets. */
-  static async open(options: Omit<QuotaLedgerOptions, 'state'> & { file: string; persistDelayMs?: number; onPersistError?: (error: unknown) => void }): Promise<QuotaLedger> {
+  static async open(
+    options: Omit<QuotaLedgerOptions, 'state'> & {
+      file: string;
+      persistDelayMs?: number;
+      onPersistError?: (error: unknown) => void;
+    },
+  ): Promise<QuotaLedger> {
     const state = await StateDocument.open({
       file: options.file,
       remedy: LEDGER_REMEDY,
@@ -146,7 +159,8 @@ export class QuotaLedger implements Ledger {
   /** The upstream answered 429: nothing is left until `Retry-After` (or the daily reset). */
   markExhausted(retryAfterSeconds: number | undefined): void {
     this.used = Math.max(this.used, this.limit);
-    if (retryAfterSeconds !== undefined) this.resetsAt = this.boundedReset(resetAfterSeconds(this.now(), retryAfterSeconds));
+    if (retryAfterSeconds !== undefined)
+      this.resetsAt = this.boundedReset(resetAfterSeconds(this.now(), retryAfterSeconds));
     this.changed();
   }
 
@@ -247,11 +261,15 @@ export function parseAllowance(state: StateDocument, now: number): PersistedAllo
   if (raw === undefined) return undefined;
   if (typeof raw !== 'object' || raw === null) throw state.invalid('"allowance" is not an object');
   const { limit, used, resetsAt } = raw as Record<string, unknown>;
-  if (!isWhole(limit, 1, MAX_ALLOWANCE)) throw state.invalid(`"allowance.limit" must be a whole number from 1 to ${MAX_ALLOWANCE}, got ${JSON.stringify(limit)}`);
+  if (!isWhole(limit, 1, MAX_ALLOWANCE))
+    throw state.invalid(
+      `"allowance.limit" must be a whole number from 1 to ${MAX_ALLOWANCE}, got ${JSON.stringify(limit)}`,
+    );
   if (typeof used !== 'number' || !Number.isInteger(used) || used < 0) {
     throw state.invalid(`"allowance.used" must be a whole number of at least 0, got ${JSON.stringify(used)}`);
   }
-  if (!isWhole(resetsAt, 0, Number.MAX_SAFE_INTEGER)) throw state.invalid(`"allowance.resetsAt" must be epoch milliseconds, got ${JSON.stringify(resetsAt)}`);
+  if (!isWhole(resetsAt, 0, Number.MAX_SAFE_INTEGER))
+    throw state.invalid(`"allowance.resetsAt" must be epoch milliseconds, got ${JSON.stringify(resetsAt)}`);
   return { limit, used: Math.min(used, limit), resetsAt: Math.min(resetsAt, nextResetAt(now)) };
 }
 

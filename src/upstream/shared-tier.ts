@@ -23,7 +23,13 @@ export interface SharedError {
 
 /** One cached answer as the cluster holds it: a value, or a 404 (negative entry). */
 export type SharedEntry =
-  | { readonly kind: 'value'; readonly value: unknown; readonly storedAt: number; readonly ttlMs: number; readonly size: number }
+  | {
+      readonly kind: 'value';
+      readonly value: unknown;
+      readonly storedAt: number;
+      readonly ttlMs: number;
+      readonly size: number;
+    }
   | { readonly kind: 'error'; readonly error: SharedError; readonly storedAt: number; readonly ttlMs: number };
 
 /** An opaque token for a claim this replica holds; the tier renews it until `store` or `abandon`. */

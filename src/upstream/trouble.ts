@@ -25,7 +25,13 @@ import { upstreamAssumptions } from './assumptions.js';
 import type { Ledger, QuotaSnapshot } from './ledger.js';
 import { imageRoutes } from './routes/images.js';
 
-export const troubleStates = ['key_refused', 'unreachable', 'allowance_spent', 'image_incident', 'payload_invalid'] as const;
+export const troubleStates = [
+  'key_refused',
+  'unreachable',
+  'allowance_spent',
+  'image_incident',
+  'payload_invalid',
+] as const;
 
 export type TroubleState = (typeof troubleStates)[number];
 
@@ -185,7 +191,13 @@ export class UpstreamTrouble {
     this.#start('allowance_spent', 'allowance_spent', this.#lastRoute, status, snapshot);
   }
 
-  #start(state: TroubleState, subject: string, route: string, status: number | string, allowance?: QuotaSnapshot): void {
+  #start(
+    state: TroubleState,
+    subject: string,
+    route: string,
+    status: number | string,
+    allowance?: QuotaSnapshot,
+  ): void {
     const key = `${state} ${subject}`;
     if (this.#active.has(key)) return;
     const started = Date.now();
@@ -196,9 +208,21 @@ export class UpstreamTrouble {
       reason = `${summaries[state]} (plan ${plan}, ${limit} a day; resets at ${new Date(resetsAt).toISOString()}): ${route} answered ${status}; ${actions[state]}`;
       this.#watchReset(resetsAt);
     }
-    const trouble = { state, code: troubleCodes[state], subject, since: new Date(started).toISOString(), route, status, reason, started };
+    const trouble = {
+      state,
+      code: troubleCodes[state],
+      subject,
+      since: new Date(started).toISOString(),
+      route,
+      status,
+      reason,
+      started,
+    };
     this.#active.set(key, trouble);
-    this.#logger.warn({ trouble: state, code: trouble.code, subject, route, status }, `upstream trouble started: ${reason}`);
+    this.#logger.warn(
+      { trouble: state, code: trouble.code, subject, route, status },
+      `upstream trouble started: ${reason}`,
+    );
   }
 
   #end(state: TroubleState, subject: string): void {
@@ -208,7 +232,10 @@ export class UpstreamTrouble {
     this.#active.delete(key);
     const lastedMs = Date.now() - trouble.started;
     const where = subject === state ? '' : ` (${subject})`;
-    this.#logger.info({ trouble: state, code: trouble.code, subject, route: trouble.route, lastedMs }, `upstream trouble ended: ${summaries[state]}${where} no longer holds, after ${Math.round(lastedMs / 1000)} s`);
+    this.#logger.info(
+      { trouble: state, code: trouble.code, subject, route: trouble.route, lastedMs },
+      `upstream trouble ended: ${summaries[state]}${where} no longer holds, after ${Math.round(lastedMs / 1000)} s`,
+    );
   }
 
   /** The ledger resets lazily (on its next read): read it at the reset, so that the end line comes then and not at the next request. */

@@ -32,7 +32,7 @@ const CONTENT_SECURITY_POLICY = [
   "img-src 'self' data:",
   "base-uri 'none'",
   "form-action 'none'",
-  "frame-ancestors *",
+  'frame-ancestors *',
 ].join('; ');
 
 export function useWidgets({ prefix = '/widgets' }: { prefix?: string } = {}): Plugin {
@@ -42,7 +42,9 @@ export function useWidgets({ prefix = '/widgets' }: { prefix?: string } = {}): P
       if (!url.pathname.startsWith(`${prefix}/`)) return;
       const asset = assets.get(url.pathname.replace(/\/$/, ''));
       if (asset === undefined) {
-        endResponse(new fetchAPI.Response('Not found', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } }));
+        endResponse(
+          new fetchAPI.Response('Not found', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } }),
+        );
         return;
       }
       if (request.method !== 'GET' && request.method !== 'HEAD') {

@@ -20,7 +20,13 @@ afterAll(async () => {
   chargeAuditEntries().clear();
   const off = (): ChargeAuditEntry[] => entries.filter((entry) => entry.reserved() !== entry.tally.total);
   // A gateway a test left running may be between a charge and its reservation (one promise turn): give it that turn, no more.
-  if (off().length > 0) await vi.waitFor(() => off().length === 0 || Promise.reject(new Error('off')), { timeout: 1_000, interval: 20 }).catch(() => undefined);
+  if (off().length > 0)
+    await vi
+      .waitFor(() => off().length === 0 || Promise.reject(new Error('off')), { timeout: 1_000, interval: 20 })
+      .catch(() => undefined);
   const wrong = off();
-  if (wrong.length > 0) throw new Error(`counted upstream requests not charged exactly to a payer:\n${wrong.map(describeEntry).join('\n')}`);
+  if (wrong.length > 0)
+    throw new Error(
+      `counted upstream requests not charged exactly to a payer:\n${wrong.map(describeEntry).join('\n')}`,
+    );
 });

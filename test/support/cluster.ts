@@ -102,9 +102,13 @@ async function startReplica(spec: ReplicaSpec): Promise<Replica> {
 
 export async function startCluster(options: ClusterOptions = {}): Promise<Cluster> {
   const { replicas: count = 3, env = {} } = options;
-  if (!Number.isInteger(count) || count < 1) throw new TypeError(`startCluster: replicas must be a positive integer, got ${count}`);
+  if (!Number.isInteger(count) || count < 1)
+    throw new TypeError(`startCluster: replicas must be a positive integer, got ${count}`);
   const plan = env['SPORTS_API_PLAN'] ?? 'pro';
-  if (!isPlan(plan)) throw new TypeError(`startCluster: SPORTS_API_PLAN must be one of ${Object.keys(planAllowances).join(', ')}, got "${plan}"`);
+  if (!isPlan(plan))
+    throw new TypeError(
+      `startCluster: SPORTS_API_PLAN must be one of ${Object.keys(planAllowances).join(', ')}, got "${plan}"`,
+    );
   const apiKey = options.sandbox?.apiKey ?? 'test-key-0000';
 
   const sandbox = await startSandbox({ port: 0, allowance: planAllowances[plan], ...options.sandbox, apiKey });
@@ -148,7 +152,8 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     const results = await Promise.allSettled(specs.map(startReplica));
     for (const result of results) if (result.status === 'fulfilled') started.push(result.value);
     const failures = results.flatMap((result) => (result.status === 'rejected' ? [result.reason as unknown] : []));
-    if (failures.length > 0) throw failures.length === 1 ? failures[0] : new AggregateError(failures, failures.map(String).join('\n\n'));
+    if (failures.length > 0)
+      throw failures.length === 1 ? failures[0] : new AggregateError(failures, failures.map(String).join('\n\n'));
   } catch (error) {
     await close();
     throw error;

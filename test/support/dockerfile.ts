@@ -21,7 +21,9 @@ export interface CopyInstruction {
   readonly destination: string;
 }
 
-export type Step = { readonly kind: 'copy'; readonly copy: CopyInstruction } | { readonly kind: 'run'; readonly command: string };
+export type Step =
+  | { readonly kind: 'copy'; readonly copy: CopyInstruction }
+  | { readonly kind: 'run'; readonly command: string };
 
 export interface Stage {
   readonly index: number;
@@ -72,7 +74,8 @@ function parseCopy(args: string): CopyInstruction {
   const paths: string[] = [];
   for (const word of words) {
     if (word.startsWith('--from=')) from = word.slice('--from='.length);
-    else if (word.startsWith('--chown=') || word.startsWith('--chmod=')) continue; // Ownership: the check runs as one user.
+    else if (word.startsWith('--chown=') || word.startsWith('--chmod='))
+      continue; // Ownership: the check runs as one user.
     else if (word.startsWith('--')) throw new Error(`COPY ${args}: flag ${word} is not understood`);
     else paths.push(word);
   }
@@ -85,13 +88,26 @@ const descriptive = new Set(['EXPOSE', 'VOLUME', 'HEALTHCHECK', 'STOPSIGNAL', 'L
 
 export function stagesOf(text: string): Stage[] {
   const stages: Stage[] = [];
-  type Mutable = { -readonly [K in keyof Stage]: Stage[K] } & { steps: Array<Step & { workdir: string }>; instructions: Instruction[] };
+  type Mutable = { -readonly [K in keyof Stage]: Stage[K] } & {
+    steps: Array<Step & { workdir: string }>;
+    instructions: Instruction[];
+  };
   let current: Mutable | undefined;
   for (const instruction of instructionsOf(text)) {
     if (instruction.keyword === 'FROM') {
       const [base = '', as, name] = instruction.args.split(/\s+/);
       const index = stages.length;
-      current = { index, name: as?.toUpperCase() === 'AS' && name !== undefined ? name : String(index), base, workdir: '/', steps: [], env: {}, user: undefined, cmd: undefined, instructions: [] };
+      current = {
+        index,
+        name: as?.toUpperCase() === 'AS' && name !== undefined ? name : String(index),
+        base,
+        workdir: '/',
+        steps: [],
+        env: {},
+        user: undefined,
+        cmd: undefined,
+        instructions: [],
+      };
       stages.push(current);
     }
     if (current === undefined) throw new Error(`${instruction.keyword} before any FROM`);
@@ -100,13 +116,16 @@ export function stagesOf(text: string): Stage[] {
       case 'FROM':
         break;
       case 'WORKDIR':
-        current.workdir = instruction.args.startsWith('/') ? instruction.args : `${current.workdir.replace(/\/$/, '')}/${instruction.args}`;
+        current.workdir = instruction.args.startsWith('/')
+          ? instruction.args
+          : `${current.workdir.replace(/\/$/, '')}/${instruction.args}`;
         break;
       case 'COPY':
         current.steps.push({ kind: 'copy', copy: parseCopy(instruction.args), workdir: current.workdir });
         break;
       case 'RUN':
-        if (instruction.args.startsWith('[')) throw new Error(`RUN ${instruction.args}: only the shell form is understood`);
+        if (instruction.args.startsWith('['))
+          throw new Error(`RUN ${instruction.args}: only the shell form is understood`);
         current.steps.push({ kind: 'run', command: instruction.args, workdir: current.workdir });
         break;
       case 'ENV':
@@ -119,7 +138,8 @@ export function stagesOf(text: string): Stage[] {
         current.cmd = JSON.parse(instruction.args) as string[];
         break;
       default:
-        if (!descriptive.has(instruction.keyword)) throw new Error(`${instruction.keyword} ${instruction.args}: not understood by the container check`);
+        if (!descriptive.has(instruction.keyword))
+          throw new Error(`${instruction.keyword} ${instruction.args}: not understood by the container check`);
     }
   }
   return stages;

@@ -32,7 +32,8 @@ export function parseDockerIgnore(text: string): DockerIgnore {
     .filter((line) => line !== '' && !line.startsWith('#'))
     .map((line) => line.replace(/^\/+/, '').replace(/\/+$/, ''));
   const exception = patterns.find((pattern) => pattern.startsWith('!'));
-  if (exception !== undefined) throw new Error(`.dockerignore: exceptions (${exception}) are not understood by the container check`);
+  if (exception !== undefined)
+    throw new Error(`.dockerignore: exceptions (${exception}) are not understood by the container check`);
   const expressions = patterns.map(toRegExp);
   return {
     patterns,

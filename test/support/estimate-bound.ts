@@ -16,12 +16,17 @@ import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import { ESTIMATE_CHECK_ENV } from '../../src/cost/estimate-bound.js';
 
-const file = join(tmpdir(), `sports-graph-estimate-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}.jsonl`);
+const file = join(
+  tmpdir(),
+  `sports-graph-estimate-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}.jsonl`,
+);
 process.env[ESTIMATE_CHECK_ENV] = file;
 
 afterAll(() => {
   if (!existsSync(file)) return;
-  const lines = readFileSync(file, 'utf8').split('\n').filter((line) => line !== '');
+  const lines = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '');
   rmSync(file, { force: true });
   if (lines.length === 0) return;
   const message = `${lines.length} operation(s) outside the estimate bound (estimated >= needed, <= 1.5 x needed + 2):\n${lines.join('\n')}`;

@@ -3,7 +3,15 @@
  * depth: the widest reading of a payload, for tests that must make every
  * resolver under a route run.
  */
-import { getNamedType, isAbstractType, isLeafType, isNonNullType, isObjectType, type GraphQLNamedType, type GraphQLSchema } from 'graphql';
+import {
+  getNamedType,
+  isAbstractType,
+  isLeafType,
+  isNonNullType,
+  isObjectType,
+  type GraphQLNamedType,
+  type GraphQLSchema,
+} from 'graphql';
 
 export function fullSelection(schema: GraphQLSchema, typeName: string, depth: number): string {
   const type = schema.getType(typeName);
@@ -14,7 +22,9 @@ export function fullSelection(schema: GraphQLSchema, typeName: string, depth: nu
 function selectionOf(schema: GraphQLSchema, type: GraphQLNamedType, depth: number, prefix: string): string {
   if (isAbstractType(type)) {
     // Fields of different possible types may differ in nullability: aliased per type so they never clash.
-    const fragments = schema.getPossibleTypes(type).map((on) => `... on ${on.name} ${selectionOf(schema, on, depth, `${on.name}_`)}`);
+    const fragments = schema
+      .getPossibleTypes(type)
+      .map((on) => `... on ${on.name} ${selectionOf(schema, on, depth, `${on.name}_`)}`);
     return `{ __typename ${depth > 0 ? fragments.join(' ') : ''} }`;
   }
   if (!isObjectType(type)) return '';

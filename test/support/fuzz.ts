@@ -15,9 +15,13 @@ interface ResponseError {
  * Throws (for fast-check to report and shrink) unless the answer is below
  * 500, JSON, and every error in it has a code that is not an unexpected one.
  */
-export async function expectCodedResponse(response: Response, context: unknown): Promise<{ executed: boolean; errorCodes: string[] }> {
+export async function expectCodedResponse(
+  response: Response,
+  context: unknown,
+): Promise<{ executed: boolean; errorCodes: string[] }> {
   const text = await response.text();
-  const where = (): string => `\n${JSON.stringify(context).slice(0, 1_500)}\n-> ${response.status} ${text.slice(0, 1_500)}`;
+  const where = (): string =>
+    `\n${JSON.stringify(context).slice(0, 1_500)}\n-> ${response.status} ${text.slice(0, 1_500)}`;
   if (response.status >= 500) throw new Error(`status ${response.status}${where()}`);
   let body: { data?: unknown; errors?: ResponseError[] };
   try {

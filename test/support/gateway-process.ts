@@ -108,7 +108,8 @@ function spawnGateway(
   const deadline = Date.now() + readyTimeoutMs;
   const ready = (async (): Promise<GatewayProcess> => {
     for (;;) {
-      if (ended !== undefined) throw new Error(`the gateway exited before answering (${JSON.stringify(ended)}):\n${output}`);
+      if (ended !== undefined)
+        throw new Error(`the gateway exited before answering (${JSON.stringify(ended)}):\n${output}`);
       if (Date.now() > deadline) {
         await handle.kill();
         throw new Error(`the gateway did not answer /healthz within ${readyTimeoutMs} ms:\n${output}`);
@@ -126,15 +127,27 @@ function spawnGateway(
   return { handle, ready, exited };
 }
 
-export async function startGatewayProcess(env: Record<string, string> = {}, options: GatewayProcessOptions = {}): Promise<GatewayProcess> {
+export async function startGatewayProcess(
+  env: Record<string, string> = {},
+  options: GatewayProcessOptions = {},
+): Promise<GatewayProcess> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'sports-graph-process-')));
   return spawnGateway(env, options.port ?? (await freePort()), dataDir, options.dataDir === undefined, options).ready;
 }
 
 /** Starts a gateway that is expected to refuse to start: resolves with its exit code and output once it has exited. */
-export async function gatewayStartFailure(env: Record<string, string>, dataDir: string): Promise<{ code: number | null; output: string }> {
+export async function gatewayStartFailure(
+  env: Record<string, string>,
+  dataDir: string,
+): Promise<{ code: number | null; output: string }> {
   const { handle, ready, exited } = spawnGateway(env, await freePort(), dataDir, false);
-  const started = await Promise.race([ready.then(() => true, () => false), exited.then(() => false)]);
+  const started = await Promise.race([
+    ready.then(
+      () => true,
+      () => false,
+    ),
+    exited.then(() => false),
+  ]);
   if (started) {
     await handle.stop();
     throw new Error(`the gateway started although it should have refused:\n${handle.tail()}`);

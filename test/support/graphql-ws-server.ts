@@ -19,7 +19,10 @@ export interface TestGraphqlWs {
   close(): Promise<void>;
 }
 
-export async function listenGraphqlWs(yoga: YogaServerInstance<Record<string, unknown>, OperationContext>, clientKeys = new ClientKeys([])): Promise<TestGraphqlWs> {
+export async function listenGraphqlWs(
+  yoga: YogaServerInstance<Record<string, unknown>, OperationContext>,
+  clientKeys = new ClientKeys([]),
+): Promise<TestGraphqlWs> {
   const wsServer = new WebSocketServer({ port: 0, host: '127.0.0.1', WebSocket: GatewaySocket });
   await once(wsServer, 'listening');
   const graphqlWs = serveGraphqlWs({

@@ -40,7 +40,9 @@ export function anchorsOf(path: string): Set<string> {
     if (token.type !== 'heading_open') return;
     const inline = tokens[i + 1];
     // GitHub slugs the heading's text content: code spans keep their text, markup goes.
-    const text = (inline?.children ?? []).map((child) => (child.type === 'text' || child.type === 'code_inline' ? child.content : '')).join('');
+    const text = (inline?.children ?? [])
+      .map((child) => (child.type === 'text' || child.type === 'code_inline' ? child.content : ''))
+      .join('');
     anchors.add(slugger.slug(text));
   });
   return anchors;
@@ -49,7 +51,9 @@ export function anchorsOf(path: string): Set<string> {
 /** The rows of the first table under the heading `heading` (level 2), as their cells' text. */
 export function tableUnder(path: string, heading: string): string[][] {
   const tokens = tokensOf(path);
-  const start = tokens.findIndex((token, i) => token.type === 'heading_open' && token.tag === 'h2' && tokens[i + 1]?.content === heading);
+  const start = tokens.findIndex(
+    (token, i) => token.type === 'heading_open' && token.tag === 'h2' && tokens[i + 1]?.content === heading,
+  );
   if (start < 0) throw new Error(`${path} has no "## ${heading}"`);
   const rows: string[][] = [];
   let row: string[] | undefined;

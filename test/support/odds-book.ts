@@ -29,7 +29,8 @@ export interface Change {
 }
 
 /** Markets in a stable order, so that two books compare equal whatever order the feed listed them in. */
-export const sortMarkets = (markets: readonly Market[]): Market[] => [...markets].sort((a, b) => a.marketId.localeCompare(b.marketId));
+export const sortMarkets = (markets: readonly Market[]): Market[] =>
+  [...markets].sort((a, b) => a.marketId.localeCompare(b.marketId));
 
 export function priceOf(snapshot: Snapshot | undefined, market: string, outcome: string): number | null | undefined {
   return snapshot?.markets.find((m) => m.marketId === market)?.outcomes.find((o) => o.name === outcome)?.price;
@@ -51,12 +52,14 @@ export function replay(start: readonly Market[], changes: readonly Change[]): Ma
         break;
       case 'SUSPENDED':
       case 'REOPENED':
-        if (market === undefined || market.suspended === (change.kind === 'SUSPENDED')) throw new Error(`bad ${change.kind}`);
+        if (market === undefined || market.suspended === (change.kind === 'SUSPENDED'))
+          throw new Error(`bad ${change.kind}`);
         market.suspended = change.kind === 'SUSPENDED';
         break;
       case 'PRICE_MOVED': {
         const outcome = market?.outcomes.find((o) => o.name === change.outcome);
-        if (outcome === undefined || outcome.price !== change.previousPrice) throw new Error(`bad PRICE_MOVED ${JSON.stringify(change)}`);
+        if (outcome === undefined || outcome.price !== change.previousPrice)
+          throw new Error(`bad PRICE_MOVED ${JSON.stringify(change)}`);
         outcome.price = change.price;
         break;
       }

@@ -22,7 +22,8 @@ export class Stream<T> {
   async until(predicate: (values: T[]) => boolean, timeoutMs = 5_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (!predicate(this.values)) {
-      if (Date.now() > deadline) throw new Error(`timed out; got ${JSON.stringify(this.values.slice(-5)).slice(0, 2_000)}`);
+      if (Date.now() > deadline)
+        throw new Error(`timed out; got ${JSON.stringify(this.values.slice(-5)).slice(0, 2_000)}`);
       await new Promise<void>((resolve) => {
         const wake = (): void => {
           this.#waiters.delete(wake);
@@ -35,7 +36,12 @@ export class Stream<T> {
   }
 }
 
-export function subscribe<T>(client: Client, query: string, variables: Record<string, unknown>, field: string): { stream: Stream<T>; stop: () => void } {
+export function subscribe<T>(
+  client: Client,
+  query: string,
+  variables: Record<string, unknown>,
+  field: string,
+): { stream: Stream<T>; stop: () => void } {
   const stream = new Stream<T>();
   const stop = client.subscribe<Record<string, T>>(
     { query, variables },
@@ -59,7 +65,12 @@ export function subscribe<T>(client: Client, query: string, variables: Record<st
  * Every value of a subscription that completes by itself (a lineup watch), in
  * order; rejects on an error or on a message without data.
  */
-export function collectUntilComplete<T>(client: Client, query: string, variables: Record<string, unknown>, field: string): Promise<T[]> {
+export function collectUntilComplete<T>(
+  client: Client,
+  query: string,
+  variables: Record<string, unknown>,
+  field: string,
+): Promise<T[]> {
   return new Promise<T[]>((resolve, reject) => {
     const seen: T[] = [];
     client.subscribe<Record<string, T>>(

@@ -38,7 +38,12 @@ interface ArgValue {
 }
 
 type Selection =
-  | { readonly kind: 'field'; readonly name: string; readonly args: readonly ArgValue[]; readonly sub: readonly Selection[] }
+  | {
+      readonly kind: 'field';
+      readonly name: string;
+      readonly args: readonly ArgValue[];
+      readonly sub: readonly Selection[];
+    }
   | { readonly kind: 'fragment'; readonly on: string; readonly sub: readonly Selection[] };
 
 export interface OperationArbitraryOptions {
@@ -52,8 +57,32 @@ export interface OperationArbitraryOptions {
   readonly skipRootFields?: readonly string[];
 }
 
-const edgeStrings = ['', ' ', '0', '-1', '1e309', '999999999999999999999', 'null', 'ü', '🏒🥅', '\u0000', 'a:b', '../../x', '%2F', 'x'.repeat(300)];
-const edgeInts = [0, -1, 1, 2_147_483_647, -2_147_483_648, 2_147_483_648, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER];
+const edgeStrings = [
+  '',
+  ' ',
+  '0',
+  '-1',
+  '1e309',
+  '999999999999999999999',
+  'null',
+  'ü',
+  '🏒🥅',
+  '\u0000',
+  'a:b',
+  '../../x',
+  '%2F',
+  'x'.repeat(300),
+];
+const edgeInts = [
+  0,
+  -1,
+  1,
+  2_147_483_647,
+  -2_147_483_648,
+  2_147_483_648,
+  Number.MAX_SAFE_INTEGER,
+  -Number.MAX_SAFE_INTEGER,
+];
 
 const wrongType: fc.Arbitrary<unknown> = fc.oneof(
   fc.string({ maxLength: 8 }),
@@ -65,7 +94,10 @@ const wrongType: fc.Arbitrary<unknown> = fc.oneof(
   fc.constant({ nested: [1, 'a'] }),
 );
 
-export function operationArbitrary(schema: GraphQLSchema, options: OperationArbitraryOptions): fc.Arbitrary<FuzzOperation> {
+export function operationArbitrary(
+  schema: GraphQLSchema,
+  options: OperationArbitraryOptions,
+): fc.Arbitrary<FuzzOperation> {
   const query = schema.getQueryType();
   if (query === undefined || query === null) throw new TypeError('operationArbitrary: the schema has no Query type');
   const strings = fc.oneof(
@@ -85,7 +117,9 @@ export function operationArbitrary(schema: GraphQLSchema, options: OperationArbi
         return fc.boolean();
       case 'DateTime':
         return fc.oneof(
-          fc.date({ min: new Date('1900-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d) => d.toISOString()),
+          fc
+            .date({ min: new Date('1900-01-01'), max: new Date('2100-01-01'), noInvalidDate: true })
+            .map((d) => d.toISOString()),
           fc.constantFrom('2026-13-45T99:99:99Z', 'yesterday'),
         );
       case 'JSON':
@@ -98,7 +132,11 @@ export function operationArbitrary(schema: GraphQLSchema, options: OperationArbi
 
   function value(type: GraphQLInputType, depth = 0): fc.Arbitrary<unknown> {
     if (isNonNullType(type)) {
-      return fc.oneof({ weight: 40, arbitrary: value(type.ofType, depth) }, { weight: 1, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: wrongType });
+      return fc.oneof(
+        { weight: 40, arbitrary: value(type.ofType, depth) },
+        { weight: 1, arbitrary: fc.constant(null) },
+        { weight: 1, arbitrary: wrongType },
+      );
     }
     const inner = (): fc.Arbitrary<unknown> => {
       if (isListType(type)) return fc.array(value(type.ofType, depth + 1), { maxLength: depth > 1 ? 1 : 4 });
@@ -113,14 +151,20 @@ export function operationArbitrary(schema: GraphQLSchema, options: OperationArbi
       }
       return fc.constant(null);
     };
-    return fc.oneof({ weight: 30, arbitrary: inner() }, { weight: 3, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: wrongType });
+    return fc.oneof(
+      { weight: 30, arbitrary: inner() },
+      { weight: 3, arbitrary: fc.constant(null) },
+      { weight: 1, arbitrary: wrongType },
+    );
   }
 
   function args(field: GraphQLField<unknown, unknown>): fc.Arbitrary<ArgValue[]> {
     const parts = field.args.map((arg) => {
       const one = value(arg.type).map((v): ArgValue => ({ name: arg.name, type: String(arg.type), value: v }));
       // Optional arguments are left out half the time, so defaults are exercised too.
-      return isNonNullType(arg.type) && arg.defaultValue === undefined ? one.map((a): ArgValue | undefined => a) : fc.option(one, { nil: undefined });
+      return isNonNullType(arg.type) && arg.defaultValue === undefined
+        ? one.map((a): ArgValue | undefined => a)
+        : fc.option(one, { nil: undefined });
     });
     return fc.tuple(...parts).map((all) => all.filter((a): a is ArgValue => a !== undefined));
   }
@@ -131,7 +175,9 @@ export function operationArbitrary(schema: GraphQLSchema, options: OperationArbi
       if (possible.length === 0 || depth >= options.maxDepth) return fc.constant([typename]);
       return fc
         .constantFrom(...possible)
-        .chain((on) => selectionsOf(on, depth).map((sub): Selection[] => [typename, { kind: 'fragment', on: on.name, sub }]));
+        .chain((on) =>
+          selectionsOf(on, depth).map((sub): Selection[] => [typename, { kind: 'fragment', on: on.name, sub }]),
+        );
     }
     if (!isObjectType(type)) return fc.constant([]);
     const fields = fieldsOf(type, depth);
@@ -142,7 +188,9 @@ export function operationArbitrary(schema: GraphQLSchema, options: OperationArbi
   }
 
   function fieldsOf(type: GraphQLObjectType, depth: number): Array<GraphQLField<unknown, unknown>> {
-    const all = Object.values(type.getFields()).filter((f) => depth > 0 || !(options.skipRootFields ?? []).includes(f.name));
+    const all = Object.values(type.getFields()).filter(
+      (f) => depth > 0 || !(options.skipRootFields ?? []).includes(f.name),
+    );
     // Past the depth bound only leaves are picked, so every selection set closes.
     return depth >= options.maxDepth ? all.filter((f) => isLeafType(getNamedType(f.type))) : all;
   }
@@ -150,7 +198,9 @@ export function operationArbitrary(schema: GraphQLSchema, options: OperationArbi
   function fieldSelection(field: GraphQLField<unknown, unknown>, depth: number): fc.Arbitrary<Selection> {
     const named = getNamedType(getNullableType(field.type));
     const sub = isLeafType(named) ? fc.constant<Selection[]>([]) : selectionsOf(named, depth + 1);
-    return fc.tuple(args(field), sub).map(([a, s]): Selection => ({ kind: 'field', name: field.name, args: a, sub: s }));
+    return fc
+      .tuple(args(field), sub)
+      .map(([a, s]): Selection => ({ kind: 'field', name: field.name, args: a, sub: s }));
   }
 
   return selectionsOf(query, 0).map((selections) => render(selections));

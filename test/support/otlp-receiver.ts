@@ -7,7 +7,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-type AnyValue = { stringValue?: string; boolValue?: boolean; intValue?: string | number; doubleValue?: number; arrayValue?: { values?: AnyValue[] } };
+type AnyValue = {
+  stringValue?: string;
+  boolValue?: boolean;
+  intValue?: string | number;
+  doubleValue?: number;
+  arrayValue?: { values?: AnyValue[] };
+};
 type KeyValue = { key: string; value: AnyValue };
 
 interface OtlpSpan {
@@ -79,7 +85,11 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
-      if (req.method !== 'POST' || req.url !== '/v1/traces' || !(req.headers['content-type'] ?? '').startsWith('application/json')) {
+      if (
+        req.method !== 'POST' ||
+        req.url !== '/v1/traces' ||
+        !(req.headers['content-type'] ?? '').startsWith('application/json')
+      ) {
         refused.push(`${req.method ?? ''} ${req.url ?? ''} ${req.headers['content-type'] ?? ''}`);
         res.writeHead(415).end();
         return;
@@ -126,7 +136,11 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
         };
         const timer = setTimeout(() => {
           waiters.delete(check);
-          reject(new Error(`the spans expected did not arrive within ${ms} ms; received: ${spans.map((span) => span.name).join(', ')}`));
+          reject(
+            new Error(
+              `the spans expected did not arrive within ${ms} ms; received: ${spans.map((span) => span.name).join(', ')}`,
+            ),
+          );
         }, ms);
         waiters.add(check);
         check();

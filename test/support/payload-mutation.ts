@@ -10,7 +10,9 @@ import { valueAt, type JsonPath } from '../../src/upstream/degraded-parts.js';
 
 export type { JsonPath };
 
-export type Mutation = { readonly op: 'delete'; readonly path: JsonPath } | { readonly op: 'set'; readonly path: JsonPath; readonly value: unknown };
+export type Mutation =
+  | { readonly op: 'delete'; readonly path: JsonPath }
+  | { readonly op: 'set'; readonly path: JsonPath; readonly value: unknown };
 
 export interface MutatedPayload {
   readonly body: unknown;
@@ -66,11 +68,17 @@ export function mutationArbitrary(payload: unknown): fc.Arbitrary<MutatedPayload
         // cost of ten plain runs or more (most of a fuzz file's time on a loaded machine), for what its first run shows.
         fc.oneof(
           { weight: 4, arbitrary: fc.constant(undefined) },
-          { weight: 1, arbitrary: fc.record({ path: fc.constantFrom(...arrays), length: fc.constantFrom(1_000, 2_500) }) },
+          {
+            weight: 1,
+            arbitrary: fc.record({ path: fc.constantFrom(...arrays), length: fc.constantFrom(1_000, 2_500) }),
+          },
         );
   return fc.tuple(fc.array(mutation, { minLength: 0, maxLength: 4 }), grow).map(([mutations, growSpec]) => {
     const body = applyMutations(payload, mutations);
-    const stillArray = growSpec !== undefined && Array.isArray(valueAt(body, growSpec.path)) && (valueAt(body, growSpec.path) as unknown[]).length > 0;
+    const stillArray =
+      growSpec !== undefined &&
+      Array.isArray(valueAt(body, growSpec.path)) &&
+      (valueAt(body, growSpec.path) as unknown[]).length > 0;
     return {
       body,
       mutations,
@@ -107,7 +115,9 @@ function otherKind(value: unknown): unknown {
  * replaced by a value of another kind (issue 13, item 3: tolerant parsing).
  */
 export function malformedPartArbitrary(payload: unknown): fc.Arbitrary<MutatedPayload> {
-  const parts = pathsOf(payload).filter((path) => path.length > 0 && valueAt(payload, path) !== null && valueAt(payload, path) !== undefined);
+  const parts = pathsOf(payload).filter(
+    (path) => path.length > 0 && valueAt(payload, path) !== null && valueAt(payload, path) !== undefined,
+  );
   return fc.constantFrom(...parts).map((path) => {
     const mutations: Mutation[] = [{ op: 'set', path, value: otherKind(valueAt(payload, path)) }];
     return { body: applyMutations(payload, mutations), mutations };
@@ -116,14 +126,20 @@ export function malformedPartArbitrary(payload: unknown): fc.Arbitrary<MutatedPa
 
 type AnswerPath = ReadonlyArray<string | number>;
 
-const under = (path: AnswerPath, prefix: AnswerPath): boolean => prefix.length <= path.length && prefix.every((key, index) => path[index] === key);
+const under = (path: AnswerPath, prefix: AnswerPath): boolean =>
+  prefix.length <= path.length && prefix.every((key, index) => path[index] === key);
 
 /**
  * Where `after` differs from `before`, outside the given error paths and the
  * `raw` fields (which carry every part as sent). A field that passes the
  * mutated value on as it was sent (a JSON field) is not a difference either.
  */
-export function answerOutside(before: unknown, after: unknown, errorPaths: readonly AnswerPath[], mutation: Mutation | undefined): string[] {
+export function answerOutside(
+  before: unknown,
+  after: unknown,
+  errorPaths: readonly AnswerPath[],
+  mutation: Mutation | undefined,
+): string[] {
   const differences: string[] = [];
   const sent = mutation?.op === 'set' ? mutation.value : undefined;
   const walk = (a: unknown, b: unknown, path: AnswerPath): void => {
@@ -134,8 +150,16 @@ export function answerOutside(before: unknown, after: unknown, errorPaths: reado
       a.forEach((item, index) => walk(item, b[index], [...path, index]));
       return;
     }
-    if (typeof a === 'object' && a !== null && typeof b === 'object' && b !== null && !Array.isArray(a) && !Array.isArray(b)) {
-      for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) walk((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key], [...path, key]);
+    if (
+      typeof a === 'object' &&
+      a !== null &&
+      typeof b === 'object' &&
+      b !== null &&
+      !Array.isArray(a) &&
+      !Array.isArray(b)
+    ) {
+      for (const key of new Set([...Object.keys(a), ...Object.keys(b)]))
+        walk((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key], [...path, key]);
       return;
     }
     differences.push(`${path.join('.')}: ${JSON.stringify(a)?.slice(0, 200)} -> ${JSON.stringify(b)?.slice(0, 200)}`);

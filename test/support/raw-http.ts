@@ -24,7 +24,10 @@ export interface RawResponse {
 }
 
 /** Everything the server wrote, or an error when the connection failed before any byte. */
-export function sendRaw(port: number, request: RawRequest): Promise<{ response: RawResponse | undefined; bytes: number }> {
+export function sendRaw(
+  port: number,
+  request: RawRequest,
+): Promise<{ response: RawResponse | undefined; bytes: number }> {
   return new Promise((resolve, reject) => {
     const socket = connect({ host: '127.0.0.1', port });
     const chunks: Buffer[] = [];

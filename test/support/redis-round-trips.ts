@@ -12,7 +12,10 @@ export const BACKGROUND_SENDERS: ReadonlySet<string> = new Set(['sgHeartbeat', '
 const SERIES = /^sports_graph_redis_round_trips_total\{([^}]*)\} (\d+)$/gm;
 
 /** The gateway's round trips so far, by sender, background senders left out. */
-export async function redisRoundTrips(gatewayUrl: string, headers: Record<string, string> = {}): Promise<Map<string, number>> {
+export async function redisRoundTrips(
+  gatewayUrl: string,
+  headers: Record<string, string> = {},
+): Promise<Map<string, number>> {
   const response = await fetch(`${gatewayUrl}/metrics`, { headers });
   if (!response.ok) throw new Error(`${gatewayUrl}/metrics answered ${response.status}`);
   const bySender = new Map<string, number>();
@@ -24,7 +27,10 @@ export async function redisRoundTrips(gatewayUrl: string, headers: Record<string
 }
 
 /** What moved between two readings, by sender (only those that moved). */
-export function roundTripsBetween(before: ReadonlyMap<string, number>, after: ReadonlyMap<string, number>): Record<string, number> {
+export function roundTripsBetween(
+  before: ReadonlyMap<string, number>,
+  after: ReadonlyMap<string, number>,
+): Record<string, number> {
   const moved: Record<string, number> = {};
   for (const [sender, value] of after) {
     const delta = value - (before.get(sender) ?? 0);

@@ -24,7 +24,9 @@ const SHARED_REDIS_PORT = 6379;
 export class RedisServerMissingError extends Error {
   readonly code = 'REDIS_SERVER_MISSING';
   constructor(searched: string) {
-    super(`redis-server was not found (searched PATH and ${searched}): install Debian's redis-server package (sudo apt-get install redis-server)`);
+    super(
+      `redis-server was not found (searched PATH and ${searched}): install Debian's redis-server package (sudo apt-get install redis-server)`,
+    );
     this.name = 'RedisServerMissingError';
   }
 }
@@ -86,8 +88,17 @@ export interface RedisServerOptions {
 }
 
 /** The redis-server binary: the first on PATH, else Debian's; a coded error naming the package when neither exists. */
-export async function findRedisServer(path: string | undefined = process.env['PATH'], fallback = DEBIAN_REDIS_SERVER): Promise<string> {
-  const candidates = [...(path ?? '').split(delimiter).filter((dir) => dir !== '').map((dir) => join(dir, 'redis-server')), fallback];
+export async function findRedisServer(
+  path: string | undefined = process.env['PATH'],
+  fallback = DEBIAN_REDIS_SERVER,
+): Promise<string> {
+  const candidates = [
+    ...(path ?? '')
+      .split(delimiter)
+      .filter((dir) => dir !== '')
+      .map((dir) => join(dir, 'redis-server')),
+    fallback,
+  ];
   for (const candidate of candidates) {
     try {
       await access(candidate, constants.X_OK);
@@ -108,7 +119,15 @@ async function choosePort(): Promise<number> {
 
 /** Answers PING once, or throws: a fresh client that never retries, so a refused connection fails fast. */
 async function ping(port: number): Promise<void> {
-  const client = new Redis({ host: '127.0.0.1', port, lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0, enableOfflineQueue: false, connectTimeout: 1_000 });
+  const client = new Redis({
+    host: '127.0.0.1',
+    port,
+    lazyConnect: true,
+    retryStrategy: () => null,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    connectTimeout: 1_000,
+  });
   // Connection errors are the expected answer while it starts; without a listener ioredis prints them.
   client.on('error', () => undefined);
   try {
@@ -129,10 +148,15 @@ export async function startRedis(options: RedisServerOptions = {}): Promise<Redi
   let output = '';
 
   const args = (): string[] => [
-    '--port', String(port),
-    '--bind', '127.0.0.1',
-    '--daemonize', 'no',
-    ...(dir === undefined ? ['--save', '', '--appendonly', 'no', '--dir', tmpdir()] : ['--save', '', '--appendonly', 'yes', '--dir', dir]),
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--daemonize',
+    'no',
+    ...(dir === undefined
+      ? ['--save', '', '--appendonly', 'no', '--dir', tmpdir()]
+      : ['--save', '', '--appendonly', 'yes', '--dir', dir]),
     ...serverArgs,
   ];
 
@@ -171,7 +195,8 @@ export async function startRedis(options: RedisServerOptions = {}): Promise<Redi
       } catch {
         // Not listening yet.
       }
-      if (Date.now() > deadline) throw new Error(`redis-server did not answer PING on port ${port} within ${readyTimeoutMs} ms:\n${output}`);
+      if (Date.now() > deadline)
+        throw new Error(`redis-server did not answer PING on port ${port} within ${readyTimeoutMs} ms:\n${output}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   };

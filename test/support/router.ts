@@ -30,12 +30,15 @@ export interface Router {
 export async function composeSupergraph(subgraphs: readonly SubgraphEndpoint[]): Promise<string> {
   const services = [];
   for (const subgraph of subgraphs) {
-    const printed = await gqlAt<{ _service: { sdl: string } }>(subgraph.url, '{ _service { sdl } }', undefined, { ...subgraph.headers });
+    const printed = await gqlAt<{ _service: { sdl: string } }>(subgraph.url, '{ _service { sdl } }', undefined, {
+      ...subgraph.headers,
+    });
     if (printed.data == null) throw new Error(`${subgraph.name}: no SDL (${printed.text})`);
     services.push({ name: subgraph.name, url: subgraph.url, typeDefs: parse(printed.data._service.sdl) });
   }
   const result = composeServices(services);
-  if (result.errors !== undefined) throw new Error(`composition failed:\n${result.errors.map((e) => e.message).join('\n')}`);
+  if (result.errors !== undefined)
+    throw new Error(`composition failed:\n${result.errors.map((e) => e.message).join('\n')}`);
   return result.supergraphSdl;
 }
 
@@ -47,7 +50,9 @@ export async function startRouter(subgraphs: readonly SubgraphEndpoint[]): Promi
     graphqlEndpoint: '/graphql',
     landingPage: false,
     transportEntries: Object.fromEntries(
-      subgraphs.filter((s) => s.headers !== undefined).map((s) => [s.name, { headers: Object.entries(s.headers ?? {}) }]),
+      subgraphs
+        .filter((s) => s.headers !== undefined)
+        .map((s) => [s.name, { headers: Object.entries(s.headers ?? {}) }]),
     ),
   });
   const server: Server = createServer(gateway);

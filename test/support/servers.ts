@@ -39,22 +39,29 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
   const logs: string[] = [];
   const logStream = new Writable({
     write(chunk: Buffer, _encoding, callback) {
-      logs.push(...chunk.toString('utf8').split('\n').filter((line) => line !== ''));
+      logs.push(
+        ...chunk
+          .toString('utf8')
+          .split('\n')
+          .filter((line) => line !== ''),
+      );
       callback();
     },
   });
   const adjust = options.adjust ?? ((config: Config): Config => config);
   const makeConfig = (env: Record<string, string> = {}): Config =>
-    adjust(loadConfig({
-      SPORTS_API_KEY: apiKey,
-      SPORTS_API_BASE_URL: sandbox.url,
-      SPORTS_API_PLAN: 'pro',
-      DATA_DIR: dataDir,
-      PORT: '0',
-      LOG_LEVEL: 'debug',
-      ...options.env,
-      ...env,
-    }));
+    adjust(
+      loadConfig({
+        SPORTS_API_KEY: apiKey,
+        SPORTS_API_BASE_URL: sandbox.url,
+        SPORTS_API_PLAN: 'pro',
+        DATA_DIR: dataDir,
+        PORT: '0',
+        LOG_LEVEL: 'debug',
+        ...options.env,
+        ...env,
+      }),
+    );
   const start = (env?: Record<string, string>) =>
     createGateway(makeConfig(env), { baseUrl: sandbox.url, logger: createLogger('debug', logStream) });
 

@@ -48,11 +48,15 @@ export interface StageBuildOptions {
 export const inStage = (root: string, path: string): string => join(root, path);
 
 /** Absolute paths of a command or ENV value moved into the stage's folder. */
-const reroot = (root: string, text: string): string => text.replace(/(^|[\s=])(\/[^\s;&|'"]*)/g, (_, before: string, path: string) => `${before}${inStage(root, path)}`);
+const reroot = (root: string, text: string): string =>
+  text.replace(/(^|[\s=])(\/[^\s;&|'"]*)/g, (_, before: string, path: string) => `${before}${inStage(root, path)}`);
 
 export class StageBuildError extends Error {}
 
-export async function buildStages(stages: readonly Stage[], options: StageBuildOptions): Promise<Map<string, BuiltStage>> {
+export async function buildStages(
+  stages: readonly Stage[],
+  options: StageBuildOptions,
+): Promise<Map<string, BuiltStage>> {
   const shims = join(options.workDir, 'shims');
   await mkdir(shims, { recursive: true });
   const chownLog = join(options.workDir, 'chown.log');
@@ -77,42 +81,58 @@ export async function buildStages(stages: readonly Stage[], options: StageBuildO
     for (const step of stage.steps) {
       if (step.kind !== 'copy' || step.copy.from === undefined) continue;
       const from = byName.get(step.copy.from);
-      if (from === undefined || from.index >= stage.index) throw new StageBuildError(`stage ${stage.name}: COPY --from=${step.copy.from} names no earlier stage`);
+      if (from === undefined || from.index >= stage.index)
+        throw new StageBuildError(`stage ${stage.name}: COPY --from=${step.copy.from} names no earlier stage`);
       sources.set(from.name, await build(from));
     }
     const root = join(options.workDir, `${stage.index}-${stage.name}`);
     await mkdir(inStage(root, stage.workdir), { recursive: true });
     let log = '';
     for (const step of stage.steps) {
-      if (step.kind === 'copy') await copy(stage, step, root, step.copy.from === undefined ? undefined : sources.get(step.copy.from));
+      if (step.kind === 'copy')
+        await copy(stage, step, root, step.copy.from === undefined ? undefined : sources.get(step.copy.from));
       else log += await runCommand(stage, step, root);
     }
     return { stage, root, log };
   }
 
-  async function copy(stage: Stage, step: Extract<Step, { kind: 'copy' }> & { workdir: string }, root: string, from: BuiltStage | undefined): Promise<void> {
+  async function copy(
+    stage: Stage,
+    step: Extract<Step, { kind: 'copy' }> & { workdir: string },
+    root: string,
+    from: BuiltStage | undefined,
+  ): Promise<void> {
     const { sources, destination } = step.copy;
     const target = inStage(root, destination.startsWith('/') ? destination : join(step.workdir, destination));
     const intoDirectory = destination.endsWith('/') || destination === '.' || sources.length > 1;
     for (const source of sources) {
       const label = `stage ${stage.name}: COPY ${from === undefined ? '' : `--from=${from.stage.name} `}${source}`;
-      if (/[*?[]/.test(source)) throw new StageBuildError(`${label}: wildcards are not understood by the container check`);
+      if (/[*?[]/.test(source))
+        throw new StageBuildError(`${label}: wildcards are not understood by the container check`);
       let path: string;
       if (from === undefined) {
-        if (source.startsWith('/') || source.split('/').includes('..')) throw new StageBuildError(`${label}: outside the build context`);
+        if (source.startsWith('/') || source.split('/').includes('..'))
+          throw new StageBuildError(`${label}: outside the build context`);
         const normal = source.replace(/^\.\/?/, '').replace(/\/$/, '');
-        if (normal !== '' && options.ignore.ignores(normal)) throw new StageBuildError(`${label}: excluded by .dockerignore`);
+        if (normal !== '' && options.ignore.ignores(normal))
+          throw new StageBuildError(`${label}: excluded by .dockerignore`);
         path = join(options.context, normal);
       } else {
         if (!source.startsWith('/')) throw new StageBuildError(`${label}: a path in another stage must be absolute`);
         path = inStage(from.root, source);
       }
-      if (!existsSync(path)) throw new StageBuildError(`${label}: no such file${from === undefined ? ' in the build context' : ` in stage ${from.stage.name}`}`);
+      if (!existsSync(path))
+        throw new StageBuildError(
+          `${label}: no such file${from === undefined ? ' in the build context' : ` in stage ${from.stage.name}`}`,
+        );
       if (statSync(path).isDirectory()) {
         // A directory's contents go into the destination, as Docker copies them.
         await mkdir(target, { recursive: true });
         if (from === undefined) {
-          await cp(path, target, { recursive: true, filter: (file) => !options.ignore.ignores(relative(options.context, file)) || file === path });
+          await cp(path, target, {
+            recursive: true,
+            filter: (file) => !options.ignore.ignores(relative(options.context, file)) || file === path,
+          });
         } else {
           // Hard links: node_modules is large, and nothing writes to a file after it is copied.
           await run('cp', ['-al', `${path}/.`, target]);
@@ -125,7 +145,11 @@ export async function buildStages(stages: readonly Stage[], options: StageBuildO
     }
   }
 
-  async function runCommand(stage: Stage, step: Extract<Step, { kind: 'run' }> & { workdir: string }, root: string): Promise<string> {
+  async function runCommand(
+    stage: Stage,
+    step: Extract<Step, { kind: 'run' }> & { workdir: string },
+    root: string,
+  ): Promise<string> {
     const env: Record<string, string> = {
       ...(process.env as Record<string, string>),
       ...Object.fromEntries(Object.entries(stage.env).map(([key, value]) => [key, reroot(root, value)])),
@@ -133,11 +157,19 @@ export async function buildStages(stages: readonly Stage[], options: StageBuildO
       npm_config_offline: 'true',
     };
     try {
-      const { stdout, stderr } = await run('sh', ['-c', reroot(root, step.command)], { cwd: inStage(root, step.workdir), env, maxBuffer: 64 * 1024 * 1024 });
+      const { stdout, stderr } = await run('sh', ['-c', reroot(root, step.command)], {
+        cwd: inStage(root, step.workdir),
+        env,
+        maxBuffer: 64 * 1024 * 1024,
+      });
       return `$ ${step.command}\n${stdout}${stderr}`;
     } catch (error) {
       const failed = error as { stdout?: string; stderr?: string; message: string };
-      throw new StageBuildError(`stage ${stage.name}: RUN ${step.command} failed:\n${(failed.stdout ?? '') + (failed.stderr ?? failed.message)}`.slice(-6_000));
+      throw new StageBuildError(
+        `stage ${stage.name}: RUN ${step.command} failed:\n${(failed.stdout ?? '') + (failed.stderr ?? failed.message)}`.slice(
+          -6_000,
+        ),
+      );
     }
   }
 
@@ -145,7 +177,9 @@ export async function buildStages(stages: readonly Stage[], options: StageBuildO
   const settled = await Promise.allSettled(stages.map(build));
   const failed = settled.find((result) => result.status === 'rejected');
   if (failed !== undefined) throw failed.reason;
-  return new Map(stages.map((stage, index) => [stage.name, (settled[index] as PromiseFulfilledResult<BuiltStage>).value]));
+  return new Map(
+    stages.map((stage, index) => [stage.name, (settled[index] as PromiseFulfilledResult<BuiltStage>).value]),
+  );
 }
 
 /** What `chown` was asked to do during the build, one line of arguments per call. */

@@ -53,7 +53,11 @@ export async function run(gatewayUrl: string, competition = '11'): Promise<{ row
     if (data === undefined) throw error ?? new Error('no data');
     const table = data.v1.hockey.standings;
     if (table === null) throw new Error(`no standings for competition ${competition}`);
-    const rows = table.entries.map((entry) => ({ position: entry.position, points: entry.points, ...card(entry.competitor) }));
+    const rows = table.entries.map((entry) => ({
+      position: entry.position,
+      points: entry.points,
+      ...card(entry.competitor),
+    }));
     return { rows, remaining: data.quota.remaining };
   } finally {
     client.stop();

@@ -32,7 +32,12 @@ const MARKET_ACTIONS = ['suspend', 'reopen', 'close', 'open'] as const;
 type MarketAction = (typeof MARKET_ACTIONS)[number];
 
 /** Answers the request if it is one of these routes; false leaves it to the sandbox. */
-export function handleMatchControl(simulation: MatchSimulation, odds: OddsSocketServer, req: IncomingMessage, res: ServerResponse): boolean {
+export function handleMatchControl(
+  simulation: MatchSimulation,
+  odds: OddsSocketServer,
+  req: IncomingMessage,
+  res: ServerResponse,
+): boolean {
   const pathname = new URL(req.url ?? '/', 'http://sandbox').pathname;
   if (pathname !== '/__sandbox/matches' && !pathname.startsWith('/__sandbox/matches/')) return false;
   void answer(simulation, odds, req, pathname).then(
@@ -45,15 +50,26 @@ export function handleMatchControl(simulation: MatchSimulation, odds: OddsSocket
   return true;
 }
 
-async function answer(simulation: MatchSimulation, odds: OddsSocketServer, req: IncomingMessage, pathname: string): Promise<[number, unknown]> {
+async function answer(
+  simulation: MatchSimulation,
+  odds: OddsSocketServer,
+  req: IncomingMessage,
+  pathname: string,
+): Promise<[number, unknown]> {
   const route = `${req.method ?? 'GET'} ${pathname}`;
-  if (route === 'GET /__sandbox/matches') return [200, { minuteMs: simulation.minuteMs, matches: simulation.matches().map((m) => describe(m, simulation.view(m))) }];
+  if (route === 'GET /__sandbox/matches')
+    return [
+      200,
+      { minuteMs: simulation.minuteMs, matches: simulation.matches().map((m) => describe(m, simulation.view(m))) },
+    ];
   const parts = /^(GET|POST) \/__sandbox\/matches\/([^/]+)(\/events)?$/.exec(route);
   if (parts === null) return [404, { error: 'Route not found' }];
   const [, method, rawId = '', events] = parts;
   // Only a script takes a scheduled game into the simulation (then it kicks off when scripted, not on its own).
-  const match = events === undefined ? simulation.simulated(decodeURIComponent(rawId)) : simulation.find(decodeURIComponent(rawId));
-  if (match === undefined) return [404, { error: 'No World Cup game with both teams and that V1 or V2 ID is live or to come' }];
+  const match =
+    events === undefined ? simulation.simulated(decodeURIComponent(rawId)) : simulation.find(decodeURIComponent(rawId));
+  if (match === undefined)
+    return [404, { error: 'No World Cup game with both teams and that V1 or V2 ID is live or to come' }];
   if (method === 'GET' && events === undefined) return [200, describe(match, simulation.view(match))];
   if (method !== 'POST' || events === undefined) return [404, { error: 'Route not found' }];
 

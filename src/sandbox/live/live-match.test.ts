@@ -10,15 +10,33 @@ import { evenMargin, fairMarket, MARKET_TEMPLATES, overround, pricesFor } from '
 const rates = { home: 1.5, away: 1.1 };
 
 function play(seed: number): string[] {
-  const match = new LiveMatch({ seed, start: { phase: 'first-half', minute: 10, home: 0, away: 0 }, at: 0, minuteMs: 1_000, rates });
+  const match = new LiveMatch({
+    seed,
+    start: { phase: 'first-half', minute: 10, home: 0, away: 0 },
+    at: 0,
+    minuteMs: 1_000,
+    rates,
+  });
   const seen: string[] = [];
   for (let now = 0; now <= 100_000; now += 500) {
-    for (const change of match.advance(now)) seen.push(change.kind === 'goal' ? `${change.at} goal ${change.goal.side} ${change.goal.minute}'` : `${change.at} ${change.phase}`);
+    for (const change of match.advance(now))
+      seen.push(
+        change.kind === 'goal'
+          ? `${change.at} goal ${change.goal.side} ${change.goal.minute}'`
+          : `${change.at} ${change.phase}`,
+      );
   }
   return seen;
 }
 
-const view = (minute: number, home: number, away: number): MatchView => ({ phase: minute < 45 ? 'first-half' : 'second-half', minute, played: minute, home, away, goals: [] });
+const view = (minute: number, home: number, away: number): MatchView => ({
+  phase: minute < 45 ? 'first-half' : 'second-half',
+  minute,
+  played: minute,
+  home,
+  away,
+  goals: [],
+});
 
 describe('LiveMatch', () => {
   it('plays the same match from the same seed, whatever the reading times, through half-time to full time', () => {
@@ -28,12 +46,23 @@ describe('LiveMatch', () => {
     // 35 minutes to half-time, 5 of break, 45 to full time, at a second a minute.
     expect(phases).toEqual(['35000 half-time', '40000 second-half', '85000 finished']);
     // Read once at the end, the match is the same as read every half second.
-    const once = new LiveMatch({ seed: 7, start: { phase: 'first-half', minute: 10, home: 0, away: 0 }, at: 0, minuteMs: 1_000, rates });
+    const once = new LiveMatch({
+      seed: 7,
+      start: { phase: 'first-half', minute: 10, home: 0, away: 0 },
+      at: 0,
+      minuteMs: 1_000,
+      rates,
+    });
     expect(once.advance(100_000).length).toBe(play(7).length);
   });
 
   it('stands still at minuteMs 0, and scripted events still apply', () => {
-    const match = new LiveMatch({ seed: 1, start: { phase: 'second-half', minute: 60, home: 1, away: 0 }, at: 0, rates });
+    const match = new LiveMatch({
+      seed: 1,
+      start: { phase: 'second-half', minute: 60, home: 1, away: 0 },
+      at: 0,
+      rates,
+    });
     expect(match.advance(10 ** 9)).toEqual([]);
     expect(match.nextChangeAt()).toBeUndefined();
     match.goal('away', 5);
@@ -45,7 +74,7 @@ describe('LiveMatch', () => {
 });
 
 describe('odds model', () => {
-  it('every market of every state carries a margin of 3 to 8 %, and a goal shortens the scorer\'s match-result price', () => {
+  it("every market of every state carries a margin of 3 to 8 %, and a goal shortens the scorer's match-result price", () => {
     let checked = 0;
     for (let minute = 0; minute < 90; minute += 6) {
       for (let home = 0; home <= 3; home++) {
@@ -57,7 +86,8 @@ describe('odds model', () => {
             expect(total, `${template.id} at ${minute}' ${home}-${away}`).toBeGreaterThanOrEqual(1.03);
             expect(total, `${template.id} at ${minute}' ${home}-${away}`).toBeLessThanOrEqual(1.08);
           }
-          const fair = (h: number, a: number): number[] => fairMarket('match-result', view(minute, h, a), rates) as number[];
+          const fair = (h: number, a: number): number[] =>
+            fairMarket('match-result', view(minute, h, a), rates) as number[];
           const [homeBefore, , awayBefore] = pricesFor(fair(home, away));
           // Wherever no outcome is near-certain before or after the goal (then the favourite sits at the shortest price).
           if (!evenMargin(fair(home, away))) continue;

@@ -109,7 +109,8 @@ export class LiveMatch {
     const { start, at, rates } = options;
     this.rates = rates;
     this.#minuteMs = options.minuteMs ?? 0;
-    if (!Number.isFinite(this.#minuteMs) || this.#minuteMs < 0) throw new TypeError('LiveMatch: minuteMs must be a non-negative number');
+    if (!Number.isFinite(this.#minuteMs) || this.#minuteMs < 0)
+      throw new TypeError('LiveMatch: minuteMs must be a non-negative number');
     this.#breakMs = (options.breakMinutes ?? 5) * this.#minuteMs;
     this.#kickOffAt = options.kickOffAt;
     this.#phase = start.phase;
@@ -152,7 +153,8 @@ export class LiveMatch {
   /** A scripted goal, now. */
   goal(side: Side, now: number): MatchChange[] {
     const changes = this.advance(now);
-    if (this.#phase !== 'first-half' && this.#phase !== 'second-half') throw new ScriptError(`No goal while the match is ${this.#phase}`);
+    if (this.#phase !== 'first-half' && this.#phase !== 'second-half')
+      throw new ScriptError(`No goal while the match is ${this.#phase}`);
     this.#reanchor(this.#matchTime(now), now);
     changes.push(this.#score(side, true, now));
     return changes;

@@ -22,7 +22,11 @@ const MAX_GOALS = 12;
 export type FairMarket = readonly number[] | 'settled';
 
 /** The market templates the sandbox book offers, with their outcomes in order. */
-export const MARKET_TEMPLATES: ReadonlyArray<{ readonly id: string; readonly name: string; readonly outcomes: readonly string[] }> = [
+export const MARKET_TEMPLATES: ReadonlyArray<{
+  readonly id: string;
+  readonly name: string;
+  readonly outcomes: readonly string[];
+}> = [
   { id: 'match-result', name: 'Match result', outcomes: ['Home', 'Draw', 'Away'] },
   { id: 'total-goals-2.5', name: 'Total goals 2.5', outcomes: ['Over', 'Under'] },
   { id: 'both-teams-score', name: 'Both teams to score', outcomes: ['Yes', 'No'] },

@@ -68,7 +68,8 @@ export class MatchSimulation {
     this.#seed = options.seed;
     this.#clock = options.clock ?? Date.now;
     this.minuteMs = options.minuteMs ?? 0;
-    if (!Number.isFinite(this.minuteMs) || this.minuteMs < 0) throw new TypeError('MatchSimulation: minuteMs must be a non-negative number');
+    if (!Number.isFinite(this.minuteMs) || this.minuteMs < 0)
+      throw new TypeError('MatchSimulation: minuteMs must be a non-negative number');
     for (const fixture of this.#worldCup.matches) {
       if (fixture.state === 'live') this.#simulate(fixture);
     }
@@ -86,7 +87,13 @@ export class MatchSimulation {
     if (known !== undefined) return known;
     if (!/^\d+$/.test(id)) return undefined;
     const fixture = this.#worldCup.matchByV1Id.get(Number(id)) ?? this.#worldCup.matchByV2Id.get(Number(id));
-    if (fixture === undefined || fixture.home === undefined || fixture.away === undefined || fixture.state === 'finished') return undefined;
+    if (
+      fixture === undefined ||
+      fixture.home === undefined ||
+      fixture.away === undefined ||
+      fixture.state === 'finished'
+    )
+      return undefined;
     return this.#simulate(fixture);
   }
 
@@ -128,7 +135,11 @@ export class MatchSimulation {
     const now = this.#clock();
     this.advance(now);
     const changes =
-      event.type === 'goal' ? match.live.goal(event.team, now) : event.type === 'period' ? match.live.nextPeriod(now) : match.live.end(now);
+      event.type === 'goal'
+        ? match.live.goal(event.team, now)
+        : event.type === 'period'
+          ? match.live.nextPeriod(now)
+          : match.live.end(now);
     this.#write(match, changes, now);
     this.#tell(match, changes);
     const end = changes.find((change) => change.kind === 'phase' && change.phase === 'finished');
@@ -147,9 +158,16 @@ export class MatchSimulation {
   #next(endedAt: number): SimulatedMatch | undefined {
     if (this.minuteMs === 0) return undefined;
     const fixture = this.#worldCup.matches.find(
-      (m) => m.state === 'scheduled' && m.group !== undefined && m.home !== undefined && m.away !== undefined && !this.#matches.has(String(m.v1Id)),
+      (m) =>
+        m.state === 'scheduled' &&
+        m.group !== undefined &&
+        m.home !== undefined &&
+        m.away !== undefined &&
+        !this.#matches.has(String(m.v1Id)),
     );
-    return fixture === undefined ? undefined : this.#simulate(fixture, endedAt + KICK_OFF_AFTER_MINUTES * this.minuteMs);
+    return fixture === undefined
+      ? undefined
+      : this.#simulate(fixture, endedAt + KICK_OFF_AFTER_MINUTES * this.minuteMs);
   }
 
   #simulate(fixture: WorldCupMatch, kickOffAt?: number): SimulatedMatch {
@@ -177,10 +195,25 @@ export class MatchSimulation {
         const team = change.goal.side === 'home' ? fixture.home : fixture.away;
         if (team === undefined) continue;
         const scorer = team.players[5 + ((fixture.v1Id + fixture.events.length * 7) % 6)];
-        fixture.events.push({ minute: change.goal.minute, type: 'goal', competitorId: team.v1Id, athleteId: scorer?.v1Id ?? 0, name: scorer?.name ?? '' });
-        fixture.commentary.push({ minute: change.goal.minute, text: `Goal! ${scorer?.name ?? team.name} scores for ${team.name}.` });
+        fixture.events.push({
+          minute: change.goal.minute,
+          type: 'goal',
+          competitorId: team.v1Id,
+          athleteId: scorer?.v1Id ?? 0,
+          name: scorer?.name ?? '',
+        });
+        fixture.commentary.push({
+          minute: change.goal.minute,
+          text: `Goal! ${scorer?.name ?? team.name} scores for ${team.name}.`,
+        });
       } else {
-        const text = { scheduled: '', 'first-half': `Kick-off: ${fixture.home?.name ?? fixture.homeSlot} against ${fixture.away?.name ?? fixture.awaySlot}.`, 'half-time': 'Half time.', 'second-half': 'The second half is under way.', finished: 'Full time.' }[change.phase];
+        const text = {
+          scheduled: '',
+          'first-half': `Kick-off: ${fixture.home?.name ?? fixture.homeSlot} against ${fixture.away?.name ?? fixture.awaySlot}.`,
+          'half-time': 'Half time.',
+          'second-half': 'The second half is under way.',
+          finished: 'Full time.',
+        }[change.phase];
         if (text !== '') fixture.commentary.push({ minute: change.minute, text });
       }
     }
@@ -210,10 +243,13 @@ export class MatchSimulation {
     if (this.#closed || this.minuteMs === 0) return;
     const next = Math.min(...this.matches().map((match) => match.live.nextChangeAt() ?? Infinity));
     if (!Number.isFinite(next)) return;
-    this.#timer = setTimeout(() => {
-      this.advance();
-      this.#arm();
-    }, Math.min(MAX_TIMER_MS, Math.max(0, next - this.#clock())));
+    this.#timer = setTimeout(
+      () => {
+        this.advance();
+        this.#arm();
+      },
+      Math.min(MAX_TIMER_MS, Math.max(0, next - this.#clock())),
+    );
     this.#timer.unref();
   }
 }

@@ -29,7 +29,28 @@ export interface RouteGroup {
   register(router: Router, fixtures: Fixtures): void;
 }
 
-export const routeGroups: readonly RouteGroup[] = [reference, search, v1Hockey, v2Entities, worldCupV1, v6Football, worldCupV2, footballV2, managersV2, images, v2Events, v2Hockey, v2Baseball, v2AussieRules, v6Baseball, v3, v2Cycling, v2Motorsport, v2WaterPolo, v4];
+export const routeGroups: readonly RouteGroup[] = [
+  reference,
+  search,
+  v1Hockey,
+  v2Entities,
+  worldCupV1,
+  v6Football,
+  worldCupV2,
+  footballV2,
+  managersV2,
+  images,
+  v2Events,
+  v2Hockey,
+  v2Baseball,
+  v2AussieRules,
+  v6Baseball,
+  v3,
+  v2Cycling,
+  v2Motorsport,
+  v2WaterPolo,
+  v4,
+];
 
 export function registerAll(router: Router, fixtures: Fixtures): Router {
   for (const group of routeGroups) group.register(router, fixtures);

@@ -41,20 +41,31 @@ export function register(router: Router, fixtures: Fixtures): void {
   const catalogue = fixtures.football.catalogue;
   const wc = fixtures.worldCup;
 
-  get(router, `${BASE}/tournaments`, () => json(200, { tournaments: [...catalogue.tournaments] } satisfies V2CataloguePayload));
+  get(router, `${BASE}/tournaments`, () =>
+    json(200, { tournaments: [...catalogue.tournaments] } satisfies V2CataloguePayload),
+  );
   get(router, `${BASE}/tournaments/:id/seasons`, ({ params }) => {
     const tournament = catalogue.tournamentById.get(Number(params['id']));
-    return tournament === undefined ? errorResult(404, 'Tournament not found') : json(200, { seasons: catalogue.seasonsOf(tournament) } satisfies V2SeasonsPayload);
+    return tournament === undefined
+      ? errorResult(404, 'Tournament not found')
+      : json(200, { seasons: catalogue.seasonsOf(tournament) } satisfies V2SeasonsPayload);
   });
-  get(router, `${BASE}/countries`, () => json(200, { countries: [...catalogue.countries] } satisfies V2CountriesPayload));
+  get(router, `${BASE}/countries`, () =>
+    json(200, { countries: [...catalogue.countries] } satisfies V2CountriesPayload),
+  );
   get(router, `${BASE}/countries/all`, () =>
-    json(200, { countries: [...catalogue.countries, ...catalogue.countriesWithoutFootball] } satisfies V2CountriesPayload),
+    json(200, {
+      countries: [...catalogue.countries, ...catalogue.countriesWithoutFootball],
+    } satisfies V2CountriesPayload),
   );
   get(router, `${BASE}/categories/:categoryId/tournaments`, ({ params }) => {
     const id = Number(params['categoryId']);
     const category = catalogue.categories.find((c) => c.id === id);
     if (category === undefined) return errorResult(404, 'Category not found');
-    return json(200, { category, tournaments: [...(catalogue.byCategory.get(id) ?? [])] } satisfies V2CategoryTournamentsPayload);
+    return json(200, {
+      category,
+      tournaments: [...(catalogue.byCategory.get(id) ?? [])],
+    } satisfies V2CategoryTournamentsPayload);
   });
   get(router, `${BASE}/leagues`, ({ query }) => {
     const slug = query.get('country') ?? '';
@@ -64,7 +75,9 @@ export function register(router: Router, fixtures: Fixtures): void {
     return json(200, { country: slug, leagues } satisfies V2LeaguesPayload);
   });
   get(router, `${BASE}/live-tournaments`, () =>
-    json(200, { tournaments: catalogue.liveTournamentIds.flatMap((id) => catalogue.tournamentById.get(id) ?? []) } satisfies V2TournamentListPayload),
+    json(200, {
+      tournaments: catalogue.liveTournamentIds.flatMap((id) => catalogue.tournamentById.get(id) ?? []),
+    } satisfies V2TournamentListPayload),
   );
   get(router, `${BASE}/scheduled-tournaments/:date`, ({ params }) => {
     const date = params['date'] ?? '';
@@ -73,8 +86,11 @@ export function register(router: Router, fixtures: Fixtures): void {
   });
   get(router, `${BASE}/match/:matchId/lineups`, ({ params }) => {
     const match = wc.matchByV2Id.get(Number(params['matchId']));
-    if (match === undefined || match.home === undefined || match.away === undefined) return errorResult(404, 'Lineups not found');
-    const payload: V2LineupsPayload = { data: { confirmed: match.state !== 'scheduled', home: lineupSide(match.home), away: lineupSide(match.away) } };
+    if (match === undefined || match.home === undefined || match.away === undefined)
+      return errorResult(404, 'Lineups not found');
+    const payload: V2LineupsPayload = {
+      data: { confirmed: match.state !== 'scheduled', home: lineupSide(match.home), away: lineupSide(match.away) },
+    };
     return json(200, payload);
   });
 }

@@ -35,13 +35,25 @@ function hashOf(text: string): number {
 function png(seed: string, size = FULL_SIZE, cacheControl?: string): RouteResult {
   const h = hashOf(seed);
   const body = pngImage(size, colourOf(h), colourOf(h + 1));
-  return { status: 200, body, contentType: 'image/png', ...(cacheControl === undefined ? {} : { headers: { 'cache-control': cacheControl } }) };
+  return {
+    status: 200,
+    body,
+    contentType: 'image/png',
+    ...(cacheControl === undefined ? {} : { headers: { 'cache-control': cacheControl } }),
+  };
 }
 
 function imageFor(seed: string, kind: 'png' | 'jpeg' | 'svg', size: number, cacheControl?: string): RouteResult {
   const headers = cacheControl === undefined ? {} : { headers: { 'cache-control': cacheControl } };
-  if (kind === 'jpeg') return { status: 200, body: jpegImage(40 + (hashOf(seed) % 200)), contentType: 'image/jpeg', ...headers };
-  if (kind === 'svg') return { status: 200, body: svgImage(seed, colourOf(hashOf(seed)), size), contentType: 'image/svg+xml', ...headers };
+  if (kind === 'jpeg')
+    return { status: 200, body: jpegImage(40 + (hashOf(seed) % 200)), contentType: 'image/jpeg', ...headers };
+  if (kind === 'svg')
+    return {
+      status: 200,
+      body: svgImage(seed, colourOf(hashOf(seed)), size),
+      contentType: 'image/svg+xml',
+      ...headers,
+    };
   return png(seed, size, cacheControl);
 }
 
@@ -56,7 +68,13 @@ function v1(fixtures: Fixtures): (ctx: RouteContext) => RouteResult {
     const raw = params['id'] ?? '';
     const id = integerId(raw);
     const known =
-      type === 'competitors' ? fixtures.images.v1Competitors : type === 'athletes' ? fixtures.images.v1Athletes : type === 'competitions' ? fixtures.images.v1Competitions : undefined;
+      type === 'competitors'
+        ? fixtures.images.v1Competitors
+        : type === 'athletes'
+          ? fixtures.images.v1Athletes
+          : type === 'competitions'
+            ? fixtures.images.v1Competitions
+            : undefined;
     if (known === undefined) return errorResult(404, 'Route not found');
     // Spec 4.2.6: an unknown competitor is not an error: 200 with the grey placeholder.
     if (id === undefined || !known.has(id)) return { status: 200, body: placeholder, contentType: 'image/png' };
@@ -74,8 +92,15 @@ function v2(fixtures: Fixtures): (ctx: RouteContext) => RouteResult {
     if (!fixtures.v2.has(sport) || id === undefined) return errorResult(404, NOT_FOUND_UPSTREAM);
     const entities = fixtures.v2.sport(sport);
     const exists =
-      type === 'teams' ? entities.teams.has(id) : type === 'players' ? entities.players.has(id) : type === 'tournaments' ? entities.tournaments.has(id) : false;
-    if (!exists || fixtures.images.v2WithoutImage.has(`${sport}/${type}/${id}`)) return errorResult(404, NOT_FOUND_UPSTREAM);
+      type === 'teams'
+        ? entities.teams.has(id)
+        : type === 'players'
+          ? entities.players.has(id)
+          : type === 'tournaments'
+            ? entities.tournaments.has(id)
+            : false;
+    if (!exists || fixtures.images.v2WithoutImage.has(`${sport}/${type}/${id}`))
+      return errorResult(404, NOT_FOUND_UPSTREAM);
     // Spec 4.2.7: V2 sends Cache-Control headers.
     return imageFor(`v2/${sport}/${type}/${id}`, type === 'players' ? 'jpeg' : 'png', FULL_SIZE, ONE_DAY);
   };
@@ -103,10 +128,34 @@ function v6(fixtures: Fixtures, typed: boolean): (ctx: RouteContext) => RouteRes
 }
 
 export function register(router: Router, fixtures: Fixtures): void {
-  router.add({ method: 'GET', template: '/v1/football/images/:type/:id', auth: false, counted: false, handler: v1(fixtures) });
-  router.add({ method: 'GET', template: '/v2/:sport/images/:type/:id', auth: true, counted: true, handler: v2(fixtures) });
-  router.add({ method: 'GET', template: '/v6/:sport/images/:type/:filename', auth: true, counted: true, handler: v6(fixtures, true) });
-  router.add({ method: 'GET', template: '/v6/:sport/images/:filename', auth: true, counted: true, handler: v6(fixtures, false) });
+  router.add({
+    method: 'GET',
+    template: '/v1/football/images/:type/:id',
+    auth: false,
+    counted: false,
+    handler: v1(fixtures),
+  });
+  router.add({
+    method: 'GET',
+    template: '/v2/:sport/images/:type/:id',
+    auth: true,
+    counted: true,
+    handler: v2(fixtures),
+  });
+  router.add({
+    method: 'GET',
+    template: '/v6/:sport/images/:type/:filename',
+    auth: true,
+    counted: true,
+    handler: v6(fixtures, true),
+  });
+  router.add({
+    method: 'GET',
+    template: '/v6/:sport/images/:filename',
+    auth: true,
+    counted: true,
+    handler: v6(fixtures, false),
+  });
 }
 
 /** Re-exported for tests that compare bytes. */

@@ -49,7 +49,10 @@ export function register(router: Router, fixtures: Fixtures): void {
         .filter((e) => e.status.type === 'finished' && (e.homeTeam.id === teamId || e.awayTeam.id === teamId))
         .sort((a, b) => b.startTimestamp - a.startTimestamp);
       const start = page * V2_EVENTS_PAGE_SIZE;
-      return json(200, { events: events.slice(start, start + V2_EVENTS_PAGE_SIZE), hasNextPage: events.length > start + V2_EVENTS_PAGE_SIZE });
+      return json(200, {
+        events: events.slice(start, start + V2_EVENTS_PAGE_SIZE),
+        hasNextPage: events.length > start + V2_EVENTS_PAGE_SIZE,
+      });
     },
   });
 

@@ -22,7 +22,9 @@ export function register(router: Router, fixtures: Fixtures): void {
       const matches = index.filter(({ hit, key }) => key.includes(q) && (sport === null || hit.sport === sport));
       // Stable sort: closer matches first, index order among equals.
       const ranked = matches.map((m) => ({ ...m, rank: rank(m.key, q) })).sort((a, b) => a.rank - b.rank);
-      const payload: SearchPayload = { results: ranked.slice(0, MAX_RESULTS).map(({ hit }): SearchHit => ({ ...hit })) };
+      const payload: SearchPayload = {
+        results: ranked.slice(0, MAX_RESULTS).map(({ hit }): SearchHit => ({ ...hit })),
+      };
       return json(200, payload);
     },
   });

@@ -51,7 +51,11 @@ export function register(router: Router, fixtures: Fixtures): void {
         return errorResult(404, 'Competition not found');
       }
       const news = hockey.news
-        .filter((item) => (competitionId === undefined || item.competitionId === competitionId) && (gameId === undefined || item.gameId === gameId))
+        .filter(
+          (item) =>
+            (competitionId === undefined || item.competitionId === competitionId) &&
+            (gameId === undefined || item.gameId === gameId),
+        )
         .slice(0, limit)
         .map((item) => item.article);
       const cited = new Set(news.map((a) => a.sourceId));
@@ -82,5 +86,12 @@ export function register(router: Router, fixtures: Fixtures): void {
 
 /** Without `fullDetails`: identity and team only, no bio or statistics. */
 function summary(a: FullV1Athlete): V1AthletesPayload['athletes'][number] {
-  return { id: a.id, name: a.name, position: a.position, jerseyNumber: a.jerseyNumber, imageVersion: a.imageVersion, team: a.team };
+  return {
+    id: a.id,
+    name: a.name,
+    position: a.position,
+    jerseyNumber: a.jerseyNumber,
+    imageVersion: a.imageVersion,
+    team: a.team,
+  };
 }

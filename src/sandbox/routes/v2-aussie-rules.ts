@@ -14,7 +14,13 @@ const BASE = '/v2/aussie-rules/api';
 export function register(router: Router, fixtures: Fixtures): void {
   const f = fixtures.otherSports.aussieRules;
   const get = (template: string, handler: (ctx: RouteContext, id: number) => RouteResult): void => {
-    router.add({ method: 'GET', template: `${BASE}${template}`, auth: true, counted: true, handler: (ctx) => handler(ctx, Number(ctx.params['id'])) });
+    router.add({
+      method: 'GET',
+      template: `${BASE}${template}`,
+      auth: true,
+      counted: true,
+      handler: (ctx) => handler(ctx, Number(ctx.params['id'])),
+    });
   };
   const paged = (events: V2Event[], direction: 'last' | 'next', ctx: RouteContext): RouteResult => {
     const page = Number(ctx.params['page']);
@@ -24,18 +30,27 @@ export function register(router: Router, fixtures: Fixtures): void {
   const coach = (id: number) => f.coaches.find((c) => c.id === id);
   const umpire = (id: number) => f.umpires.find((u) => u.id === id);
   const ground = (id: number) => f.grounds.find((g) => g.id === id);
-  const image = (id: number): RouteResult => ({ status: 200, body: pngImage(64, colourOf(id), { r: 240, g: 240, b: 240 }), contentType: 'image/png' });
+  const image = (id: number): RouteResult => ({
+    status: 200,
+    body: pngImage(64, colourOf(id), { r: 240, g: 240, b: 240 }),
+    contentType: 'image/png',
+  });
   const missing = (what: string) => errorResult(404, `${what} not found`);
-  const stats = (kind: 'manager' | 'referee') => (ctx: RouteContext, id: number): RouteResult => {
-    const found = personSeasonStatistics(f, kind, id, Number(ctx.params['tid']), Number(ctx.params['sid']));
-    return found === undefined || found['games'] === 0 ? missing('Statistics') : json(200, { statistics: found });
-  };
-  const byTeam = (a: AussieRulesFixtures, teamId: number) => a.events.filter((e) => e.homeTeam.id === teamId || e.awayTeam.id === teamId);
+  const stats =
+    (kind: 'manager' | 'referee') =>
+    (ctx: RouteContext, id: number): RouteResult => {
+      const found = personSeasonStatistics(f, kind, id, Number(ctx.params['tid']), Number(ctx.params['sid']));
+      return found === undefined || found['games'] === 0 ? missing('Statistics') : json(200, { statistics: found });
+    };
+  const byTeam = (a: AussieRulesFixtures, teamId: number) =>
+    a.events.filter((e) => e.homeTeam.id === teamId || e.awayTeam.id === teamId);
 
   // Manager (senior coach)
   get('/manager/:id', (_, id) => (coach(id) === undefined ? missing('Manager') : json(200, { manager: coach(id) })));
   get('/manager/:id/image', (_, id) => (coach(id) === undefined ? missing('Image') : image(id)));
-  get('/manager/:id/career', (_, id) => (coach(id) === undefined ? missing('Manager') : json(200, { career: f.careers.get(id) ?? [] })));
+  get('/manager/:id/career', (_, id) =>
+    coach(id) === undefined ? missing('Manager') : json(200, { career: f.careers.get(id) ?? [] }),
+  );
   get('/manager/:id/events/last/:page', (ctx, id) => {
     const teamId = coach(id)?.team?.id;
     return teamId === undefined ? missing('Manager') : paged(byTeam(f, teamId), 'last', ctx);
@@ -47,10 +62,22 @@ export function register(router: Router, fixtures: Fixtures): void {
   get('/referee/:id/tournament/:tid/season/:sid/statistics', stats('referee'));
   for (const direction of ['last', 'next'] as const) {
     get(`/referee/:id/events/${direction}/:page`, (ctx, id) =>
-      umpire(id) === undefined ? missing('Referee') : paged(f.events.filter((e) => f.umpiring.get(e.id)?.includes(id) === true), direction, ctx),
+      umpire(id) === undefined
+        ? missing('Referee')
+        : paged(
+            f.events.filter((e) => f.umpiring.get(e.id)?.includes(id) === true),
+            direction,
+            ctx,
+          ),
     );
     get(`/venue/:id/events/${direction}/:page`, (ctx, id) =>
-      ground(id) === undefined ? missing('Venue') : paged(f.events.filter((e) => e.venue?.id === id), direction, ctx),
+      ground(id) === undefined
+        ? missing('Venue')
+        : paged(
+            f.events.filter((e) => e.venue?.id === id),
+            direction,
+            ctx,
+          ),
     );
   }
   // Venue (ground)

@@ -19,7 +19,11 @@ export function baseballEvent(game: BaseballGame, now: number): V2Event {
     status: { code: 0, type: 'notstarted', description: 'Not started' },
     homeTeam: { id: game.home.id, name: game.home.name },
     awayTeam: { id: game.away.id, name: game.away.name },
-    tournament: { id: game.league.id * 10, name: game.league.name, uniqueTournament: { id: game.league.id, name: game.league.name } },
+    tournament: {
+      id: game.league.id * 10,
+      name: game.league.name,
+      uniqueTournament: { id: game.league.id, name: game.league.name },
+    },
     season: { id: 70_000 + game.league.id, name: '2026', year: '2026' },
   };
 }
@@ -44,11 +48,13 @@ export function register(router: Router, fixtures: Fixtures): void {
     counted: true,
     handler: ({ params }) => {
       const game = games.find((g) => g.id === Number(params['id']));
-      if (game === undefined || game.league.id !== baseballIds.majorLeague) return errorResult(404, 'Lineups not found');
+      if (game === undefined || game.league.id !== baseballIds.majorLeague)
+        return errorResult(404, 'Lineups not found');
       const poll = (polls.get(game.id) ?? 0) + 1;
       polls.set(game.id, poll);
       const confirmed = poll >= game.confirmsOnPoll;
-      const side = (card: BaseballGame['lineups']['home']) => (confirmed ? card.confirmed : { players: [card.probablePitcher] });
+      const side = (card: BaseballGame['lineups']['home']) =>
+        confirmed ? card.confirmed : { players: [card.probablePitcher] };
       return json(200, { data: { confirmed, home: side(game.lineups.home), away: side(game.lineups.away) } });
     },
   });

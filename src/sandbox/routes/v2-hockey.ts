@@ -25,7 +25,8 @@ export function register(router: Router, fixtures: Fixtures): void {
       },
     });
   };
-  const teamEvents = (h: HockeyV2Fixtures, id: number) => h.events.filter((e) => e.homeTeam.id === id || e.awayTeam.id === id);
+  const teamEvents = (h: HockeyV2Fixtures, id: number) =>
+    h.events.filter((e) => e.homeTeam.id === id || e.awayTeam.id === id);
 
   team('/players', (_, h, id) => json(200, { players: h.rosters.get(id) ?? [] }));
   for (const direction of ['last', 'next'] as const) {
@@ -39,11 +40,16 @@ export function register(router: Router, fixtures: Fixtures): void {
     const events = teamEvents(h, id);
     const previousEvent = eventPage(events, 'last', 0).events[0];
     const nextEvent = eventPage(events, 'next', 0).events[0];
-    return json(200, { ...(previousEvent === undefined ? {} : { previousEvent }), ...(nextEvent === undefined ? {} : { nextEvent }) });
+    return json(200, {
+      ...(previousEvent === undefined ? {} : { previousEvent }),
+      ...(nextEvent === undefined ? {} : { nextEvent }),
+    });
   });
   team('/unique-tournaments', (_, h) => json(200, { uniqueTournaments: [h.uniqueTournament] }));
   team('/performance', (_, h, id) => {
-    const finished = teamEvents(h, id).filter((e) => e.status.type === 'finished').sort((a, b) => a.startTimestamp - b.startTimestamp);
+    const finished = teamEvents(h, id)
+      .filter((e) => e.status.type === 'finished')
+      .sort((a, b) => a.startTimestamp - b.startTimestamp);
     const form = finished.map((e) => {
       const home = e.homeTeam.id === id;
       const own = (home ? e.homeScore?.current : e.awayScore?.current) ?? 0;

@@ -16,10 +16,14 @@ export function register(router: Router, fixtures: Fixtures): void {
   const stageById = (id: number) =>
     motorsport.stages.find((s) => s.id === id) ?? [...motorsport.substages.values()].flat().find((s) => s.id === id);
   add('/v2/motorsport/api/season/:sid/stages', ({ params }) =>
-    Number(params['sid']) === motorsport.stages[0]?.season?.id ? json(200, { stages: motorsport.stages }) : errorResult(404, 'Season not found'),
+    Number(params['sid']) === motorsport.stages[0]?.season?.id
+      ? json(200, { stages: motorsport.stages })
+      : errorResult(404, 'Season not found'),
   );
   add('/v2/motorsport/api/season/:sid/standings/constructors', ({ params }) =>
-    Number(params['sid']) === motorsport.stages[0]?.season?.id ? json(200, { standings: motorsport.constructorStandings }) : errorResult(404, 'Season not found'),
+    Number(params['sid']) === motorsport.stages[0]?.season?.id
+      ? json(200, { standings: motorsport.constructorStandings })
+      : errorResult(404, 'Season not found'),
   );
   add('/v2/motorsport/api/stage/:id', ({ params }) => {
     const stage = stageById(Number(params['id']));
@@ -27,7 +31,9 @@ export function register(router: Router, fixtures: Fixtures): void {
   });
   add('/v2/motorsport/api/stage/:id/substages', ({ params }) => {
     const id = Number(params['id']);
-    return stageById(id) === undefined ? errorResult(404, 'Stage not found') : json(200, { stages: motorsport.substages.get(id) ?? [] });
+    return stageById(id) === undefined
+      ? errorResult(404, 'Stage not found')
+      : json(200, { stages: motorsport.substages.get(id) ?? [] });
   });
   for (const missing of ['results', 'classification', 'standings', 'laps', 'startgrid']) {
     add(`/v2/motorsport/api/stage/:id/${missing}`, () => errorResult(404, 'Not found'));

@@ -18,7 +18,9 @@ export function register(router: Router, fixtures: Fixtures): void {
     router.add({ method: 'GET', template, auth: true, counted: true, handler });
 
   add('/v3/sports', () =>
-    json(200, { sports: fixtures.sports.filter((s) => s.slugs.v3 !== null).map((s) => ({ slug: s.slugs.v3, name: s.name })) }),
+    json(200, {
+      sports: fixtures.sports.filter((s) => s.slugs.v3 !== null).map((s) => ({ slug: s.slugs.v3, name: s.name })),
+    }),
   );
   add('/v3/match/:id', ({ params }) => {
     const match = v3.matches.get(Number(params['id']));
@@ -30,7 +32,8 @@ export function register(router: Router, fixtures: Fixtures): void {
     const results: Array<{ type: string; id: number; name: string; sport: string }> = [];
     for (const match of v3.matches.values()) {
       for (const team of [match.homeTeam, match.awayTeam]) {
-        if (team.name.toLowerCase().includes(q) && !results.some((r) => r.id === team.id)) results.push({ type: 'team', id: team.id, name: team.name, sport: match.sport });
+        if (team.name.toLowerCase().includes(q) && !results.some((r) => r.id === team.id))
+          results.push({ type: 'team', id: team.id, name: team.name, sport: match.sport });
       }
     }
     return json(200, { results: results.slice(0, 20) });

@@ -35,7 +35,11 @@ export function register(router: Router, fixtures: Fixtures): void {
     handler: ({ params }) => {
       const stats = v6.statsByMatchId.get(params['matchId'] ?? '');
       if (stats === undefined) return errorResult(404, 'Match not found');
-      const payload: V6TeamStatsPayload = { matchId: stats.matchId, mappingVersion: String(v6.mapping.version), teams: stats.teams };
+      const payload: V6TeamStatsPayload = {
+        matchId: stats.matchId,
+        mappingVersion: String(v6.mapping.version),
+        teams: stats.teams,
+      };
       return json(200, payload);
     },
   });

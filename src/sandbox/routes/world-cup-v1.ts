@@ -23,7 +23,14 @@ import type {
   V1WorldCupStandingsPayload,
 } from '../../upstream/routes/v1-world-cup.js';
 import type { Fixtures } from '../fixtures/build.js';
-import { v1Competitor, v1Lineup, v1Match, v1VenueOf, type WorldCupFixtures, type WorldCupMatch } from '../fixtures/world-cup.js';
+import {
+  v1Competitor,
+  v1Lineup,
+  v1Match,
+  v1VenueOf,
+  type WorldCupFixtures,
+  type WorldCupMatch,
+} from '../fixtures/world-cup.js';
 import { errorResult, HttpError, json, type RouteContext, type RouteResult, type Router } from '../router.js';
 import { optionalInteger } from './params.js';
 
@@ -39,7 +46,16 @@ export function standingsOf(wc: WorldCupFixtures): V1WorldCupGroup[] {
     const rows = wc.teams
       .filter((team) => team.group === g)
       .map((team) => {
-        const row = { competitor: v1Competitor(team), played: 0, wins: 0, draws: 0, losses: 0, goalsFor: 0, goalsAgainst: 0, points: 0 };
+        const row = {
+          competitor: v1Competitor(team),
+          played: 0,
+          wins: 0,
+          draws: 0,
+          losses: 0,
+          goalsFor: 0,
+          goalsAgainst: 0,
+          points: 0,
+        };
         for (const match of wc.matches) {
           if (match.state === 'scheduled' || match.group !== g) continue;
           const side = match.home === team ? 'home' : match.away === team ? 'away' : undefined;
@@ -56,7 +72,13 @@ export function standingsOf(wc: WorldCupFixtures): V1WorldCupGroup[] {
         row.points = row.wins * 3 + row.draws;
         return row;
       })
-      .sort((a, b) => b.points - a.points || b.goalsFor - b.goalsAgainst - (a.goalsFor - a.goalsAgainst) || b.goalsFor - a.goalsFor || a.competitor.id - b.competitor.id)
+      .sort(
+        (a, b) =>
+          b.points - a.points ||
+          b.goalsFor - b.goalsAgainst - (a.goalsFor - a.goalsAgainst) ||
+          b.goalsFor - a.goalsFor ||
+          a.competitor.id - b.competitor.id,
+      )
       .map((row, i) => ({ position: i + 1, ...row }));
     return { groupNum: g + 1, name: `Group ${letter}`, rows };
   });
@@ -147,24 +169,40 @@ export function register(router: Router, fixtures: Fixtures): void {
 
   get(router, '/api/v1/world-cup', () => json(200, hub(wc)));
   get(router, '/api/v1/world-cup/matches', () => json(200, matchesPayload(wc)));
-  get(router, '/api/v1/world-cup/standings', () => json(200, { competitionId, standings: standingsOf(wc) } satisfies V1WorldCupStandingsPayload));
+  get(router, '/api/v1/world-cup/standings', () =>
+    json(200, { competitionId, standings: standingsOf(wc) } satisfies V1WorldCupStandingsPayload),
+  );
   get(router, '/api/v1/world-cup/groups', () => json(200, groupsPayload(wc)));
   get(router, '/api/v1/world-cup/odds', () => json(200, oddsPayload(wc)));
   get(router, '/api/v1/world-cup/game/:id', ({ params }) => {
     const match = gameOf(wc, params['id']);
     const payload: V1WorldCupGamePayload = {
-      game: { ...v1Match(match), venue: v1VenueOf(match), lineups: lineupsOf(match), events: match.events, commentary: match.commentary },
+      game: {
+        ...v1Match(match),
+        venue: v1VenueOf(match),
+        lineups: lineupsOf(match),
+        events: match.events,
+        commentary: match.commentary,
+      },
     };
     return json(200, payload);
   });
 
-  get(router, '/api/v1/competition/:competitionId/matches', (ctx) => onlyWorldCup(ctx, () => json(200, matchesPayload(wc))));
-  get(router, '/api/v1/competition/:competitionId/standings', (ctx) =>
-    onlyWorldCup(ctx, () => json(200, { competitionId, standings: standingsOf(wc) } satisfies V1WorldCupStandingsPayload)),
+  get(router, '/api/v1/competition/:competitionId/matches', (ctx) =>
+    onlyWorldCup(ctx, () => json(200, matchesPayload(wc))),
   );
-  get(router, '/api/v1/competition/:competitionId/groups', (ctx) => onlyWorldCup(ctx, () => json(200, groupsPayload(wc))));
+  get(router, '/api/v1/competition/:competitionId/standings', (ctx) =>
+    onlyWorldCup(ctx, () =>
+      json(200, { competitionId, standings: standingsOf(wc) } satisfies V1WorldCupStandingsPayload),
+    ),
+  );
+  get(router, '/api/v1/competition/:competitionId/groups', (ctx) =>
+    onlyWorldCup(ctx, () => json(200, groupsPayload(wc))),
+  );
   get(router, '/api/v1/competition/:competitionId/competitors', (ctx) =>
-    onlyWorldCup(ctx, () => json(200, { competitionId, competitors: wc.teams.map(v1Competitor) } satisfies V1CompetitorsPayload)),
+    onlyWorldCup(ctx, () =>
+      json(200, { competitionId, competitors: wc.teams.map(v1Competitor) } satisfies V1CompetitorsPayload),
+    ),
   );
 
   get(router, '/api/v1/game/:gameId', ({ params }) => {

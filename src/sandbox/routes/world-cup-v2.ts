@@ -23,7 +23,8 @@ import { optionalInteger } from './params.js';
 const BASE = '/v2/football/api';
 
 /** The UTC day of an ISO instant: a data set may write its times with an offset. */
-const utcDay = (iso: string | undefined): string => (iso === undefined ? '' : new Date(Date.parse(iso)).toISOString().slice(0, 10));
+const utcDay = (iso: string | undefined): string =>
+  iso === undefined ? '' : new Date(Date.parse(iso)).toISOString().slice(0, 10);
 
 function get(router: Router, template: string, handler: (ctx: RouteContext) => RouteResult): void {
   router.add({ method: 'GET', template, auth: true, counted: true, handler });
@@ -34,7 +35,9 @@ export function register(router: Router, fixtures: Fixtures): void {
   const teamsPayload = (): V2TeamsPayload => ({ teams: wc.teams.map(v2Team) });
   const roundNames = [...new Map(wc.matches.map((m) => [m.round, m.roundName])).entries()];
 
-  get(router, `${BASE}/world-cup-2026`, () => json(200, { uniqueTournament: worldCupUniqueTournament, season: worldCupSeason } satisfies V2WorldCupPayload));
+  get(router, `${BASE}/world-cup-2026`, () =>
+    json(200, { uniqueTournament: worldCupUniqueTournament, season: worldCupSeason } satisfies V2WorldCupPayload),
+  );
   get(router, `${BASE}/world-cup-2026/info`, () => {
     const payload: V2WorldCupInfoPayload = {
       info: {
@@ -47,7 +50,8 @@ export function register(router: Router, fixtures: Fixtures): void {
         numberOfTeams: 48,
         numberOfGroups: 12,
         numberOfMatches: wc.matches.length,
-        format: '12 groups of 4; the top two of each group and the 8 best third-placed teams play a round of 32, then single-match knockout rounds.',
+        format:
+          '12 groups of 4; the top two of each group and the 8 best third-placed teams play a round of 32, then single-match knockout rounds.',
         startDate: utcDay(wc.matches[0]?.startTime),
         endDate: utcDay(wc.matches.at(-1)?.startTime),
       },
@@ -86,7 +90,9 @@ export function register(router: Router, fixtures: Fixtures): void {
   get(router, `${BASE}/world-cup-2026/matches/round/:round`, ({ params }) => {
     const round = Number(params['round']);
     const events = wc.matches.filter((m) => m.round === round).map((m) => v2Event(m, wc));
-    return events.length === 0 ? errorResult(404, 'Round not found') : json(200, { round, events } satisfies V2RoundEventsPayload);
+    return events.length === 0
+      ? errorResult(404, 'Round not found')
+      : json(200, { round, events } satisfies V2RoundEventsPayload);
   });
   get(router, `${BASE}/world-cup-2026/rounds`, () => {
     const rounds = roundNames.map(([round, name]) => ({
@@ -97,7 +103,9 @@ export function register(router: Router, fixtures: Fixtures): void {
     }));
     const current = wc.matches.find((m) => m.state !== 'finished')?.round ?? 1;
     const currentRound = rounds.find((r) => r.round === current) ?? rounds[0];
-    return currentRound === undefined ? errorResult(404, 'Rounds not found') : json(200, { currentRound, rounds } satisfies V2RoundsPayload);
+    return currentRound === undefined
+      ? errorResult(404, 'Rounds not found')
+      : json(200, { currentRound, rounds } satisfies V2RoundsPayload);
   });
   get(router, `${BASE}/world-cup-2026/knockout`, () => {
     const payload: V2KnockoutPayload = {
@@ -128,7 +136,10 @@ export function register(router: Router, fixtures: Fixtures): void {
     return json(200, payload);
   });
   get(router, `${BASE}/tournament/:tournamentId/season/:seasonId/teams`, ({ params }) => {
-    if (params['tournamentId'] !== String(worldCupIds.v2UniqueTournamentId) || params['seasonId'] !== String(worldCupIds.v2SeasonId)) {
+    if (
+      params['tournamentId'] !== String(worldCupIds.v2UniqueTournamentId) ||
+      params['seasonId'] !== String(worldCupIds.v2SeasonId)
+    ) {
       return errorResult(404, 'Season not found');
     }
     return json(200, teamsPayload());

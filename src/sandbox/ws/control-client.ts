@@ -19,7 +19,8 @@ export const oddsControl = {
     return (await (await fetch(`${sandboxUrl}/__sandbox/ws`)).json()) as OddsSocketStats;
   },
   resetStats: (sandboxUrl: string) => post(sandboxUrl, '/__sandbox/ws/reset'),
-  drop: (sandboxUrl: string, match?: string, refuseMs?: number) => post(sandboxUrl, '/__sandbox/ws/drop', { match, refuseMs }),
+  drop: (sandboxUrl: string, match?: string, refuseMs?: number) =>
+    post(sandboxUrl, '/__sandbox/ws/drop', { match, refuseMs }),
   silence: (sandboxUrl: string, match?: string) => post(sandboxUrl, '/__sandbox/ws/silence', { match }),
   malformed: (sandboxUrl: string, match?: string) => post(sandboxUrl, '/__sandbox/ws/malformed', { match }),
   market: (sandboxUrl: string, match: string, market: string, action: 'suspend' | 'reopen' | 'close' | 'open') =>

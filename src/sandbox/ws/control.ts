@@ -111,13 +111,17 @@ export async function readBody(req: IncomingMessage): Promise<Record<string, unk
   const text = Buffer.concat(chunks).toString('utf8').trim();
   if (text === '') return {};
   const value = JSON.parse(text) as unknown;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('Body must be a JSON object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new Error('Body must be a JSON object');
   return value as Record<string, unknown>;
 }
 
 export function reply(res: ServerResponse, status: number, body: unknown): void {
   if (res.headersSent || res.destroyed) return;
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(text)) });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(text)),
+  });
   res.end(text);
 }

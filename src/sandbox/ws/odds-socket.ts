@@ -110,7 +110,8 @@ export class OddsSocketServer {
     this.timing = cadences[options.cadence ?? 'spec'];
     this.#jitter = new Random(this.#seed + 7);
     this.#matchEventMs = options.matchEventMs ?? 0;
-    if (!Number.isFinite(this.#matchEventMs) || this.#matchEventMs < 0) throw new TypeError('OddsSocketServer: matchEventMs must be a non-negative number');
+    if (!Number.isFinite(this.#matchEventMs) || this.#matchEventMs < 0)
+      throw new TypeError('OddsSocketServer: matchEventMs must be a non-negative number');
   }
 
   /** Hooks the upgrade handler onto `server`. */
@@ -188,7 +189,7 @@ export class OddsSocketServer {
   malformed(matchId: string | undefined): number {
     const targets = this.#targets(matchId);
     for (const client of targets) {
-      const channel = matchId === undefined ? [...client.channels][0] ?? 'match:0:odds' : oddsChannel(matchId);
+      const channel = matchId === undefined ? ([...client.channels][0] ?? 'match:0:odds') : oddsChannel(matchId);
       client.socket.send(`{"type":"snapshot","channel":${JSON.stringify(channel)},"data":{"markets":[{"id":`);
     }
     return targets.length;
@@ -245,7 +246,10 @@ export class OddsSocketServer {
       }
       const matchId = matchIdOfChannel(message.channel);
       if (matchId === undefined || !ODDS_MATCH_ID.test(matchId)) {
-        this.#send(client, encodeServerMessage({ type: 'error', message: 'Unknown channel', channel: message.channel }));
+        this.#send(
+          client,
+          encodeServerMessage({ type: 'error', message: 'Unknown channel', channel: message.channel }),
+        );
         return;
       }
       if (message.type === 'subscribe') this.#subscribe(client, matchId, message.channel);
@@ -285,7 +289,15 @@ export class OddsSocketServer {
     let loop = this.#matches.get(matchId);
     if (loop === undefined) {
       const book = new OddsBook(matchId, this.#seed);
-      loop = { book, clients: new Set(), sentVersion: book.version, lastSentAt: this.#clock(), quietMs: this.#quietMs(), timer: undefined, eventTimer: undefined };
+      loop = {
+        book,
+        clients: new Set(),
+        sentVersion: book.version,
+        lastSentAt: this.#clock(),
+        quietMs: this.#quietMs(),
+        timer: undefined,
+        eventTimer: undefined,
+      };
       this.#matches.set(matchId, loop);
     }
     return loop;
@@ -295,15 +307,18 @@ export class OddsSocketServer {
   #schedule(loop: MatchLoop): void {
     if (loop.timer !== undefined) return;
     const { refreshMinMs, refreshMaxMs, driftProbability } = this.timing;
-    loop.timer = setTimeout(() => {
-      loop.timer = undefined;
-      if (loop.clients.size === 0) return;
-      this.#catchUp(loop);
-      loop.book.drift(driftProbability);
-      const quietFor = this.#clock() - loop.lastSentAt;
-      if (loop.book.version !== loop.sentVersion || quietFor >= loop.quietMs) this.#broadcast(loop);
-      this.#schedule(loop);
-    }, this.#jitter.int(refreshMinMs, refreshMaxMs));
+    loop.timer = setTimeout(
+      () => {
+        loop.timer = undefined;
+        if (loop.clients.size === 0) return;
+        this.#catchUp(loop);
+        loop.book.drift(driftProbability);
+        const quietFor = this.#clock() - loop.lastSentAt;
+        if (loop.book.version !== loop.sentVersion || quietFor >= loop.quietMs) this.#broadcast(loop);
+        this.#schedule(loop);
+      },
+      this.#jitter.int(refreshMinMs, refreshMaxMs),
+    );
     loop.timer.unref();
   }
 
@@ -311,12 +326,15 @@ export class OddsSocketServer {
   #scheduleMatchEvent(loop: MatchLoop): void {
     if (this.#matchEventMs === 0 || loop.eventTimer !== undefined) return;
     const half = Math.max(1, Math.round(this.#matchEventMs / 2));
-    loop.eventTimer = setTimeout(() => {
-      loop.eventTimer = undefined;
-      if (loop.clients.size === 0) return;
-      this.matchEvent(loop.book.matchId);
-      this.#scheduleMatchEvent(loop);
-    }, this.#jitter.int(half, this.#matchEventMs + half));
+    loop.eventTimer = setTimeout(
+      () => {
+        loop.eventTimer = undefined;
+        if (loop.clients.size === 0) return;
+        this.matchEvent(loop.book.matchId);
+        this.#scheduleMatchEvent(loop);
+      },
+      this.#jitter.int(half, this.#matchEventMs + half),
+    );
     loop.eventTimer.unref();
   }
 

@@ -61,7 +61,10 @@ export async function checkEvictionPolicy(command: Redis, logger: Logger): Promi
       );
       break;
     case 'unknown':
-      logger.info({ reason: verdict.reason }, 'Redis maxmemory-policy could not be read (CONFIG disabled?): it must be a volatile-* policy or maxmemory unset');
+      logger.info(
+        { reason: verdict.reason },
+        'Redis maxmemory-policy could not be read (CONFIG disabled?): it must be a volatile-* policy or maxmemory unset',
+      );
       break;
     case 'safe':
       break;

@@ -177,7 +177,10 @@ export class RedisBudgets implements Budgets {
     const share = this.#shares.get(client);
     if (this.#degraded && share !== undefined) return share.available;
     this.#rollOver();
-    return Math.max(0, (this.#budgets.get(client) ?? 0) - (this.#counts.get(client) ?? 0) - (this.#owed.get(client) ?? 0));
+    return Math.max(
+      0,
+      (this.#budgets.get(client) ?? 0) - (this.#counts.get(client) ?? 0) - (this.#owed.get(client) ?? 0),
+    );
   }
 
   get resetsAtIso(): string {
@@ -308,7 +311,14 @@ export class RedisBudgets implements Budgets {
       { clients: this.#counts.size, previousEpoch: this.#epoch, epoch },
       'client budgets: the shared counts in Redis were lost (key deleted, evicted or Redis restarted empty); restoring the counts this replica last saw',
     );
-    await this.#restore(this.#key, [upstreamAssumptions.quotaResetHourUtc * 3_600_000, this.#channel, '', this.#epoch, this.#resetsAt, ...pairs]);
+    await this.#restore(this.#key, [
+      upstreamAssumptions.quotaResetHourUtc * 3_600_000,
+      this.#channel,
+      '',
+      this.#epoch,
+      this.#resetsAt,
+      ...pairs,
+    ]);
     this.#epoch = epoch;
   }
 

@@ -164,7 +164,9 @@ export class RedisBoard implements Board {
 
   async set(key: string, value: string, ttlMs: number): Promise<void> {
     if (!this.#link.up) return;
-    await this.#link.command.set(this.#link.key(`board:${key}`), value, 'PX', Math.max(1, Math.round(ttlMs))).catch(() => undefined);
+    await this.#link.command
+      .set(this.#link.key(`board:${key}`), value, 'PX', Math.max(1, Math.round(ttlMs)))
+      .catch(() => undefined);
   }
 }
 

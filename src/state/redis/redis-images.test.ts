@@ -20,10 +20,14 @@ describe('shared images on Redis', () => {
   let prefixes = 0;
 
   /** Two replicas' views of one fresh key space. */
-  async function pair(options: { maxBytes?: number; maxImageBytes?: number } = {}): Promise<{ a: RedisImages; b: RedisImages; prefix: string; links: RedisLink[] }> {
+  async function pair(
+    options: { maxBytes?: number; maxImageBytes?: number } = {},
+  ): Promise<{ a: RedisImages; b: RedisImages; prefix: string; links: RedisLink[] }> {
     prefixes += 1;
     const prefix = `images-test-${prefixes}:`;
-    const made = await Promise.all(['a', 'b'].map((replicaId) => RedisLink.open({ url: redis.url, keyPrefix: prefix, replicaId, logger })));
+    const made = await Promise.all(
+      ['a', 'b'].map((replicaId) => RedisLink.open({ url: redis.url, keyPrefix: prefix, replicaId, logger })),
+    );
     links.push(...made);
     // A clock that moves on every reading: recency is never a tie.
     let clock = Date.now();
@@ -47,7 +51,11 @@ describe('shared images on Redis', () => {
     const { a, b } = await pair();
     const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 255]);
     await a.put('v2/football/teams/1', { kind: 'image', contentType: 'image/png', bytes: png, expiresAt: undefined });
-    await a.put('v1/competitors/2@-', { kind: 'placeholder', bytes: bytesOf(1_466, 7), expiresAt: Date.now() + 60_000 });
+    await a.put('v1/competitors/2@-', {
+      kind: 'placeholder',
+      bytes: bytesOf(1_466, 7),
+      expiresAt: Date.now() + 60_000,
+    });
     await a.put('v2/football/teams/3', { kind: 'missing', expiresAt: Date.now() + 60_000 });
     const image = await b.get('v2/football/teams/1');
     expect(image).toMatchObject({ kind: 'image', contentType: 'image/png', expiresAt: undefined });
@@ -59,11 +67,16 @@ describe('shared images on Redis', () => {
 
   it('holds no more than its byte bound: the least recently used go first', async () => {
     const { a, b, prefix } = await pair({ maxBytes: 10_000 });
-    for (const n of [1, 2, 3]) await a.put(`k${n}`, { kind: 'image', contentType: 'image/png', bytes: bytesOf(3_000, n), expiresAt: undefined });
+    for (const n of [1, 2, 3])
+      await a.put(`k${n}`, { kind: 'image', contentType: 'image/png', bytes: bytesOf(3_000, n), expiresAt: undefined });
     // Read k1: now k2 is the least recently used.
     expect(await b.get('k1')).toBeDefined();
     // The read's touch is not awaited by `get`.
-    await until(async () => Number(await admin.zscore(`${prefix}images:lru`, 'k1')) > Number(await admin.zscore(`${prefix}images:lru`, 'k3')));
+    await until(
+      async () =>
+        Number(await admin.zscore(`${prefix}images:lru`, 'k1')) >
+        Number(await admin.zscore(`${prefix}images:lru`, 'k3')),
+    );
     await a.put('k4', { kind: 'image', contentType: 'image/png', bytes: bytesOf(3_000, 4), expiresAt: undefined });
     expect(await b.get('k2')).toBeUndefined();
     for (const key of ['k1', 'k3', 'k4']) expect(await b.get(key)).toBeDefined();

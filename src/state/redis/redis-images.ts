@@ -125,7 +125,11 @@ export class RedisImages implements SharedImages {
     if (bytes.length > this.#maxImageBytes) return;
     const now = this.#now();
     if (image.expiresAt !== undefined && image.expiresAt <= now) return;
-    const meta: Meta = { kind: image.kind, ...(image.kind === 'image' ? { contentType: image.contentType } : {}), ...(image.expiresAt === undefined ? {} : { expiresAt: image.expiresAt }) };
+    const meta: Meta = {
+      kind: image.kind,
+      ...(image.kind === 'image' ? { contentType: image.contentType } : {}),
+      ...(image.expiresAt === undefined ? {} : { expiresAt: image.expiresAt }),
+    };
     try {
       await this.#put(
         this.#itemKey(key),

@@ -29,7 +29,13 @@
  *   seeds the count with the last one it saw, the highest wins.
  */
 import type { Logger } from 'pino';
-import { nextResetAt, planAllowances, upstreamAssumptions, wholeSecond, type Plan } from '../../upstream/assumptions.js';
+import {
+  nextResetAt,
+  planAllowances,
+  upstreamAssumptions,
+  wholeSecond,
+  type Plan,
+} from '../../upstream/assumptions.js';
 import { ErrorCode, GatewayError } from '../../upstream/errors.js';
 import type { HeaderSource, Ledger, QuotaSnapshot, Reservation } from '../../upstream/ledger.js';
 import { MAX_ALLOWANCE } from '../../upstream/quota.js';
@@ -232,7 +238,13 @@ export class RedisLedger implements Ledger {
   snapshot(): QuotaSnapshot {
     const view = this.#currentView();
     const used = Math.min(view.spent + this.#unsharedSpend(), view.limit);
-    return { plan: this.plan, limit: view.limit, used, remaining: Math.max(0, view.limit - used), resetsAt: view.resetsAt };
+    return {
+      plan: this.plan,
+      limit: view.limit,
+      used,
+      remaining: Math.max(0, view.limit - used),
+      resetsAt: view.resetsAt,
+    };
   }
 
   available(): number {
@@ -264,11 +276,15 @@ export class RedisLedger implements Ledger {
         // its share; a slow answer is not a licence to guess.
         this.#run('release', [member]).catch(() => undefined);
         this.#logger.warn({ err: error }, 'allowance reservation not confirmed by Redis: nothing sent');
-        throw new GatewayError(ErrorCode.QuotaExhausted, 'The shared allowance could not be checked in time; nothing was sent.', {
-          version: context.version,
-          route: context.route,
-          resetsAt: new Date(this.#currentView().resetsAt).toISOString(),
-        });
+        throw new GatewayError(
+          ErrorCode.QuotaExhausted,
+          'The shared allowance could not be checked in time; nothing was sent.',
+          {
+            version: context.version,
+            route: context.route,
+            resetsAt: new Date(this.#currentView().resetsAt).toISOString(),
+          },
+        );
       },
     );
     return {
@@ -339,7 +355,10 @@ export class RedisLedger implements Ledger {
     try {
       if (await this.#run('rejoin', [owed, view?.spent ?? 0, view?.resetsAt ?? 0])) return true;
     } catch (error) {
-      this.#logger.warn({ err: error, owed }, 'allowance: could not add what this replica spent to the shared count yet');
+      this.#logger.warn(
+        { err: error, owed },
+        'allowance: could not add what this replica spent to the shared count yet',
+      );
     }
     this.#owed += owed;
     return false;
@@ -352,7 +371,10 @@ export class RedisLedger implements Ledger {
     const left = view === undefined ? 0 : Math.max(0, view.limit - view.spent - view.inFlight - this.#owed);
     const members = this.#link.recentMembers.length;
     this.#share = new DegradedShare(left, members);
-    this.#logger.warn({ share: this.#share.size, left, members }, 'allowance: Redis is away, spending from this replica\'s share only');
+    this.#logger.warn(
+      { share: this.#share.size, left, members },
+      "allowance: Redis is away, spending from this replica's share only",
+    );
     this.#changed();
     return this.#share;
   }
@@ -370,16 +392,31 @@ export class RedisLedger implements Ledger {
     if (!(await this.#payOwed())) return;
     // Reservations still held from the share settle into what is owed and are paid then.
     this.#share = undefined;
-    this.#logger.info({ owed }, 'allowance: Redis is back, the shared count includes what this replica spent meanwhile');
+    this.#logger.info(
+      { owed },
+      'allowance: Redis is back, the shared count includes what this replica spent meanwhile',
+    );
     this.#changed();
   }
 
   /** Runs a script; true when it granted. Throws when Redis did not answer. */
   async #run(name: ScriptName, args: ReadonlyArray<string | number>): Promise<boolean> {
     const script = this.#scripts[name];
-    const reply = await script(this.#keys, [planAllowances[this.plan], upstreamAssumptions.quotaResetHourUtc * 3_600_000, this.#channel, ...args]);
+    const reply = await script(this.#keys, [
+      planAllowances[this.plan],
+      upstreamAssumptions.quotaResetHourUtc * 3_600_000,
+      this.#channel,
+      ...args,
+    ]);
     if (!Array.isArray(reply) || reply.length < 6) throw new Error('unexpected reply from the ledger script');
-    const [granted, limit, spent, inFlight, resetsAt, seq] = reply.slice(0, 6).map(Number) as [number, number, number, number, number, number];
+    const [granted, limit, spent, inFlight, resetsAt, seq] = reply.slice(0, 6).map(Number) as [
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+    ];
     // The count of a lost hash is not shown: the view stays as last seen until the count is raised back.
     if (!this.#noticeLoss(String(reply[6] ?? ''))) this.#setView({ limit, spent, inFlight, resetsAt, seq });
     return granted === 1;
@@ -409,14 +446,27 @@ export class RedisLedger implements Ledger {
 
   #onPublished(message: string): void {
     const [limit, spent, inFlight, resetsAt, seq] = message.split(' ').map(Number);
-    if (limit === undefined || spent === undefined || inFlight === undefined || resetsAt === undefined || seq === undefined) return;
+    if (
+      limit === undefined ||
+      spent === undefined ||
+      inFlight === undefined ||
+      resetsAt === undefined ||
+      seq === undefined
+    )
+      return;
     if (![limit, spent, inFlight, resetsAt, seq].every(Number.isFinite)) return;
     this.#setView({ limit, spent, inFlight, resetsAt, seq });
   }
 
   #setView(view: LedgerView): void {
     if (this.#view !== undefined && view.seq <= this.#view.seq) return;
-    this.#view = { limit: clampInt(view.limit), spent: clampInt(view.spent), inFlight: clampInt(view.inFlight), resetsAt: view.resetsAt, seq: view.seq };
+    this.#view = {
+      limit: clampInt(view.limit),
+      spent: clampInt(view.spent),
+      inFlight: clampInt(view.inFlight),
+      resetsAt: view.resetsAt,
+      seq: view.seq,
+    };
     this.#changed();
   }
 
@@ -426,7 +476,13 @@ export class RedisLedger implements Ledger {
     const view = this.#view;
     if (view === undefined || now >= view.resetsAt) {
       const limit = planAllowances[this.plan];
-      return { limit, spent: view === undefined ? limit : 0, inFlight: 0, resetsAt: view === undefined ? wholeSecond(now + DAY_MS) : nextResetAt(now), seq: view?.seq ?? 0 };
+      return {
+        limit,
+        spent: view === undefined ? limit : 0,
+        inFlight: 0,
+        resetsAt: view === undefined ? wholeSecond(now + DAY_MS) : nextResetAt(now),
+        seq: view?.seq ?? 0,
+      };
     }
     return view;
   }

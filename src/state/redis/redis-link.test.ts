@@ -31,8 +31,19 @@ describe('cluster membership on Redis', () => {
   let prefixes = 0;
   let links: RedisLink[] = [];
 
-  const open = async (replicaId: string, prefix: string, options: Partial<RedisLinkOptions> = {}): Promise<RedisLink> => {
-    const link = await RedisLink.open({ url: redis.url, keyPrefix: prefix, replicaId, logger, heartbeatMs: RARELY, ...options });
+  const open = async (
+    replicaId: string,
+    prefix: string,
+    options: Partial<RedisLinkOptions> = {},
+  ): Promise<RedisLink> => {
+    const link = await RedisLink.open({
+      url: redis.url,
+      keyPrefix: prefix,
+      replicaId,
+      logger,
+      heartbeatMs: RARELY,
+      ...options,
+    });
     links.push(link);
     return link;
   };
@@ -54,7 +65,12 @@ describe('cluster membership on Redis', () => {
     const a = await open('a', prefix);
     expect(a.members).toEqual(['a']);
     await open('b', prefix);
-    expect(await eventually(() => [...a.members], (members) => members.length === 2)).toEqual(['a', 'b']);
+    expect(
+      await eventually(
+        () => [...a.members],
+        (members) => members.length === 2,
+      ),
+    ).toEqual(['a', 'b']);
     expect(a.recentMembers).toEqual(['a', 'b']);
   });
 
@@ -62,9 +78,19 @@ describe('cluster membership on Redis', () => {
     const prefix = nextPrefix();
     const a = await open('a', prefix);
     const b = await open('b', prefix);
-    expect(await eventually(() => a.recentMembers, (members) => members.length === 2)).toEqual(['a', 'b']);
+    expect(
+      await eventually(
+        () => a.recentMembers,
+        (members) => members.length === 2,
+      ),
+    ).toEqual(['a', 'b']);
     await b.close();
-    expect(await eventually(() => a.recentMembers, (members) => members.length === 1)).toEqual(['a']);
+    expect(
+      await eventually(
+        () => a.recentMembers,
+        (members) => members.length === 1,
+      ),
+    ).toEqual(['a']);
     expect(a.members).toEqual(['a']);
   });
 
@@ -73,8 +99,16 @@ describe('cluster membership on Redis', () => {
     // `a` beats often and sees `b` lapse; `b` beats once, when it opens, then is silent (as a stopped process is).
     const a = await open('a', prefix, { heartbeatMs: 50, memberTtlMs: 300 });
     await open('b', prefix, { memberTtlMs: 300 });
-    await eventually(() => [...a.members], (members) => members.length === 2);
-    expect(await eventually(() => [...a.members], (members) => members.length === 1)).toEqual(['a']);
+    await eventually(
+      () => [...a.members],
+      (members) => members.length === 2,
+    );
+    expect(
+      await eventually(
+        () => [...a.members],
+        (members) => members.length === 1,
+      ),
+    ).toEqual(['a']);
     expect(a.recentMembers).toEqual(['a', 'b']);
   });
 });

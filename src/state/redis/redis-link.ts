@@ -84,7 +84,10 @@ export class RedisLink {
     this.#prefix = options.keyPrefix;
     this.#logger = options.logger;
     this.#memberTtlMs = options.memberTtlMs ?? 5_000;
-    this.#recent = new RecentMembers({ self: options.replicaId, ...(options.memberMemoryMs === undefined ? {} : { rememberMs: options.memberMemoryMs }) });
+    this.#recent = new RecentMembers({
+      self: options.replicaId,
+      ...(options.memberMemoryMs === undefined ? {} : { rememberMs: options.memberMemoryMs }),
+    });
     this.#noticeChannel = this.key('members:notices');
     const common = {
       lazyConnect: true,
@@ -144,8 +147,8 @@ export class RedisLink {
     if (link.up) {
       await Promise.race([listening, delay(waitMs)]);
       await link.#beat();
-    }
-    else options.logger.warn({ reason: link.#downReason }, 'Redis is not reachable: starting degraded, on local state');
+    } else
+      options.logger.warn({ reason: link.#downReason }, 'Redis is not reachable: starting degraded, on local state');
     return link;
   }
 

@@ -26,14 +26,20 @@ interface Replica {
 }
 
 /** A load that settles when told to, counting its calls. */
-function gate<T>(): { load: () => Promise<{ value: T; size: number }>; calls: () => number; open: (value: T) => void; fail: (error: Error) => void } {
+function gate<T>(): {
+  load: () => Promise<{ value: T; size: number }>;
+  calls: () => number;
+  open: (value: T) => void;
+  fail: (error: Error) => void;
+} {
   let calls = 0;
   const waiting: Array<{ resolve: (v: { value: T; size: number }) => void; reject: (e: Error) => void }> = [];
   let settled: { value: T } | { error: Error } | undefined;
   return {
     load: () => {
       calls += 1;
-      if (settled !== undefined) return 'error' in settled ? Promise.reject(settled.error) : Promise.resolve({ value: settled.value, size: 10 });
+      if (settled !== undefined)
+        return 'error' in settled ? Promise.reject(settled.error) : Promise.resolve({ value: settled.value, size: 10 });
       return new Promise((resolve, reject) => waiting.push({ resolve, reject }));
     },
     calls: () => calls,
@@ -68,8 +74,20 @@ describe('the response cache over a Redis tier', () => {
   let key = '';
 
   async function replica(id: string, staleIfSlowMs?: number): Promise<Replica> {
-    const link = await RedisLink.open({ url: redis.url, keyPrefix: PREFIX, replicaId: id, logger, commandTimeoutMs: 500 });
-    const tier = new RedisResponseTier({ link, bus: new RedisBus(link), maxStaleMs: 60_000, lockMs: LOCK_MS, renewMs: 100 });
+    const link = await RedisLink.open({
+      url: redis.url,
+      keyPrefix: PREFIX,
+      replicaId: id,
+      logger,
+      commandTimeoutMs: 500,
+    });
+    const tier = new RedisResponseTier({
+      link,
+      bus: new RedisBus(link),
+      maxStaleMs: 60_000,
+      lockMs: LOCK_MS,
+      renewMs: 100,
+    });
     const cache = new ResponseCache({
       maxBytes: 1_000_000,
       maxStaleMs: 60_000,
@@ -142,7 +160,12 @@ describe('the response cache over a Redis tier', () => {
     await until('replica a holds the lock', lockHeld);
     const second = b.cache.get(key, TTL_MS, load.load);
     // What a replica whose earlier load of the key failed would send, arriving now.
-    const late = JSON.stringify({ k: key, o: 'failed', t: 'an-earlier-lock', e: { code: 'UPSTREAM_UNAVAILABLE', message: 'down', details: {} } });
+    const late = JSON.stringify({
+      k: key,
+      o: 'failed',
+      t: 'an-earlier-lock',
+      e: { code: 'UPSTREAM_UNAVAILABLE', message: 'down', details: {} },
+    });
     await until('replica b listens', async () => (await admin.publish(`${PREFIX}bus:cache:landed`, late)) >= 2);
     load.open('current');
     expect(await first).toMatchObject({ value: 'current', source: 'upstream' });
@@ -156,7 +179,10 @@ describe('the response cache over a Redis tier', () => {
     load.fail(new GatewayError('NOT_FOUND', 'gone', { version: 'v1', route: '/thing/{id}' }));
     await expect(a.cache.get(key, TTL_MS, load.load)).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await until('the entry is in Redis', async () => (await admin.exists(`${PREFIX}cache:entry:${key}`)) === 1);
-    await expect(b.cache.get(key, TTL_MS, load.load)).rejects.toMatchObject({ code: 'NOT_FOUND', details: { route: '/thing/{id}' } });
+    await expect(b.cache.get(key, TTL_MS, load.load)).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      details: { route: '/thing/{id}' },
+    });
     expect(load.calls()).toBe(1);
   });
 
@@ -173,13 +199,21 @@ describe('the response cache over a Redis tier', () => {
     // c never held it: the refresh fails, the stale copy from Redis answers.
     const failing = gate<string>();
     failing.fail(unavailable());
-    expect(await c.cache.get(key, TTL_MS, failing.load)).toMatchObject({ value: 'old', source: 'stale', stale: { reason: 'UPSTREAM_UNAVAILABLE', ageSeconds: 6 } });
+    expect(await c.cache.get(key, TTL_MS, failing.load)).toMatchObject({
+      value: 'old',
+      source: 'stale',
+      stale: { reason: 'UPSTREAM_UNAVAILABLE', ageSeconds: 6 },
+    });
 
     // a refreshes slowly; b, which never held it either, waits for a at most 100 ms, then answers stale.
     const slow = gate<string>();
     const refreshing = a.cache.get(key, TTL_MS, slow.load);
     await until('replica a holds the lock', lockHeld);
-    expect(await b.cache.get(key, TTL_MS, slow.load)).toMatchObject({ value: 'old', source: 'stale', stale: { reason: 'UPSTREAM_SLOW' } });
+    expect(await b.cache.get(key, TTL_MS, slow.load)).toMatchObject({
+      value: 'old',
+      source: 'stale',
+      stale: { reason: 'UPSTREAM_SLOW' },
+    });
     slow.open('new');
     expect(await refreshing).toMatchObject({ value: 'new', source: 'upstream' });
     expect(failing.calls() + slow.calls()).toBe(2);
@@ -223,7 +257,10 @@ describe('the response cache over a Redis tier', () => {
       expect(await a.cache.get(key, TTL_MS, cached.load)).toEqual({ value: 'kept', source: 'cache' });
       const alone = gate<string>();
       alone.open('alone');
-      expect(await b.cache.get(`${key}/other`, TTL_MS, alone.load)).toMatchObject({ value: 'alone', source: 'upstream' });
+      expect(await b.cache.get(`${key}/other`, TTL_MS, alone.load)).toMatchObject({
+        value: 'alone',
+        source: 'upstream',
+      });
       expect(await b.cache.get(key, TTL_MS, alone.load)).toMatchObject({ value: 'alone', source: 'upstream' });
       expect(alone.calls()).toBe(2);
     } finally {

@@ -38,7 +38,15 @@
  * key here has an expiry, and an entry evicted is a miss, never an error.
  */
 import { randomBytes } from 'node:crypto';
-import type { Claim, Landing, LandingWatch, SharedEntry, SharedError, SharedTier, TierLock } from '../../upstream/shared-tier.js';
+import type {
+  Claim,
+  Landing,
+  LandingWatch,
+  SharedEntry,
+  SharedError,
+  SharedTier,
+  TierLock,
+} from '../../upstream/shared-tier.js';
 import { luaScript, type LuaScript } from './lua-script.js';
 import type { RedisBus } from './redis-coordination.js';
 import type { RedisLink } from './redis-link.js';
@@ -59,7 +67,10 @@ export interface RedisResponseTierOptions {
 const LANDED_CHANNEL = 'cache:landed';
 
 /** `t`: the token of the lock the load held ('' without one), so a waiter tells its holder's failure from an older one's. */
-type Notice = { k: string; o: 'stored' } | { k: string; o: 'released' } | { k: string; o: 'failed'; t: string; e: SharedError };
+type Notice =
+  | { k: string; o: 'stored' }
+  | { k: string; o: 'released' }
+  | { k: string; o: 'failed'; t: string; e: SharedError };
 
 const CLAIM = `
 local freshUntil = tonumber(redis.call('HGET', KEYS[1], 'freshUntil') or '0')
@@ -142,7 +153,10 @@ export class RedisResponseTier implements SharedTier {
     const token = `${this.#link.replicaId}:${this.#tokenSalt}:${(this.#tokens += 1)}`;
     let reply: unknown;
     try {
-      reply = await this.#claim([this.#entryKey(key), this.#lockKey(key)], [now, token, this.#lockMs, withStale ? '1' : '0']);
+      reply = await this.#claim(
+        [this.#entryKey(key), this.#lockKey(key)],
+        [now, token, this.#lockMs, withStale ? '1' : '0'],
+      );
     } catch {
       return { kind: 'away' };
     }
@@ -184,10 +198,13 @@ export class RedisResponseTier implements SharedTier {
         const first = watcher.notices.shift();
         if (first !== undefined) return Promise.resolve(first);
         return new Promise<Landing>((resolve) => {
-          const timer = setTimeout(() => {
-            watcher.wake = undefined;
-            resolve({ kind: 'quiet' });
-          }, Math.max(0, ms));
+          const timer = setTimeout(
+            () => {
+              watcher.wake = undefined;
+              resolve({ kind: 'quiet' });
+            },
+            Math.max(0, ms),
+          );
           watcher.wake = () => {
             clearTimeout(timer);
             watcher.wake = undefined;
@@ -214,7 +231,15 @@ export class RedisResponseTier implements SharedTier {
       // The notice goes out from the script, once the entry is written: one round trip for both.
       await this.#store(
         [this.#entryKey(key), this.#lockKey(key)],
-        [freshUntil, entry.storedAt, JSON.stringify(entry), Math.max(1, Math.round(keepMs)), lock?.token ?? '', this.#landedChannel, JSON.stringify(notice)],
+        [
+          freshUntil,
+          entry.storedAt,
+          JSON.stringify(entry),
+          Math.max(1, Math.round(keepMs)),
+          lock?.token ?? '',
+          this.#landedChannel,
+          JSON.stringify(notice),
+        ],
       );
     } catch {
       // Redis went away: the entry stays on this replica only; waiters claim again and find the lock expired.
@@ -224,7 +249,8 @@ export class RedisResponseTier implements SharedTier {
   async abandon(key: string, lock: TierLock | undefined, error: SharedError | undefined): Promise<void> {
     if (lock !== undefined) this.#stopRenewing(lock.token);
     if (!this.#link.up) return;
-    const notice: Notice = error === undefined ? { k: key, o: 'released' } : { k: key, o: 'failed', t: lock?.token ?? '', e: error };
+    const notice: Notice =
+      error === undefined ? { k: key, o: 'released' } : { k: key, o: 'failed', t: lock?.token ?? '', e: error };
     if (lock === undefined) {
       this.#bus.publish(LANDED_CHANNEL, JSON.stringify(notice));
       return;
@@ -263,7 +289,8 @@ export class RedisResponseTier implements SharedTier {
     if (notice === undefined) return;
     const watchers = this.#watchers.get(notice.k);
     if (watchers === undefined) return;
-    const landing: Landing = notice.o === 'failed' ? { kind: 'failed', holder: notice.t, error: notice.e } : { kind: notice.o };
+    const landing: Landing =
+      notice.o === 'failed' ? { kind: 'failed', holder: notice.t, error: notice.e } : { kind: notice.o };
     for (const watcher of watchers) {
       watcher.notices.push(landing);
       watcher.wake?.();
@@ -288,7 +315,12 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 function isSharedError(value: unknown): value is SharedError {
-  return isRecord(value) && typeof value['code'] === 'string' && typeof value['message'] === 'string' && isRecord(value['details']);
+  return (
+    isRecord(value) &&
+    typeof value['code'] === 'string' &&
+    typeof value['message'] === 'string' &&
+    isRecord(value['details'])
+  );
 }
 
 /** An entry as written by `store`, or undefined for anything else (absent, from another version, damaged). */
@@ -300,12 +332,14 @@ function parseEntry(text: unknown): SharedEntry | undefined {
   } catch {
     return undefined;
   }
-  if (!isRecord(parsed) || typeof parsed['storedAt'] !== 'number' || typeof parsed['ttlMs'] !== 'number') return undefined;
+  if (!isRecord(parsed) || typeof parsed['storedAt'] !== 'number' || typeof parsed['ttlMs'] !== 'number')
+    return undefined;
   const { storedAt, ttlMs } = parsed;
   if (parsed['kind'] === 'value' && 'value' in parsed && typeof parsed['size'] === 'number') {
     return { kind: 'value', value: parsed['value'], storedAt, ttlMs, size: parsed['size'] };
   }
-  if (parsed['kind'] === 'error' && isSharedError(parsed['error'])) return { kind: 'error', error: parsed['error'], storedAt, ttlMs };
+  if (parsed['kind'] === 'error' && isSharedError(parsed['error']))
+    return { kind: 'error', error: parsed['error'], storedAt, ttlMs };
   return undefined;
 }
 
@@ -319,6 +353,7 @@ function parseNotice(message: string): Notice | undefined {
   if (!isRecord(parsed) || typeof parsed['k'] !== 'string') return undefined;
   const k = parsed['k'];
   if (parsed['o'] === 'stored' || parsed['o'] === 'released') return { k, o: parsed['o'] };
-  if (parsed['o'] === 'failed' && typeof parsed['t'] === 'string' && isSharedError(parsed['e'])) return { k, o: 'failed', t: parsed['t'], e: parsed['e'] };
+  if (parsed['o'] === 'failed' && typeof parsed['t'] === 'string' && isSharedError(parsed['e']))
+    return { k, o: 'failed', t: parsed['t'], e: parsed['e'] };
   return undefined;
 }

@@ -23,7 +23,12 @@ describe('Redis round trips', () => {
     redis = await startRedis();
     client = new Redis(redis.url, { lazyConnect: true });
     await client.connect();
-    counter = new Counter({ name: 'round_trips_total', help: 'test', labelNames: ['sender'] as const, registers: [new Registry()] });
+    counter = new Counter({
+      name: 'round_trips_total',
+      help: 'test',
+      labelNames: ['sender'] as const,
+      registers: [new Registry()],
+    });
     countRoundTrips(client, counter);
   });
   afterAll(async () => {
@@ -43,6 +48,13 @@ describe('Redis round trips', () => {
     expect(await first(['k'], [])).toBe('4');
     expect(await second(['k'], [])).toBe('4');
     await second(['k'], []);
-    expect(await counts()).toEqual({ set: 1, get: 1, 'pipeline:get': 1, 'pipeline:multi': 1, sgTestFirst: 1, sgTestSecond: 2 });
+    expect(await counts()).toEqual({
+      set: 1,
+      get: 1,
+      'pipeline:get': 1,
+      'pipeline:multi': 1,
+      sgTestFirst: 1,
+      sgTestSecond: 2,
+    });
   });
 });

@@ -24,7 +24,16 @@ export const v2ImageTypes = ['teams', 'tournaments', 'players', 'managers', 'ref
 export type V2ImageType = (typeof v2ImageTypes)[number];
 
 /** Spec 4.2.2: the eight V6 image types. */
-export const v6ImageTypes = ['teams', 'competitions', 'tournaments', 'players', 'coaches', 'referees', 'venues', 'countries'] as const;
+export const v6ImageTypes = [
+  'teams',
+  'competitions',
+  'tournaments',
+  'players',
+  'coaches',
+  'referees',
+  'venues',
+  'countries',
+] as const;
 export type V6ImageType = (typeof v6ImageTypes)[number];
 
 export interface V1ImageParams {

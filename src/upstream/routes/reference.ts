@@ -38,7 +38,17 @@ export const referenceRoutes = {
     accepts: shape<SportsReferencePayload>(
       obj({
         sports: arrayOf(
-          obj({ sport: str, name: str, slugs: obj({ v1: nullable(str), v2: nullable(str), v3: nullable(str), v4: nullable(str), v6: nullable(str) }) }),
+          obj({
+            sport: str,
+            name: str,
+            slugs: obj({
+              v1: nullable(str),
+              v2: nullable(str),
+              v3: nullable(str),
+              v4: nullable(str),
+              v6: nullable(str),
+            }),
+          }),
         ),
       }),
     ),

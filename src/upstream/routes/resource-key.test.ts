@@ -11,7 +11,9 @@ function reference(path: string, query: Readonly<Record<string, QueryValue>>): s
   const entries = Object.entries(query)
     .filter((entry): entry is [string, string | number | boolean] => entry[1] !== undefined)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return entries.length === 0 ? path : `${path}?${new URLSearchParams(entries.map(([k, v]) => [k, String(v)])).toString()}`;
+  return entries.length === 0
+    ? path
+    : `${path}?${new URLSearchParams(entries.map(([k, v]) => [k, String(v)])).toString()}`;
 }
 
 const queries: ReadonlyArray<Readonly<Record<string, QueryValue>>> = [
@@ -26,6 +28,7 @@ const queries: ReadonlyArray<Readonly<Record<string, QueryValue>>> = [
 
 describe('resourceKey', () => {
   it('equals the URLSearchParams form for plain and non-plain queries', () => {
-    for (const query of queries) expect(resourceKey({ path: '/v1/hockey/standings', query })).toBe(reference('/v1/hockey/standings', query));
+    for (const query of queries)
+      expect(resourceKey({ path: '/v1/hockey/standings', query })).toBe(reference('/v1/hockey/standings', query));
   });
 });

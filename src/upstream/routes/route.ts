@@ -70,7 +70,8 @@ export function resourceKey(request: RouteRequest): string {
   let search = '';
   for (const key of keys) {
     const value = String(query[key]);
-    if (!FORM_PLAIN.test(key) || !FORM_PLAIN.test(value)) return `${request.path}?${new URLSearchParams(keys.map((k) => [k, String(query[k])])).toString()}`;
+    if (!FORM_PLAIN.test(key) || !FORM_PLAIN.test(value))
+      return `${request.path}?${new URLSearchParams(keys.map((k) => [k, String(query[k])])).toString()}`;
     search += `${search === '' ? '' : '&'}${key}=${value}`;
   }
   return `${request.path}?${search}`;

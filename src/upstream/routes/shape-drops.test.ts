@@ -13,7 +13,9 @@ import { allOf, arrayOf, int, obj, oneOf, opt, recordOf, shape, str } from './sh
 const player = obj({ id: int, name: str, nickname: opt(str), stats: opt(obj({ goals: int, note: opt(str) })) });
 const payload = shape<unknown>(
   obj({
-    teams: recordOf(obj({ id: int, players: arrayOf(player), coach: opt(obj({ id: int, name: str, alias: opt(str) })) })),
+    teams: recordOf(
+      obj({ id: int, players: arrayOf(player), coach: opt(obj({ id: int, name: str, alias: opt(str) })) }),
+    ),
     extra: opt(oneOf(obj({ kind: str, detail: opt(int) }), obj({ code: int }))),
     venue: allOf(obj({ id: int }), obj({ city: opt(str) })),
   }),
@@ -23,7 +25,13 @@ describe('payload check drops', () => {
   it('reports a drop deep in a record and an array by its JSON path, and removes it', () => {
     const body = {
       teams: {
-        a: { id: 1, players: [{ id: 10, name: 'A', nickname: 5 }, { id: 11, name: 'B', stats: { goals: 2, note: 7 } }] },
+        a: {
+          id: 1,
+          players: [
+            { id: 10, name: 'A', nickname: 5 },
+            { id: 11, name: 'B', stats: { goals: 2, note: 7 } },
+          ],
+        },
         b: { id: 2, players: [{ id: 20, name: 'C' }], coach: { id: 3, name: 'Z', alias: false } },
       },
       venue: { id: 4, city: 9 },
@@ -42,7 +50,10 @@ describe('payload check drops', () => {
   });
 
   it('a failed optional part is dropped whole, without the drops found inside it', () => {
-    const body = { teams: { a: { id: 1, players: [{ id: 10, name: 'A', stats: { goals: 'x', note: 7 } }] } }, venue: { id: 4 } };
+    const body = {
+      teams: { a: { id: 1, players: [{ id: 10, name: 'A', stats: { goals: 'x', note: 7 } }] } },
+      venue: { id: 4 },
+    };
     expect(checkPayload(payload, body)?.dropped).toEqual([['teams', 'a', 'players', 0, 'stats']]);
   });
 
@@ -58,7 +69,18 @@ describe('payload check drops', () => {
   });
 
   it('a strict failure refuses the payload, whatever was dropped before it', () => {
-    const body = { teams: { a: { id: 1, players: [{ id: 10, name: 'A', nickname: 5 }, { id: 'x', name: 'B' }] } }, venue: { id: 4 } };
+    const body = {
+      teams: {
+        a: {
+          id: 1,
+          players: [
+            { id: 10, name: 'A', nickname: 5 },
+            { id: 'x', name: 'B' },
+          ],
+        },
+      },
+      venue: { id: 4 },
+    };
     expect(checkPayload(payload, body)).toBeUndefined();
   });
 });

@@ -101,7 +101,10 @@ export function opt(check: Check): Check {
  * which routes exist), never dropped as an optional part.
  */
 export function nullable(check: Check): Check {
-  return dropsWhenAny((value, owner, key) => value === undefined || value === null || check(value, owner, key), [check]);
+  return dropsWhenAny(
+    (value, owner, key) => value === undefined || value === null || check(value, owner, key),
+    [check],
+  );
 }
 
 export function arrayOf(check: Check): Check {

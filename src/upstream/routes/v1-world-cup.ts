@@ -262,12 +262,34 @@ const match = obj({
   awayCompetitor: matchCompetitor,
   venue: opt(obj({ id: int, name: str })),
 });
-const standingsRow = obj({ position: int, competitor, played: int, wins: int, draws: int, losses: int, goalsFor: int, goalsAgainst: int, points: int });
+const standingsRow = obj({
+  position: int,
+  competitor,
+  played: int,
+  wins: int,
+  draws: int,
+  losses: int,
+  goalsFor: int,
+  goalsAgainst: int,
+  points: int,
+});
 // Built once at import, like every other shape: a check built per call would allocate its field list on every payload.
 const isMatches = shape<V1WorldCupMatchesPayload>(obj({ matches: arrayOf(match) }));
-const isStandings = shape<V1WorldCupStandingsPayload>(obj({ standings: arrayOf(obj({ groupNum: int, name: str, rows: arrayOf(standingsRow) })) }));
-const isGroups = shape<V1WorldCupGroupsPayload>(obj({ groups: arrayOf(obj({ groupNum: int, name: str, competitors: arrayOf(competitor) })) }));
-const bracketSlot = obj({ roundNum: int, roundName: str, slot: int, gameId: int, home: competitor, away: competitor, winnerId: opt(int) });
+const isStandings = shape<V1WorldCupStandingsPayload>(
+  obj({ standings: arrayOf(obj({ groupNum: int, name: str, rows: arrayOf(standingsRow) })) }),
+);
+const isGroups = shape<V1WorldCupGroupsPayload>(
+  obj({ groups: arrayOf(obj({ groupNum: int, name: str, competitors: arrayOf(competitor) })) }),
+);
+const bracketSlot = obj({
+  roundNum: int,
+  roundName: str,
+  slot: int,
+  gameId: int,
+  home: competitor,
+  away: competitor,
+  winnerId: opt(int),
+});
 /** Each part may be missing (spec 4.6: partial data when a sub-query is briefly unavailable), never malformed. */
 const hub = obj({
   games: opt(arrayOf(match)),
@@ -277,7 +299,11 @@ const hub = obj({
 });
 const isHub = (body: unknown): body is V1WorldCupHubPayload => hub(body);
 const isPolls = shape<V1WorldCupOddsPayload>(
-  obj({ polls: arrayOf(obj({ gameId: int, totalVotes: num, options: arrayOf(obj({ option: str, votes: num, percentage: num })) })) }),
+  obj({
+    polls: arrayOf(
+      obj({ gameId: int, totalVotes: num, options: arrayOf(obj({ option: str, votes: num, percentage: num })) }),
+    ),
+  }),
 );
 const isCompetitors = shape<V1CompetitorsPayload>(obj({ competitors: arrayOf(competitor) }));
 const venue = obj({
@@ -306,7 +332,14 @@ const lineupTeam = obj({ competitorId: int, formation: opt(str), members: arrayO
 const gameEvent = obj({ minute: int, type: str, competitorId: int, athleteId: opt(int), name: opt(str) });
 const isWorldCupGame = shape<V1WorldCupGamePayload>(
   obj({
-    game: allOf(gameDetail, obj({ lineups: arrayOf(lineupTeam), events: arrayOf(gameEvent), commentary: arrayOf(obj({ minute: int, text: str })) })),
+    game: allOf(
+      gameDetail,
+      obj({
+        lineups: arrayOf(lineupTeam),
+        events: arrayOf(gameEvent),
+        commentary: arrayOf(obj({ minute: int, text: str })),
+      }),
+    ),
   }),
 );
 

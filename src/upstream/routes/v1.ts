@@ -118,8 +118,7 @@ export interface SearchPayload {
   results: SearchHit[];
 }
 
-const hasArray = (body: unknown, key: string): boolean =>
-  isObject(body) && Array.isArray(body[key]);
+const hasArray = (body: unknown, key: string): boolean => isObject(body) && Array.isArray(body[key]);
 
 /** What the resolvers read of each payload (the interfaces above), checked once: see shape.ts. */
 const standingsShape = obj({
@@ -151,7 +150,9 @@ const linesShape = obj({
 });
 const newsShape = obj({
   data: obj({
-    news: arrayOf(obj({ id: int, publishDate: date, sourceId: int, title: str, image: opt(str), url: str, isMagazine: opt(bool) })),
+    news: arrayOf(
+      obj({ id: int, publishDate: date, sourceId: int, title: str, image: opt(str), url: str, isMagazine: opt(bool) }),
+    ),
     newsSources: arrayOf(obj({ id: int, name: str, imageVersion: opt(int) })),
   }),
 });
@@ -171,7 +172,17 @@ const athletesShape = obj({
       bio: opt(str),
       team: opt(obj({ id: int, name: str, imageVersion: opt(int) })),
       statistics: opt(arrayOf(obj({ name: str, value: num }))),
-      currentSeason: opt(obj({ season: int, gamesPlayed: int, goals: int, assists: int, points: int, plusMinus: int, penaltyMinutes: int })),
+      currentSeason: opt(
+        obj({
+          season: int,
+          gamesPlayed: int,
+          goals: int,
+          assists: int,
+          points: int,
+          plusMinus: int,
+          penaltyMinutes: int,
+        }),
+      ),
     }),
   ),
 });

@@ -60,7 +60,14 @@ export interface SeasonStatisticsPayload {
 type Kind = 'manager' | 'referee' | 'venue';
 
 /** What the resolvers read of each payload (the interfaces above), checked once: see shape.ts. */
-const coach = obj({ id: int, name: str, shortName: opt(str), nationality: opt(str), dateOfBirthTimestamp: opt(epochSeconds), team: opt(v2Ref) });
+const coach = obj({
+  id: int,
+  name: str,
+  shortName: opt(str),
+  nationality: opt(str),
+  dateOfBirthTimestamp: opt(epochSeconds),
+  team: opt(v2Ref),
+});
 const careerEntry = obj({
   team: v2Ref,
   role: str,
@@ -71,7 +78,13 @@ const careerEntry = obj({
   draws: int,
   losses: int,
 });
-const umpire = obj({ id: int, name: str, country: opt(obj({ name: str })), games: opt(int), debutTimestamp: opt(epochSeconds) });
+const umpire = obj({
+  id: int,
+  name: str,
+  country: opt(obj({ name: str })),
+  games: opt(int),
+  debutTimestamp: opt(epochSeconds),
+});
 const ground = allOf(v2Venue, obj({ surface: opt(str), opened: opt(int) }));
 
 const detail = <T>(kind: Kind, accepts: (body: unknown) => body is T): Route<{ id: number }, T> => ({
@@ -94,13 +107,18 @@ const events = (kind: Kind, direction: 'last' | 'next'): Route<{ id: number; pag
   accepts: isEventsPage,
 });
 
-const seasonStatistics = (kind: Kind): Route<{ id: number; tournamentId: number; seasonId: number }, SeasonStatisticsPayload> => ({
+const seasonStatistics = (
+  kind: Kind,
+): Route<{ id: number; tournamentId: number; seasonId: number }, SeasonStatisticsPayload> => ({
   version: 'v2',
   template: `${BASE}/${kind}/{id}/tournament/{tid}/season/{sid}/statistics`,
   auth: true,
   counted: true,
   cacheClass: 'v2Season',
-  build: (p) => ({ path: `${BASE}/${kind}/${p.id}/tournament/${p.tournamentId}/season/${p.seasonId}/statistics`, query: {} }),
+  build: (p) => ({
+    path: `${BASE}/${kind}/${p.id}/tournament/${p.tournamentId}/season/${p.seasonId}/statistics`,
+    query: {},
+  }),
   accepts: shape<SeasonStatisticsPayload>(obj({ statistics: v2Statistics })),
 });
 
@@ -127,4 +145,5 @@ export const v2AussieRulesRoutes = {
 } as const satisfies Record<string, Route<never, unknown>>;
 
 /** The two image endpoints, as the gateway's image URLs name them. */
-export const aussieRulesImagePath = (kind: 'managers' | 'referees', id: number): string => `/images/v2/aussie-rules/${kind}/${id}`;
+export const aussieRulesImagePath = (kind: 'managers' | 'referees', id: number): string =>
+  `/images/v2/aussie-rules/${kind}/${id}`;

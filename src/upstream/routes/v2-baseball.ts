@@ -69,7 +69,10 @@ const lineupPlayer = obj({
   substitute: opt(bool),
   statistics: opt(v2Statistics),
 });
-const teamLineup = obj({ players: arrayOf(lineupPlayer), supportStaff: opt(arrayOf(obj({ id: int, name: str, role: str }))) });
+const teamLineup = obj({
+  players: arrayOf(lineupPlayer),
+  supportStaff: opt(arrayOf(obj({ id: int, name: str, role: str }))),
+});
 
 export const v2BaseballRoutes = {
   lineups: {

@@ -26,7 +26,9 @@ export interface V2CyclingSearchPayload {
 }
 
 /** What the resolvers read, checked once (see shape.ts). */
-const isCountries = shape<{ countries: V2CyclingCountry[] }>(obj({ countries: arrayOf(obj({ alpha2: str, name: str, riders: opt(int) })) }));
+const isCountries = shape<{ countries: V2CyclingCountry[] }>(
+  obj({ countries: arrayOf(obj({ alpha2: str, name: str, riders: opt(int) })) }),
+);
 /** `type` is not read (every entity is a rider-as-team), so any string passes. */
 const isSearch = shape<V2CyclingSearchPayload>(obj({ results: arrayOf(obj({ type: str, entity: v2Team })) }));
 

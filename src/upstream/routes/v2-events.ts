@@ -46,7 +46,9 @@ export const v2EventRoutes = {
     auth: true,
     counted: true,
     cacheClass: 'v2Events',
-    build: (p: V2SportParam & { tournamentId: number; seasonId: number; direction: 'last' | 'next'; page: number }) => ({
+    build: (
+      p: V2SportParam & { tournamentId: number; seasonId: number; direction: 'last' | 'next'; page: number },
+    ) => ({
       path: `/v2/${p.sport}/api/tournament/${p.tournamentId}/season/${p.seasonId}/events/${p.direction}/${p.page}`,
       query: {},
     }),

@@ -179,14 +179,23 @@ export interface V2LineupsPayload {
   data: { confirmed: boolean; home: V2LineupSide; away: V2LineupSide };
 }
 
-
 /** What the resolvers read of each payload (the interfaces above), checked once: see shape.ts. */
 /** `V2Season.year` is non-null in the schema. */
 const v2Season = obj({ id: int, name: str, year: str });
 const category = obj({ id: int, name: str, slug: opt(str), alpha2: opt(str), amateur: opt(bool) });
 const catalogueTournament = obj({ id: int, name: str, slug: opt(str), category, tier: opt(int) });
 const round = obj({ round: int, name: str, slug: str, events: int });
-const standingsRow = obj({ position: int, team: v2Ref, matches: int, wins: int, draws: int, losses: int, scoresFor: int, scoresAgainst: int, points: num });
+const standingsRow = obj({
+  position: int,
+  team: v2Ref,
+  matches: int,
+  wins: int,
+  draws: int,
+  losses: int,
+  scoresFor: int,
+  scoresAgainst: int,
+  points: num,
+});
 const bracketBlock = obj({
   order: int,
   eventId: int,
@@ -230,7 +239,11 @@ const shapes = {
 
 type NoParams = Record<string, never>;
 
-function fixed<T>(path: string, cacheClass: 'v2WorldCup' | 'v2Catalogue' | 'v2Live', accepts: (body: unknown) => boolean) {
+function fixed<T>(
+  path: string,
+  cacheClass: 'v2WorldCup' | 'v2Catalogue' | 'v2Live',
+  accepts: (body: unknown) => boolean,
+) {
   return {
     version: 'v2',
     template: `${BASE}${path}`,
@@ -254,7 +267,8 @@ export const v2FootballRoutes = {
     counted: true,
     cacheClass: 'v2WorldCup',
     build: (p: { page: number }) => ({ path: `${BASE}/api/world-cup-2026/matches`, query: { page: p.page } }),
-    accepts: (body: unknown): body is V2WorldCupMatchesPage => shapes.events(body) && typeof (body as { hasNextPage?: unknown }).hasNextPage === 'boolean',
+    accepts: (body: unknown): body is V2WorldCupMatchesPage =>
+      shapes.events(body) && typeof (body as { hasNextPage?: unknown }).hasNextPage === 'boolean',
   },
   worldCupRound: {
     version: 'v2',
@@ -299,7 +313,8 @@ export const v2FootballRoutes = {
     counted: true,
     cacheClass: 'v2Catalogue',
     build: (p: { categoryId: number }) => ({ path: `${BASE}/api/categories/${p.categoryId}/tournaments`, query: {} }),
-    accepts: (body: unknown): body is V2CategoryTournamentsPayload => shapes.tournaments(body) && category((body as { category?: unknown }).category),
+    accepts: (body: unknown): body is V2CategoryTournamentsPayload =>
+      shapes.tournaments(body) && category((body as { category?: unknown }).category),
   },
   leagues: {
     version: 'v2',

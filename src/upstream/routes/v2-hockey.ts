@@ -92,27 +92,49 @@ const teamRoute = <P extends { id: number }, T>(
   accepts,
 });
 
-const hasArray = (key: string) => (body: unknown): boolean => isObject(body) && Array.isArray(body[key]);
+const hasArray =
+  (key: string) =>
+  (body: unknown): boolean =>
+    isObject(body) && Array.isArray(body[key]);
 /** The seasons lists are read whole (see shape.ts). */
-const tournamentSeasons = arrayOf(obj({ uniqueTournament: v2UniqueTournament, seasons: arrayOf(obj({ id: int, name: str, year: str })) }));
+const tournamentSeasons = arrayOf(
+  obj({ uniqueTournament: v2UniqueTournament, seasons: arrayOf(obj({ id: int, name: str, year: str })) }),
+);
 
 const nearEvents = obj({ previousEvent: opt(v2Event), nextEvent: opt(v2Event) });
 
 export const v2HockeyRoutes = {
   roster: teamRoute('/players', 'v2Entity', (b): b is HockeyRosterPayload => obj({ players: arrayOf(v2Player) })(b)),
   lastEvents: teamRoute<{ id: number; page: number }, { events: V2Event[]; hasNextPage: boolean }>(
-    '/events/last/{page}', 'v2Events', isEventsPage, (p) => `/${p.page}`,
+    '/events/last/{page}',
+    'v2Events',
+    isEventsPage,
+    (p) => `/${p.page}`,
   ),
   nextEvents: teamRoute<{ id: number; page: number }, { events: V2Event[]; hasNextPage: boolean }>(
-    '/events/next/{page}', 'v2Events', isEventsPage, (p) => `/${p.page}`,
+    '/events/next/{page}',
+    'v2Events',
+    isEventsPage,
+    (p) => `/${p.page}`,
   ),
   nearEvents: teamRoute('/near-events', 'v2Events', (b): b is NearEventsPayload => nearEvents(b)),
-  competitions: teamRoute('/unique-tournaments', 'v2Entity', (b): b is UniqueTournamentsPayload => obj({ uniqueTournaments: arrayOf(v2UniqueTournament) })(b)),
+  competitions: teamRoute('/unique-tournaments', 'v2Entity', (b): b is UniqueTournamentsPayload =>
+    obj({ uniqueTournaments: arrayOf(v2UniqueTournament) })(b),
+  ),
   performance: teamRoute('/performance', 'v2Events', (b): b is HockeyPerformancePayload =>
-    obj({ form: arrayOf(str), record: obj({ played: int, wins: int, losses: int, overtimeLosses: int }) })(b)),
-  featuredEvent: teamRoute('/featured-event', 'v2Events', (b): b is FeaturedEventPayload => obj({ featuredEvent: v2Event })(b)),
-  playerStatisticsSeasons: teamRoute('/player-statistics/seasons', 'v2Entity', (b): b is PlayerStatisticsSeasonsPayload => obj({ uniqueTournamentSeasons: tournamentSeasons })(b)),
-  standingsSeasons: teamRoute('/standings/seasons', 'v2Entity', (b): b is StandingsSeasonsPayload => obj({ tournamentSeasons: tournamentSeasons })(b)),
+    obj({ form: arrayOf(str), record: obj({ played: int, wins: int, losses: int, overtimeLosses: int }) })(b),
+  ),
+  featuredEvent: teamRoute('/featured-event', 'v2Events', (b): b is FeaturedEventPayload =>
+    obj({ featuredEvent: v2Event })(b),
+  ),
+  playerStatisticsSeasons: teamRoute(
+    '/player-statistics/seasons',
+    'v2Entity',
+    (b): b is PlayerStatisticsSeasonsPayload => obj({ uniqueTournamentSeasons: tournamentSeasons })(b),
+  ),
+  standingsSeasons: teamRoute('/standings/seasons', 'v2Entity', (b): b is StandingsSeasonsPayload =>
+    obj({ tournamentSeasons: tournamentSeasons })(b),
+  ),
   /** Used for finished matches only (season aggregates): their statistics never change, hence the long-lived class. */
   finishedMatchStatistics: {
     version: 'v2',

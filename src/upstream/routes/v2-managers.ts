@@ -45,7 +45,10 @@ export const v2ManagerRoutes = {
     auth: true,
     counted: true,
     cacheClass: 'v2Manager',
-    build: (p: V2SportParam & { id: number; page: number }) => ({ path: `/v2/${p.sport}/api/manager/${p.id}/events/last/${p.page}`, query: {} }),
+    build: (p: V2SportParam & { id: number; page: number }) => ({
+      path: `/v2/${p.sport}/api/manager/${p.id}/events/last/${p.page}`,
+      query: {},
+    }),
     accepts: (body: unknown): body is V2EventsPage => isEventsPage(body),
   },
   footballCareer: {

@@ -43,7 +43,9 @@ export const v2UniqueTournament = obj({
   slug: opt(str),
   category: opt(obj({ id: int, name: str, slug: opt(str), sport: opt(obj({ slug: str })) })),
 });
-const score = opt(obj({ current: opt(num), display: opt(num), period1: opt(num), period2: opt(num), period3: opt(num) }));
+const score = opt(
+  obj({ current: opt(num), display: opt(num), period1: opt(num), period2: opt(num), period3: opt(num) }),
+);
 export const v2Event = obj({
   id: int,
   startTimestamp: epochSeconds,

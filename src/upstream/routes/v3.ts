@@ -54,8 +54,16 @@ export interface V3SearchPayload {
 /** What the resolvers read of each payload (the interfaces above), checked once: see shape.ts. */
 const team = obj({ id: int, name: str, shortName: opt(str) });
 const eventOf = (away: Check) =>
-  obj({ id: int, startTime: date, status: str, homeTeam: team, awayTeam: away, score: opt(obj({ home: num, away: num })) });
-const windowOf = (event: Check) => obj({ leagues: arrayOf(obj({ id: int, name: str, country: opt(str), events: arrayOf(event) })) });
+  obj({
+    id: int,
+    startTime: date,
+    status: str,
+    homeTeam: team,
+    awayTeam: away,
+    score: opt(obj({ home: num, away: num })),
+  });
+const windowOf = (event: Check) =>
+  obj({ leagues: arrayOf(obj({ id: int, name: str, country: opt(str), events: arrayOf(event) })) });
 const windowShape = windowOf(eventOf(team));
 const isWindow = (b: unknown): b is V3WindowPayload => windowShape(b);
 /** Spec 2.12: `awayTeam` and `score` are unused in the cycling feed, so they are not required of it. */
@@ -79,7 +87,8 @@ export const v3Routes = {
     counted: true,
     cacheClass: 'reference',
     build: () => ({ path: '/v3/sports', query: {} }),
-    accepts: (b: unknown): b is { sports: Array<{ slug: string; name: string }> } => obj({ sports: arrayOf(obj({ slug: str, name: str })) })(b),
+    accepts: (b: unknown): b is { sports: Array<{ slug: string; name: string }> } =>
+      obj({ sports: arrayOf(obj({ slug: str, name: str })) })(b),
   },
   match: {
     version: 'v3',
@@ -89,7 +98,9 @@ export const v3Routes = {
     cacheClass: 'v3Window',
     build: (p: { id: number }) => ({ path: `/v3/match/${p.id}`, query: {} }),
     accepts: (b: unknown): b is V3MatchPayload =>
-      obj({ match: (m: unknown) => eventOf(team)(m) && obj({ sport: str, league: obj({ id: int, name: str }) })(m) })(b),
+      obj({ match: (m: unknown) => eventOf(team)(m) && obj({ sport: str, league: obj({ id: int, name: str }) })(m) })(
+        b,
+      ),
   },
   search: {
     version: 'v3',
@@ -98,7 +109,8 @@ export const v3Routes = {
     counted: true,
     cacheClass: 'search',
     build: (p: { query: string }) => ({ path: '/v3/search', query: { q: p.query } }),
-    accepts: (b: unknown): b is V3SearchPayload => obj({ results: arrayOf(obj({ type: str, id: int, name: str, sport: str })) })(b),
+    accepts: (b: unknown): b is V3SearchPayload =>
+      obj({ results: arrayOf(obj({ type: str, id: int, name: str, sport: str })) })(b),
   },
   cycling: {
     version: 'v3',

@@ -51,7 +51,9 @@ const oddsShape = obj({
       key: str,
       name: str,
       lastUpdate: epochMs,
-      markets: arrayOf(obj({ key: str, suspended: opt(bool), outcomes: arrayOf(obj({ name: str, price: num, point: opt(num) })) })),
+      markets: arrayOf(
+        obj({ key: str, suspended: opt(bool), outcomes: arrayOf(obj({ name: str, price: num, point: opt(num) })) }),
+      ),
     }),
   ),
 });

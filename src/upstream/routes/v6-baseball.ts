@@ -64,7 +64,11 @@ const matchShape = obj({
   }),
 });
 const teamStatsShape = obj({ home: recordOf(num), away: recordOf(num) });
-const oddsShape = obj({ markets: arrayOf(obj({ name: str, suspended: opt(bool), outcomes: arrayOf(obj({ name: str, odds: num, line: opt(num) })) })) });
+const oddsShape = obj({
+  markets: arrayOf(
+    obj({ name: str, suspended: opt(bool), outcomes: arrayOf(obj({ name: str, odds: num, line: opt(num) })) }),
+  ),
+});
 
 export const v6BaseballRoutes = {
   match: match('', shape<{ match: V6BaseballMatch }>(matchShape)),

@@ -68,7 +68,12 @@ const teamStatsShape = obj({
     obj({
       teamId: str,
       name: opt(str),
-      side: opt(oneOf((v) => v === 'home', (v) => v === 'away')),
+      side: opt(
+        oneOf(
+          (v) => v === 'home',
+          (v) => v === 'away',
+        ),
+      ),
       logo: opt(str),
       matchStats: obj({ 0: periodBlock, 1: periodBlock, 2: periodBlock }),
     }),
@@ -94,7 +99,10 @@ export const v6FootballRoutes = {
     auth: true,
     counted: true,
     cacheClass: 'v6TeamStats',
-    build: (p: { matchId: string }) => ({ path: `/v6/football/api/v1/match/${encodeURIComponent(p.matchId)}/team-stats`, query: {} }),
+    build: (p: { matchId: string }) => ({
+      path: `/v6/football/api/v1/match/${encodeURIComponent(p.matchId)}/team-stats`,
+      query: {},
+    }),
     accepts: shape<V6TeamStatsPayload>(teamStatsShape),
   },
 } as const satisfies Record<string, Route<never, unknown>>;

@@ -86,7 +86,8 @@ function renderSnapshot(snapshot) {
   }
   const container = $('markets');
   container.replaceChildren(...[...markets.values()].map(renderMarket));
-  $('updated').textContent = `Odds at ${new Date(snapshot.timestamp).toLocaleTimeString()}${snapshot.stale ? ' (may be out of date)' : ''}`;
+  $('updated').textContent =
+    `Odds at ${new Date(snapshot.timestamp).toLocaleTimeString()}${snapshot.stale ? ' (may be out of date)' : ''}`;
   showState();
 }
 
@@ -133,7 +134,8 @@ function renderGame(game) {
   const started = game.homeScore !== null && game.awayScore !== null;
   $('score').textContent = started ? `${game.homeScore} – ${game.awayScore}` : 'v';
   const description = game.status?.description;
-  $('clock').textContent = game.statusGroup === 3 && description !== 'HT' && game.minute !== null ? `${game.minute}'` : (description ?? '');
+  $('clock').textContent =
+    game.statusGroup === 3 && description !== 'HT' && game.minute !== null ? `${game.minute}'` : (description ?? '');
   $('scoreboard').dataset.status = game.statusGroup === 3 ? 'live' : game.statusGroup === 4 ? 'finished' : 'scheduled';
 }
 
@@ -160,9 +162,10 @@ let currentSocket;
 function renderChange(change) {
   const item = document.createElement('li');
   item.dataset.kind = change.kind;
-  const what = change.kind === 'PRICE_MOVED'
-    ? `${change.marketName ?? change.marketId} · ${change.outcome}: ${change.previousPrice ?? '–'} → ${change.price ?? '–'}`
-    : `${change.marketName ?? change.marketId} ${change.kind.toLowerCase()}`;
+  const what =
+    change.kind === 'PRICE_MOVED'
+      ? `${change.marketName ?? change.marketId} · ${change.outcome}: ${change.previousPrice ?? '–'} → ${change.price ?? '–'}`
+      : `${change.marketName ?? change.marketId} ${change.kind.toLowerCase()}`;
   item.textContent = `${new Date(change.timestamp).toLocaleTimeString()} ${what}${change.afterReconnect ? ' (after reconnect)' : ''}`;
   const list = $('changes');
   list.prepend(item);
@@ -190,8 +193,12 @@ function connect(attempt = 0) {
         acknowledged = true;
         socketState = 'open';
         showState();
-        socket.send(JSON.stringify({ id: 'snapshots', type: 'subscribe', payload: { query: SNAPSHOTS, variables: { matchId } } }));
-        socket.send(JSON.stringify({ id: 'changes', type: 'subscribe', payload: { query: CHANGES, variables: { matchId } } }));
+        socket.send(
+          JSON.stringify({ id: 'snapshots', type: 'subscribe', payload: { query: SNAPSHOTS, variables: { matchId } } }),
+        );
+        socket.send(
+          JSON.stringify({ id: 'changes', type: 'subscribe', payload: { query: CHANGES, variables: { matchId } } }),
+        );
         socket.send(JSON.stringify({ id: 'ticker', type: 'subscribe', payload: { query: TICKER } }));
         askMatches();
         break;
