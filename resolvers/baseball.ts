@@ -2,7 +2,7 @@
  * Baseball V2 lineups and the lineup confirmation subscription.
  */
 import { Repeater } from 'graphql-yoga';
-import { refusalError } from '../src/access/spend-refusal.js';
+import { refusalError } from '../src/spend/spend-refusal.js';
 import type { Resolvers } from '../src/generated/resolvers-types.js';
 import type { LineupStatus } from '../src/live/lineup-poller.js';
 import { loadBaseballLineups } from '../src/model/baseball-lineups.js';
@@ -64,7 +64,7 @@ export const baseballResolvers: Resolvers = {
       subscribe: (_, { matchId }, ctx) => {
         const id = integerId(matchId, 'match id');
         const poller = ctx.services.live.lineups;
-        // A client whose budget cannot pay for one poll is refused here, before any request (src/live/poll-payers.ts).
+        // A client whose budget cannot pay for one poll is refused here, before any request (src/spend/poll-payers.ts).
         const refusal = poller.refusalFor(id, ctx.clientName);
         if (refusal !== undefined) throw refusalError(refusal);
         return new Repeater<LineupStatus>(async (push, stop) => {

@@ -1,5 +1,5 @@
 import { Repeater, SlidingBuffer } from 'graphql-yoga';
-import { refusalError } from '../src/access/spend-refusal.js';
+import { refusalError } from '../src/spend/spend-refusal.js';
 import type { Resolvers } from '../src/generated/resolvers-types.js';
 import { inProgress, type TickerSnapshot } from '../src/live/ticker.js';
 import { v1WorldCupRoutes } from '../src/upstream/routes/v1-world-cup.js';
@@ -19,7 +19,7 @@ export const liveResolvers: Resolvers = {
   },
   Subscription: {
     liveTicker: {
-      // A client whose budget cannot pay for one poll is refused here, before any request (src/live/poll-payers.ts).
+      // A client whose budget cannot pay for one poll is refused here, before any request (src/spend/poll-payers.ts).
       subscribe: (_, __, ctx) => {
         const { ticker } = ctx.services.live;
         const refusal = ticker.refusalFor(ctx.clientName);

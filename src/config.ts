@@ -4,8 +4,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { budgetProblem } from './access/client-budgets.js';
-import { isAllowedHostEntry } from './http/allowed-hosts.js';
+import { budgetProblem } from './spend/client-budgets.js';
+import { isAllowedHostEntry } from './transport/http/allowed-hosts.js';
 import { parseClientKeys, type ClientKey } from './access/client-keys.js';
 import { envReader, type Env } from './env-reader.js';
 import { defaultPlan, type Plan } from './upstream/assumptions.js';
@@ -74,7 +74,7 @@ export interface OperationLimits {
    * GraphiQL and graphql-js's `getIntrospectionQuery` need). @default 15
    */
   maxIntrospectionDepth: number;
-  /** `LIMIT_MAX_VARIABLES_DEPTH`: nesting of `variables`, and of `extensions`, in one request (src/http/input-bounds.ts). @default 16 */
+  /** `LIMIT_MAX_VARIABLES_DEPTH`: nesting of `variables`, and of `extensions`, in one request (src/transport/http/input-bounds.ts). @default 16 */
   maxVariablesDepth: number;
   /** `LIMIT_MAX_VARIABLES_VALUES`: values held by `variables`, and by `extensions`, in one request. @default 10_000 */
   maxVariablesValues: number;
@@ -102,14 +102,14 @@ export interface AccessConfig {
   corsOrigins: readonly string[];
   /**
    * `GATEWAY_ALLOWED_HOSTS`, comma separated: the `Host` names the gateway
-   * answers for (src/http/allowed-hosts.ts); `*` = any.
+   * answers for (src/transport/http/allowed-hosts.ts); `*` = any.
    * @default empty: the names of `HOST` (every interface address and the
    * machine's name for `0.0.0.0`/`::`, plus `localhost`, `127.0.0.1`, `::1` on loopback)
    */
   allowedHosts: readonly string[];
 }
 
-/** Cluster mode (src/state/shared-state.ts): replicas share their state through Redis. */
+/** Cluster mode (src/state/open-state.ts): replicas share their state through Redis. */
 export interface ClusterConfig {
   /** `REDIS_URL` (`redis://` or `rediss://`): set, the gateway joins the cluster on it; unset, it runs alone on memory and `DATA_DIR`. */
   redisUrl: string | undefined;
@@ -256,7 +256,7 @@ export interface Config {
   };
 }
 
-/** How many connections the gateway holds, and for how long (src/http/connection-bounds.ts, src/live/idle-sockets.ts). */
+/** How many connections the gateway holds, and for how long (src/transport/http/connection-bounds.ts, src/transport/ws/idle-sockets.ts). */
 export interface ConnectionConfig {
   /**
    * `HTTP_HEADERS_TIMEOUT_MS`: a request's headers must have arrived this
@@ -296,7 +296,7 @@ export interface ConnectionConfig {
 }
 
 export interface ServiceConfig {
-  /** `COMPRESSION`: brotli or gzip by `Accept-Encoding` (src/http/compress.ts). @default true */
+  /** `COMPRESSION`: brotli or gzip by `Accept-Encoding` (src/transport/http/compress.ts). @default true */
   compression: boolean;
   /** `COMPRESSION_THRESHOLD_BYTES`: smaller answers are sent as they are. @default 1_024 */
   compressionThresholdBytes: number;

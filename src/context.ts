@@ -4,14 +4,14 @@
  */
 import type { Logger } from 'pino';
 import type { YogaInitialContext } from 'graphql-yoga';
-import type { SpendGate } from './access/spend-gate.js';
+import type { SpendGate } from './spend/spend-gate.js';
 import type { Config } from './config.js';
 import type { LiveServices } from './live/services.js';
 import type { UpstreamLoader } from './loaders/upstream-loader.js';
 import type { GatewayMetrics } from './metrics.js';
 import type { UpstreamFetcher } from './upstream/fetcher.js';
-import type { Ledger } from './upstream/ledger.js';
-import type { SharedState } from './state/shared-state.js';
+import type { Ledger } from './spend/ledger.js';
+import type { SharedState } from './state/open-state.js';
 
 export interface GatewayServices {
   readonly config: Config;
@@ -21,9 +21,9 @@ export interface GatewayServices {
   readonly logger: Logger;
   /** Live odds hub and live ticker (src/live). */
   readonly live: LiveServices;
-  /** The cost, plan and client-budget check every door passes (src/access/spend-gate.ts). */
+  /** The cost, plan and client-budget check every door passes (src/spend/spend-gate.ts). */
   readonly spend: SpendGate;
-  /** Where shared state lives: this process alone, or the cluster (src/state/shared-state.ts). */
+  /** Where shared state lives: this process alone, or the cluster (src/state/open-state.ts). */
   readonly state: Pick<SharedState, 'mode' | 'replicaId' | 'bus' | 'leases' | 'board' | 'health'>;
 }
 

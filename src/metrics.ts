@@ -51,7 +51,7 @@ export class GatewayMetrics {
 
   readonly estimateReuses = new AfterAnswerCounter(this.afterAnswer, {
     name: 'sports_graph_estimate_reuses_total',
-    help: 'Operations whose cost estimate was reused: same document and variables, nothing cached changed since, at most 500 ms old (src/cost/estimate-memo.ts).',
+    help: 'Operations whose cost estimate was reused: same document and variables, nothing cached changed since, at most 500 ms old (src/spend/estimate/estimate-memo.ts).',
     registers: [this.registry],
   });
 
@@ -166,7 +166,7 @@ export class GatewayMetrics {
     },
   });
 
-  /** The shared state (src/state/shared-state.ts), read when scraped. */
+  /** The shared state (src/state/open-state.ts), read when scraped. */
   #cluster: { readonly degraded: boolean; readonly memberCount: number } | undefined;
 
   readonly degraded: Gauge = new Gauge({

@@ -4,7 +4,7 @@
  * runs first and answers 404 `NOT_FOUND`), so a route added later is
  * unreachable until it has a row here, and a row must say whether the
  * route can cause a counted upstream request and, if so, which door of the
- * spend gate (src/access/spend-gate.ts) it passes. test/every-door.test.ts
+ * spend gate (src/spend/spend-gate.ts) it passes. test/every-door.test.ts
  * holds an example request for every row and proves each row's claim
  * against the running gateway: a gated route refuses a client with no
  * budget left before any upstream request and charges one with budget
@@ -36,7 +36,7 @@ export const gatewayRoutes: readonly GatewayRoute[] = [
     path: /^\/graphql$/,
     spending: {
       kind: 'gated',
-      door: 'src/plugins/use-cost-limit.ts (operations), src/live/poll-payers.ts (subscriptions that start shared polls)',
+      door: 'src/plugins/use-cost-limit.ts (operations), src/spend/poll-payers.ts (subscriptions that start shared polls)',
     },
   },
   {

@@ -25,7 +25,7 @@ import { useErrorCodes } from './plugins/use-error-codes.js';
 import { useHealthz } from './plugins/use-healthz.js';
 import { useReadyz } from './plugins/use-readyz.js';
 import { useSubscriptionDrain } from './plugins/use-subscription-drain.js';
-import { InFlightRequests, waitFor } from './http/in-flight.js';
+import { InFlightRequests, waitFor } from './transport/http/in-flight.js';
 import type { StateReadiness } from './state/shared.js';
 import { useRouteTable } from './plugins/use-route-table.js';
 import { useClientKeys } from './plugins/use-client-keys.js';
@@ -35,24 +35,24 @@ import { useCors } from './plugins/use-cors.js';
 import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
 import { createLiveServices } from './live/services.js';
 import { attachBenchControl, benchControlEnabled } from './bench-control.js';
-import { GatewaySocket } from './live/preserialized.js';
-import { serveGraphqlWs } from './live/graphql-ws-server.js';
+import { GatewaySocket } from './transport/ws/preserialized.js';
+import { serveGraphqlWs } from './transport/ws/graphql-ws-server.js';
 import { useWidgets } from './widgets/use-widgets.js';
 import { usePossibleTypes } from './plugins/use-possible-types.js';
 import { useImages } from './images/use-images.js';
 import { imageServiceFor } from './images/for-services.js';
 import { useOperationLimits } from './plugins/use-operation-limits.js';
-import { limitRequestBody } from './http-limits.js';
-import { defaultAllowedHosts, HostPolicy } from './http/allowed-hosts.js';
-import { answerClientErrors } from './http/client-errors.js';
-import { compressResponses } from './http/compress.js';
-import { refuseForeignHosts, upgradeAnswer, upgradeRefusal } from './http/host-check.js';
-import type { InputBounds } from './http/input-bounds.js';
-import { guardRequests, type ReportError } from './http/request-guard.js';
-import { refuseServerMessageTypes } from './http/ws-message-types.js';
-import { quietPeerProtocolErrors } from './http/ws-peer-errors.js';
-import { routeUpgrades } from './http/upgrades.js';
-import { ConnectionCap, serverTimeouts } from './http/connection-bounds.js';
+import { limitRequestBody } from './transport/http/body-limit.js';
+import { defaultAllowedHosts, HostPolicy } from './transport/http/allowed-hosts.js';
+import { answerClientErrors } from './transport/http/client-errors.js';
+import { compressResponses } from './transport/http/compress.js';
+import { refuseForeignHosts, upgradeAnswer, upgradeRefusal } from './transport/http/host-check.js';
+import type { InputBounds } from './transport/http/input-bounds.js';
+import { guardRequests, type ReportError } from './transport/http/request-guard.js';
+import { refuseServerMessageTypes } from './transport/http/ws-message-types.js';
+import { quietPeerProtocolErrors } from './transport/http/ws-peer-errors.js';
+import { routeUpgrades } from './transport/http/upgrades.js';
+import { ConnectionCap, serverTimeouts } from './transport/http/connection-bounds.js';
 import { useInputBounds } from './plugins/use-input-bounds.js';
 import { useIntrospectionBounds } from './plugins/use-introspection-bounds.js';
 import { useCodedRefusals } from './plugins/use-coded-refusals.js';
@@ -67,11 +67,11 @@ import { useResultCache } from './plugins/use-result-cache.js';
 import { LocalResultCache, type ResultCache } from './results/result-cache.js';
 import { serveResultCacheHits } from './results/fast-path.js';
 import { useCostLimit } from './plugins/use-cost-limit.js';
-import { SpendGate } from './access/spend-gate.js';
-import { auditedLedger } from './access/charge-audit.js';
-import { ChargeTally } from './access/charge-tally.js';
+import { SpendGate } from './spend/spend-gate.js';
+import { auditedLedger } from './spend/charge-audit.js';
+import { ChargeTally } from './spend/charge-tally.js';
 import { UpstreamFetcher } from './upstream/fetcher.js';
-import { openSharedState } from './state/shared-state.js';
+import { openSharedState } from './state/open-state.js';
 import { cacheEntriesFor } from './state/cache-entries-for.js';
 import type { CacheEntries } from './upstream/cache-entries.js';
 import { DiskEntries } from './upstream/disk-entries.js';
@@ -83,7 +83,7 @@ import { runtimeDir } from './runtime-files.js';
 import { graphiqlAssets } from './graphiql/assets.js';
 import { graphiqlPage } from './graphiql/page.js';
 import { GRAPHIQL_ASSET_PREFIX, useGraphiQLAssets } from './graphiql/use-graphiql-assets.js';
-import type { FieldCost } from './cost/field-cost.js';
+import type { FieldCost } from './spend/estimate/cost-rule.js';
 import { subgraphFieldCosts } from './federation/entity-cost.js';
 import { routeSubgraph, SUBGRAPH_PATH } from './federation/route-subgraph.js';
 import { buildGatewaySubgraphSchema } from './federation/subgraph-schema.js';
@@ -137,7 +137,7 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
   metrics.observeCluster(state);
   const { budgets } = state;
   metrics.observeAllowance(state.ledger);
-  // Who paid for each counted request; the ledger is counted beside it for the test suite's charge check when that is on (src/access/charge-audit.ts).
+  // Who paid for each counted request; the ledger is counted beside it for the test suite's charge check when that is on (src/spend/charge-audit.ts).
   const tally = new ChargeTally();
   const ledger = auditedLedger(state.ledger, tally, 'gateway');
 
@@ -289,7 +289,7 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     landingPage: false,
     // One operation per request: a batch would multiply what one request can cost.
     batching: false,
-    // Bodies are bounded, and read whole, before yoga (src/http-limits.ts): yoga's own limit would re-wrap every request.
+    // Bodies are bounded, and read whole, before yoga (src/transport/http/body-limit.ts): yoga's own limit would re-wrap every request.
     maxRequestBodySize: false,
     logging: logger,
     graphiql: config.access.graphiql ? { title: 'sports-graph', subscriptionsProtocol: 'WS' } : false,
@@ -363,7 +363,7 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
           },
           yoga,
         );
-  // Every answer written below, refusals included, is compressed when it is worth it (src/http/compress.ts).
+  // Every answer written below, refusals included, is compressed when it is worth it (src/transport/http/compress.ts).
   const compressed = (next: RequestListener): RequestListener =>
     config.service.compression
       ? compressResponses({ thresholdBytes: config.service.compressionThresholdBytes }, next)
@@ -371,10 +371,10 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
   const inFlight = new InFlightRequests();
   const handler = routeSubgraph(subgraph, standAlone);
   // The front door, outermost first: no throw escapes, foreign host names are refused before anything reads the request, bodies are bounded.
-  // Past GATEWAY_MAX_CONNECTIONS a connection is answered 503 TOO_MANY_CONNECTIONS (src/http/connection-bounds.ts).
+  // Past GATEWAY_MAX_CONNECTIONS a connection is answered 503 TOO_MANY_CONNECTIONS (src/transport/http/connection-bounds.ts).
   const cap = new ConnectionCap(config.connections);
   const server: Server = createServer(
-    // The Host check answers a missing Host itself, with a code (src/http/host-check.ts). Slow requests are cut.
+    // The Host check answers a missing Host itself, with a code (src/transport/http/host-check.ts). Slow requests are cut.
     { requireHostHeader: false, ...serverTimeouts(config.connections) },
     inFlight.track(
       guardRequests(
@@ -398,14 +398,14 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
   });
 
   const wsServer = new WebSocketServer({
-    // Upgrades are routed by src/http/upgrades.ts, which codes every refusal.
+    // Upgrades are routed by src/transport/http/upgrades.ts, which codes every refusal.
     noServer: true,
     path: '/graphql',
-    // Restores pre-serialized subscription payloads (src/live/preserialized.ts).
+    // Restores pre-serialized subscription payloads (src/transport/ws/preserialized.ts).
     WebSocket: GatewaySocket,
     maxPayload: config.limits.maxWsMessageBytes,
     // Browsers let any page open a WebSocket: only our own pages and the configured origins may,
-    // and only under a host name we answer for (src/http/host-check.ts). Refused at the upgrade, with a coded body.
+    // and only under a host name we answer for (src/transport/http/host-check.ts). Refused at the upgrade, with a coded body.
     verifyClient: (
       { req }: { req: IncomingMessage },
       accept: (ok: boolean, status?: number, body?: string, headers?: Record<string, string>) => void,
@@ -428,7 +428,7 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
   refuseServerMessageTypes(wsServer);
   // The bench's floor and memory probes: only with BENCH_CONTROL=on and an IPC channel to the bench (src/bench-control.ts).
   if (benchControlEnabled(config.bench.control)) attachBenchControl(wsServer);
-  // graphql-ws on the ws server, with shared odds executions written straight to their subscribers (src/live/graphql-ws-server.ts).
+  // graphql-ws on the ws server, with shared odds executions written straight to their subscribers (src/transport/ws/graphql-ws-server.ts).
   const graphqlWs = serveGraphqlWs({
     wsServer,
     yoga,
@@ -440,7 +440,7 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     idleTimeoutMs: config.connections.wsIdleTimeoutMs,
     keepAliveMs: config.connections.wsKeepAliveMs,
   });
-  // After useServer: a client's protocol violation is the client's, not an "internal error" trace (src/http/ws-peer-errors.ts).
+  // After useServer: a client's protocol violation is the client's, not an "internal error" trace (src/transport/http/ws-peer-errors.ts).
   quietPeerProtocolErrors(wsServer, logger);
 
   try {

@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import type { Config } from './config.js';
-import { STATE_FILE } from './state/local-state.js';
+import { STATE_FILE } from './state/local/local-state.js';
 import { planAllowances } from './upstream/assumptions.js';
 
 export interface StartLine {

@@ -135,13 +135,11 @@ describe('GraphiQL in headless Chromium', () => {
 
   it('an unknown field is marked: `{ v1 { hockey { standing } } }` gets an error marker and a squiggle', async () => {
     await typeOperation('{ v1 { hockey { standing ');
-    await expect
-      .poll(operationMarkers, { timeout: 10_000 })
-      .toContainEqual(
-        expect.objectContaining({
-          message: expect.stringContaining('Cannot query field "standing" on type "V1Hockey"'),
-        }),
-      );
+    await expect.poll(operationMarkers, { timeout: 10_000 }).toContainEqual(
+      expect.objectContaining({
+        message: expect.stringContaining('Cannot query field "standing" on type "V1Hockey"'),
+      }),
+    );
     await expect.poll(() => editor().locator('.squiggly-error').count(), { timeout: 10_000 }).toBeGreaterThan(0);
   });
 

@@ -9,7 +9,7 @@
  * what the sandbox received (the ledger counted the same).
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Ledger } from '../src/upstream/ledger.js';
+import type { Ledger } from '../src/spend/ledger.js';
 import { hockeyV1Ids } from '../src/sandbox/fixtures/hockey-v1.js';
 import { clearFaults, gql, injectFault, requestCounts, resetCounts } from './support/client.js';
 import { startStack, type TestStack } from './support/servers.js';

@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { hockeyV1Ids } from '../src/sandbox/fixtures/hockey-v1.js';
 import { gql, requestCounts, type GraphQLResponse } from './support/client.js';
 import { startRedis, type RedisServer } from './support/redis-server.js';
-import type { SharedState } from '../src/state/shared-state.js';
+import type { SharedState } from '../src/state/open-state.js';
 import { startStack, type TestStack } from './support/servers.js';
 
 const PREFIX = 'sports-graph:';

@@ -1,5 +1,5 @@
 /**
- * The estimate's per-document plan (src/cost/costed-selections.ts): made
+ * The estimate's per-document plan (src/spend/estimate/costed-selections.ts): made
  * once per document, it must never hand one document, schema or cost
  * table another's decision, and what is left to the request (variables,
  * `@skip`/`@include`, what is cached) must still change the estimate.
@@ -8,8 +8,8 @@ import { makeExecutableSchema } from '@graphql-tools/schema';
 import { getOperationAST, parse, print, type OperationDefinitionNode } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolvers } from '../resolvers/index.js';
-import { costedOperation } from '../src/cost/costed-selections.js';
-import { fieldCosts } from '../src/cost/field-costs.js';
+import { costedOperation } from '../src/spend/estimate/costed-selections.js';
+import { fieldCosts } from '../src/spend/estimate/cost-table.js';
 import { subgraphFieldCosts } from '../src/federation/entity-cost.js';
 import { loadTypeDefs } from '../src/server.js';
 import { hockeyV1Ids } from '../src/sandbox/fixtures/hockey-v1.js';

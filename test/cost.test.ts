@@ -7,7 +7,7 @@ import { isInterfaceType, isObjectType } from 'graphql';
 import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { fieldCosts, listSizes } from '../src/cost/field-costs.js';
+import { fieldCosts, listSizes } from '../src/spend/estimate/cost-table.js';
 import { hockeyV1Ids } from '../src/sandbox/fixtures/hockey-v1.js';
 import { aussieRulesIds } from '../src/sandbox/fixtures/aussie-rules.js';
 import { hockeyV2Ids } from '../src/sandbox/fixtures/hockey-v2.js';

@@ -1,6 +1,6 @@
 /**
  * The estimate calls a resource free when it reads it fresh from the cache
- * (src/cost/resolve-known.ts); execution must then not send for it, even
+ * (src/spend/estimate/resolve-known.ts); execution must then not send for it, even
  * when the entry expires or is evicted in between. On a loaded machine a
  * wide World Cup operation saw its game details expire between the two
  * (30 s TTL, stored together by an earlier run) and needed 17 counted

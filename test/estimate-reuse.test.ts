@@ -1,6 +1,6 @@
 /**
  * Estimates reused for the same document and variables while nothing
- * cached changed (src/cost/estimate-memo.ts, issue 16): the reuse shows in
+ * cached changed (src/spend/estimate/estimate-memo.ts, issue 16): the reuse shows in
  * `sports_graph_estimate_reuses_total`, and the estimate a client sees in
  * `extensions.cost.estimated` is the one a fresh walk would give. The result
  * cache is off, so that every operation reaches the estimate.

@@ -27,7 +27,7 @@
 import fc from 'fast-check';
 import { buildClientSchema, getIntrospectionQuery, type IntrospectionQuery } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ESTIMATE_CHECK_SIDE_ENV } from '../src/cost/estimate-bound.js';
+import { ESTIMATE_CHECK_SIDE_ENV } from '../src/spend/estimate/estimate-bound.js';
 import { aussieRulesIds } from '../src/sandbox/fixtures/aussie-rules.js';
 import { baseballIds } from '../src/sandbox/fixtures/baseball.js';
 import { hockeyV1Ids } from '../src/sandbox/fixtures/hockey-v1.js';

@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { guarded, guardRequests } from '../src/http/request-guard.js';
+import { guarded, guardRequests } from '../src/transport/http/request-guard.js';
 import { startGatewayProcess, type GatewayProcess } from './support/gateway-process.js';
 import { sendRaw } from './support/raw-http.js';
 

@@ -1,5 +1,5 @@
 /**
- * What an operation "needed" (src/cost/estimate-bound.ts) counts each
+ * What an operation "needed" (src/spend/estimate/estimate-bound.ts) counts each
  * counted resource once, however its failure and its request's record are
  * ordered. At the operation deadline two timers fire: the fetcher's race
  * fails the load, and the dispatcher's abort ends the hung request, which is
@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { UpstreamLoader } from '../src/loaders/upstream-loader.js';
 import { hockeyV1Ids } from '../src/sandbox/fixtures/hockey-v1.js';
 import { v1Routes } from '../src/upstream/routes/v1.js';
-import type { Ledger } from '../src/upstream/ledger.js';
+import type { Ledger } from '../src/spend/ledger.js';
 import { clearFaults, injectFault, requestCounts, resetCounts } from './support/client.js';
 import { startStack, type TestStack } from './support/servers.js';
 

@@ -6,7 +6,7 @@
  * (404, a payload that fails validation) is reported and charged.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { estimateWithinBound } from '../src/cost/estimate-bound.js';
+import { estimateWithinBound } from '../src/spend/estimate/estimate-bound.js';
 import { hockeyV1Ids } from '../src/sandbox/fixtures/hockey-v1.js';
 import { hockeyV2Ids } from '../src/sandbox/fixtures/hockey-v2.js';
 import { motorsportIds } from '../src/sandbox/fixtures/motorsport.js';

@@ -1,7 +1,7 @@
 /**
- * The subgraph's cost table: the gateway's own (src/cost/field-costs.ts)
+ * The subgraph's cost table: the gateway's own (src/spend/estimate/cost-table.ts)
  * plus `_entities`, which costs what `nodes(ids:)` of the same IDs costs
- * (src/cost/node-cost.ts): nothing for an entity a fresh listing or cached
+ * (src/spend/estimate/node-cost.ts): nothing for an entity a fresh listing or cached
  * route holds, one load per distinct resource otherwise, so a hundred
  * representations of one league table's competitors cost one standings
  * request and a hundred distinct uncached teams a hundred. A representation
@@ -9,9 +9,9 @@
  * subgraph's schema does not have) is refused in its own slot before any
  * request: it costs nothing, and the others cost as if it were absent.
  */
-import { fieldCosts } from '../cost/field-costs.js';
-import type { Args, FieldCost } from '../cost/field-cost.js';
-import { nodesCost } from '../cost/node-cost.js';
+import { fieldCosts } from '../spend/estimate/cost-table.js';
+import type { Args, FieldCost } from '../spend/estimate/cost-rule.js';
+import { nodesCost } from '../spend/estimate/node-cost.js';
 import { possibleInSchema, representedGlobalId } from './representation.js';
 
 const representations = (args: Args): unknown[] =>

@@ -12,7 +12,7 @@
  * handler, whose route table refuses or serves it.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { writeRefusal, type Refusal } from '../http/refusal.js';
+import { writeRefusal, type Refusal } from '../transport/http/refusal.js';
 
 export const SUBGRAPH_PATH = '/subgraph';
 

@@ -4,11 +4,11 @@
  * without asking again (`immutable`); a new GraphiQL version has new names.
  * The ETag lets a client that revalidates anyway get a 304. Brotli or gzip
  * copies are negotiated here and made once (src/graphiql/encoded.ts); the
- * response compression in front (src/http/compress.ts) leaves an answer
+ * response compression in front (src/transport/http/compress.ts) leaves an answer
  * that already has a Content-Encoding alone.
  */
 import type { Plugin } from 'graphql-yoga';
-import { refusalBody, type Refusal } from '../http/refusal.js';
+import { refusalBody, type Refusal } from '../transport/http/refusal.js';
 import { graphiqlAssets, type GraphiQLAsset } from './assets.js';
 import { EncodedCopies, staticEncodingFor } from './encoded.js';
 

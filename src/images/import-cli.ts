@@ -9,16 +9,16 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { auditedLedger } from '../access/charge-audit.js';
-import { ChargeTally } from '../access/charge-tally.js';
-import { SpendGate } from '../access/spend-gate.js';
+import { auditedLedger } from '../spend/charge-audit.js';
+import { ChargeTally } from '../spend/charge-tally.js';
+import { SpendGate } from '../spend/spend-gate.js';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { createLogger } from '../logger.js';
 import { GatewayMetrics } from '../metrics.js';
 import type { SandboxHandle } from '../sandbox/server.js';
 import { planAllowances } from '../upstream/assumptions.js';
 import { UpstreamFetcher } from '../upstream/fetcher.js';
-import { openLocalState, type LocalState } from '../state/local-state.js';
+import { openLocalState, type LocalState } from '../state/local/local-state.js';
 import { imageServiceFor } from './for-services.js';
 import { parseImportList } from './import-list.js';
 import { runImport, type ImportSummary } from './importer.js';
@@ -108,7 +108,7 @@ async function main(): Promise<number> {
     throw error;
   }
   const tally = new ChargeTally();
-  // Counted for the test suite's charge check when it is on (src/access/charge-audit.ts); the ledger itself otherwise.
+  // Counted for the test suite's charge check when it is on (src/spend/charge-audit.ts); the ledger itself otherwise.
   const ledger = auditedLedger(local.ledger, tally, 'importer');
   const metrics = new GatewayMetrics();
   const fetcher = new UpstreamFetcher({

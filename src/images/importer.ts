@@ -10,9 +10,9 @@
  * the plan check (minus `--reserve`) stops the run before the allowance runs
  * out; what each entity really spent is measured on a spend meter.
  */
-import type { SpendGate } from '../access/spend-gate.js';
-import type { Ledger } from '../upstream/ledger.js';
-import { SpendMeter } from '../upstream/spend-meter.js';
+import type { SpendGate } from '../spend/spend-gate.js';
+import type { Ledger } from '../spend/ledger.js';
+import { SpendMeter } from '../spend/spend-meter.js';
 import type { ImportItem } from './import-list.js';
 import type { ImageRequest } from './paths.js';
 import type { ImageService } from './service.js';

@@ -13,7 +13,7 @@
  * answered is put there for the other replicas.
  */
 import type { Logger } from 'pino';
-import { nothing, resourceEstimate, type AnyRoute, type Estimate } from '../cost/field-cost.js';
+import { nothing, resourceEstimate, type AnyRoute, type Estimate } from '../spend/estimate/cost-rule.js';
 import { errorOfResponse, type FetchOptions, type UpstreamFetcher } from '../upstream/fetcher.js';
 import { knownStateChanged } from '../upstream/known-state.js';
 import { ErrorCode, GatewayError, isGatewayError } from '../upstream/errors.js';
@@ -22,7 +22,7 @@ import { knownGaps } from '../upstream/known-gaps.js';
 import type { Route } from '../upstream/routes/route.js';
 import { v2Routes } from '../upstream/routes/v2.js';
 import { v2AussieRulesRoutes } from '../upstream/routes/v2-aussie-rules.js';
-import type { SpendMeter } from '../upstream/spend-meter.js';
+import type { SpendMeter } from '../spend/spend-meter.js';
 import { gatewayUrlOf, storeKeyOf, type ImageRequest, type LogoSources } from './paths.js';
 import { isPlaceholder } from './placeholder.js';
 import type { SharedImage, SharedImages } from './shared-images.js';

@@ -6,7 +6,7 @@
  * Errors are JSON `{"error": {"code", "message"}}` with the status of the
  * DESIGN error table.
  *
- * Every request passes the spend gate (src/access/spend-gate.ts) as the
+ * Every request passes the spend gate (src/spend/spend-gate.ts) as the
  * client its key names, with what the image service says it may cost
  * (stored images and V1 cost nothing), before any upstream request; it is
  * charged what it really spent. A refusal is 429 `QUOTA_EXHAUSTED` (with
@@ -14,12 +14,12 @@
  * `COST_LIMIT_EXCEEDED`.
  */
 import type { Plugin } from 'graphql-yoga';
-import { rawTarget } from '../http/raw-target.js';
+import { rawTarget } from '../transport/http/raw-target.js';
 import { presentedKey, type ClientKeys } from '../access/client-keys.js';
-import { COST_LIMIT_EXCEEDED, type SpendRefusal } from '../access/spend-gate.js';
-import { refusalBody, secondsUntil } from '../access/spend-refusal.js';
+import { COST_LIMIT_EXCEEDED, type SpendRefusal } from '../spend/spend-gate.js';
+import { refusalBody, secondsUntil } from '../spend/spend-refusal.js';
 import type { GatewayServices } from '../context.js';
-import { SpendMeter } from '../upstream/spend-meter.js';
+import { SpendMeter } from '../spend/spend-meter.js';
 import { ErrorCode, GatewayError, isGatewayError, type ErrorCode as Code } from '../upstream/errors.js';
 import { imageServiceFor } from './for-services.js';
 import { isImagePath, parseImagePath, type ParsedImagePath } from './paths.js';

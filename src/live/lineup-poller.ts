@@ -16,7 +16,7 @@
  * A failed poll (upstream down, quota) is pushed as a status with `error`
  * and the schedule goes on: a lineup is worth waiting for.
  *
- * Who pays: src/live/poll-payers.ts, per watch (the match detail and each
+ * Who pays: src/spend/poll-payers.ts, per watch (the match detail and each
  * poll are charged to the plan and to the longest-standing subscriber of
  * the match whose client can pay; a poll nobody can pay for is not made and
  * is pushed as a status whose error is QUOTA_EXHAUSTED).
@@ -32,15 +32,15 @@
  */
 import { GraphQLError } from 'graphql';
 import type { Logger } from 'pino';
-import type { SpendGate, SpendRefusal } from '../access/spend-gate.js';
-import { resourceEstimate, type AnyRoute, type Estimate } from '../cost/field-cost.js';
+import type { SpendGate, SpendRefusal } from '../spend/spend-gate.js';
+import { resourceEstimate, type AnyRoute, type Estimate } from '../spend/estimate/cost-rule.js';
 import type { UpstreamFetcher } from '../upstream/fetcher.js';
 import { isGatewayError } from '../upstream/errors.js';
 import { v2BaseballRoutes, type BaseballLineupsPayload } from '../upstream/routes/v2-baseball.js';
 import { v2EventRoutes } from '../upstream/routes/v2-events.js';
 import { assertLineupsCarried, fetchBaseballEvent } from '../model/baseball-lineups.js';
 import type { ClusterLoop, ClusterLoops } from './cluster-loop.js';
-import { PollPayers, PollRefusedError, subscriptionRefusal } from './poll-payers.js';
+import { PollPayers, PollRefusedError, subscriptionRefusal } from '../spend/poll-payers.js';
 
 /** A failure with a stable code: an upstream error, or a poll nobody could pay for. */
 export type CodedError = GraphQLError & { readonly code: string };

@@ -8,11 +8,11 @@
  * (cluster-feed-source.ts) when it shares state through Redis.
  */
 import type { Logger } from 'pino';
-import type { SpendGate } from '../access/spend-gate.js';
+import type { SpendGate } from '../spend/spend-gate.js';
 import type { Config } from '../config.js';
 import type { UpstreamFetcher } from '../upstream/fetcher.js';
-import type { Ledger } from '../upstream/ledger.js';
-import type { SharedState } from '../state/shared-state.js';
+import type { Ledger } from '../spend/ledger.js';
+import type { SharedState } from '../state/open-state.js';
 import { ClusterFeedSource } from './cluster-feed-source.js';
 import { clusterLoops } from './cluster-loop.js';
 import { LocalFeedSource, type OddsFeedSource } from './feed-source.js';
@@ -35,7 +35,7 @@ export interface LiveServicesOptions {
   readonly logger: Logger;
   readonly fetcher: UpstreamFetcher;
   readonly ledger: Ledger;
-  /** Who pays for the shared polls (src/live/poll-payers.ts). */
+  /** Who pays for the shared polls (src/spend/poll-payers.ts). */
   readonly spend: SpendGate;
   /** Bus, leases and board: one owner per live feed in a cluster (src/state/shared.ts). */
   readonly state: Pick<SharedState, 'bus' | 'leases' | 'board' | 'replicaId' | 'link'>;

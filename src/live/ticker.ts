@@ -17,7 +17,7 @@
  * 10 polls a day, one every 2.4 hours. Pro (7,500): one every 115.2 s.
  * Ultra and Mega: one every 30 s (the cache TTL).
  *
- * Who pays: src/live/poll-payers.ts (each poll is charged to the plan and to
+ * Who pays: src/spend/poll-payers.ts (each poll is charged to the plan and to
  * the longest-standing subscriber whose client can pay; a poll nobody can
  * pay for is not made, and the subscribers keep the last games, stale).
  *
@@ -28,13 +28,13 @@
  * nothing extra. Each poll is paid for by one of the holder's subscribers.
  */
 import type { Logger } from 'pino';
-import type { SpendGate, SpendRefusal } from '../access/spend-gate.js';
-import { resourceEstimate, type AnyRoute, type Estimate } from '../cost/field-cost.js';
+import type { SpendGate, SpendRefusal } from '../spend/spend-gate.js';
+import { resourceEstimate, type AnyRoute, type Estimate } from '../spend/estimate/cost-rule.js';
 import type { UpstreamFetcher } from '../upstream/fetcher.js';
-import type { Ledger } from '../upstream/ledger.js';
+import type { Ledger } from '../spend/ledger.js';
 import { V1StatusGroup, v1WorldCupRoutes, type V1WorldCupMatch } from '../upstream/routes/v1-world-cup.js';
 import type { ClusterLoop, ClusterLoops } from './cluster-loop.js';
-import { PollPayers, subscriptionRefusal } from './poll-payers.js';
+import { PollPayers, subscriptionRefusal } from '../spend/poll-payers.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 /** The board keeps the last snapshot longer than the longest interval (one a day), so that a new lease holder keeps the schedule. */

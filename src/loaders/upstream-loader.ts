@@ -17,7 +17,7 @@ import type { CacheSource, Peeked, StaleInfo } from '../upstream/cache.js';
 import { ErrorCode, GatewayError } from '../upstream/errors.js';
 import type { PreparedCall, UpstreamFetcher } from '../upstream/fetcher.js';
 import type { Route } from '../upstream/routes/route.js';
-import { SpendMeter } from '../upstream/spend-meter.js';
+import { SpendMeter } from '../spend/spend-meter.js';
 
 export interface StaleNotice extends StaleInfo {
   /** Route template of the stale resource. */
@@ -39,7 +39,7 @@ export interface RequestTrace {
   /** Counted resources that failed before a request left (the allowance or budget spent, a cooldown, the deadline). */
   unsentCounted: number;
   /**
-   * Counted resources the operation needed (src/cost/estimate-bound.ts):
+   * Counted resources the operation needed (src/spend/estimate/estimate-bound.ts):
    * each loaded resource once, whether it reserved a request (however
    * often, however it ended, recorded yet or not), joined one in flight,
    * started a refresh, or failed before a request left; plus each request
@@ -101,7 +101,7 @@ export class UpstreamLoader {
   /** Every counted resource loaded, for `trace.neededCounted`. */
   private readonly countedLoads: CountedLoad[] = [];
   /**
-   * Answers the cost estimate read fresh from the cache (src/cost/resolve-known.ts),
+   * Answers the cost estimate read fresh from the cache (src/spend/estimate/resolve-known.ts),
    * by cache key. Execution answers these keys with them: an entry that
    * expired or was evicted between the estimate and execution would
    * otherwise be sent for, a counted request the estimate called free.
@@ -187,7 +187,7 @@ export class UpstreamLoader {
     this.known.set(key, peeked);
   }
 
-  /** The answers kept with keepKnown, for an estimate reused by a later operation (src/cost/estimate-memo.ts). */
+  /** The answers kept with keepKnown, for an estimate reused by a later operation (src/spend/estimate/estimate-memo.ts). */
   knownAnswers(): ReadonlyMap<string, Peeked> {
     return this.known;
   }
@@ -263,7 +263,7 @@ const unsentCodes: ReadonlySet<string> = new Set([
 
 /**
  * An allowance refusal says what ran out: the ledger and the upstream's 429
- * speak of the plan's allowance; a client's budget (src/access/operation-budget.ts)
+ * speak of the plan's allowance; a client's budget (src/spend/operation-budget.ts)
  * names itself.
  */
 function withScope(error: Error): Error {

@@ -4,7 +4,7 @@
  */
 import type { GatewayContext } from '../context.js';
 import type { UpstreamFetcher } from '../upstream/fetcher.js';
-import type { SpendMeter } from '../upstream/spend-meter.js';
+import type { SpendMeter } from '../spend/spend-meter.js';
 import { knownGap } from '../upstream/known-gaps.js';
 import {
   baseballLineupCoverage,

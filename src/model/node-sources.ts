@@ -11,7 +11,7 @@
  * skipped when they would cost a request that the last source costs too,
  * or could no longer hold the entity (V3 windows move every day).
  *
- * The same table gives `node`'s cost estimate (src/cost/node-cost.ts), so
+ * The same table gives `node`'s cost estimate (src/spend/estimate/node-cost.ts), so
  * the estimate cannot drift from what the fetch does.
  *
  * `via` keys per type (all values are the upstream's own IDs):

@@ -2,10 +2,10 @@
  * yoga answers some refusals with a status and no body: 404 for a path it
  * does not serve, 406 for an `accept` it cannot answer, 415 for a body type
  * it cannot read, and `/healthz` a 405 for a method other than GET or HEAD. They get a coded JSON body like every other refusal
- * (src/http/refusal.ts), so a client always has a code to match on.
+ * (src/transport/http/refusal.ts), so a client always has a code to match on.
  */
 import type { Plugin } from 'graphql-yoga';
-import { refusalBody, type Refusal } from '../http/refusal.js';
+import { refusalBody, type Refusal } from '../transport/http/refusal.js';
 
 const bodiless: Readonly<Record<number, Refusal>> = {
   404: { status: 404, code: 'NOT_FOUND', message: 'Nothing is served at this path.' },

@@ -19,8 +19,8 @@
  */
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
-import type { HostPolicy } from '../http/allowed-hosts.js';
-import { refusalBody } from '../http/refusal.js';
+import type { HostPolicy } from '../transport/http/allowed-hosts.js';
+import { refusalBody } from '../transport/http/refusal.js';
 
 export const CORS_REFUSED = 'CORS_ORIGIN_REFUSED';
 

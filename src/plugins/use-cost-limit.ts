@@ -1,38 +1,38 @@
 /**
- * The GraphQL door of the spend gate (src/access/spend-gate.ts): before
+ * The GraphQL door of the spend gate (src/spend/spend-gate.ts): before
  * execution and without an upstream request, an operation is estimated in
- * counted upstream requests (src/cost/estimate.ts) and refused when the
+ * counted upstream requests (src/spend/estimate/estimate.ts) and refused when the
  * gate refuses it (COST_LIMIT_EXCEEDED, or QUOTA_EXHAUSTED with `scope`
  * `plan` or `client` when it would spend what is left on a fraction of its
  * answer); otherwise it runs, each counted request passing its client's
- * budget guard (src/access/operation-budget.ts), which the trace plugin
+ * budget guard (src/spend/operation-budget.ts), which the trace plugin
  * settles with what was really spent.
  *
  * It hooks `onExecute`, which graphql-ws runs too (server.ts sends every
  * WebSocket operation through yoga's envelop), so both transports are
  * covered. An estimate is reused for the same document and variables
- * while nothing cached has changed (src/cost/estimate-memo.ts).
+ * while nothing cached has changed (src/spend/estimate/estimate-memo.ts).
  * Subscriptions are not estimated here: they spend through shared
  * live services, whose subscribe resolvers pass the same gate
- * (src/live/poll-payers.ts).
+ * (src/spend/poll-payers.ts).
  */
 import { getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../context.js';
-import { costExtension } from '../cost/cost-extension.js';
-import type { FieldCost } from '../cost/field-cost.js';
-import { costedOperation } from '../cost/costed-selections.js';
-import { estimateOperation } from '../cost/estimate.js';
-import { EstimateMemo } from '../cost/estimate-memo.js';
-import { fieldCosts } from '../cost/field-costs.js';
-import { operationCosts } from '../cost/operation-costs.js';
-import { refusalError } from '../access/spend-refusal.js';
+import { costExtension } from '../spend/estimate/cost-extension.js';
+import type { FieldCost } from '../spend/estimate/cost-rule.js';
+import { costedOperation } from '../spend/estimate/costed-selections.js';
+import { estimateOperation } from '../spend/estimate/estimate.js';
+import { EstimateMemo } from '../spend/estimate/estimate-memo.js';
+import { fieldCosts } from '../spend/estimate/cost-table.js';
+import { operationCosts } from '../spend/estimate/operation-costs.js';
+import { refusalError } from '../spend/spend-refusal.js';
 import { coercedVariables } from './coerced-variables.js';
 
 export interface CostLimitOptions {
-  /** The schema's cost table. @default fieldCosts (src/cost/field-costs.ts) */
+  /** The schema's cost table. @default fieldCosts (src/spend/estimate/cost-table.ts) */
   costs?: Readonly<Record<string, FieldCost>>;
-  /** Where estimates are kept for reuse (src/cost/estimate-memo.ts). @default a memo of this plugin's own */
+  /** Where estimates are kept for reuse (src/spend/estimate/estimate-memo.ts). @default a memo of this plugin's own */
   memo?: EstimateMemo;
 }
 
@@ -44,7 +44,7 @@ export function useCostLimit({
     onSubscribe({ args }) {
       const context = args.contextValue;
       if (context.upstream === undefined) return undefined;
-      // A subscription's own loads (not its shared polls: src/live/poll-payers.ts) are charged to its client as they are reserved.
+      // A subscription's own loads (not its shared polls: src/spend/poll-payers.ts) are charged to its client as they are reserved.
       const budget = context.services.spend.operationBudget(context.clientName);
       context.upstream.meter.guard = budget ?? context.services.spend.payerWithoutBudget(context.clientName);
       if (budget === undefined) return undefined;
@@ -67,7 +67,7 @@ export function useCostLimit({
       const { trace } = context.upstream;
       const unpaid = (): number => trace.joinedCounted + trace.unsentCounted;
       const unpaidBefore = unpaid();
-      // The same document and variables over an unchanged cache estimate the same (src/cost/estimate-memo.ts).
+      // The same document and variables over an unchanged cache estimate the same (src/spend/estimate/estimate-memo.ts).
       const memoKey = { schema: args.schema, costs, operation: costed, variables: coerced.coerced };
       const { cache } = context.services.fetcher;
       const reused = memo.reuse(memoKey, (key) => cache.isFresh(key));
@@ -87,7 +87,7 @@ export function useCostLimit({
         if (context.upstream.meter.counted === countedBefore && unpaid() === unpaidBefore)
           memo.keep(memoKey, estimate, start, context.upstream.knownAnswers());
       } else {
-        // Execution reads what the reused walk read, as the walk's own operation does (src/cost/resolve-known.ts).
+        // Execution reads what the reused walk read, as the walk's own operation does (src/spend/estimate/resolve-known.ts).
         for (const [key, peeked] of reused?.known ?? []) context.upstream.keepKnown(key, peeked);
         context.services.metrics.estimateReuses.inc();
       }

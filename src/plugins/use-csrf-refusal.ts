@@ -1,14 +1,14 @@
 /**
  * Refuses, with 403 `CSRF_REFUSED`, a cross-site browser request that would
- * run an operation (src/http/cross-site.ts decides). Hooked where yoga
+ * run an operation (src/transport/http/cross-site.ts decides). Hooked where yoga
  * parses the request into an operation, so the GraphiQL page, OPTIONS
  * preflights and the other routes are not concerned; graphql-ws checks the
- * page's origin at the upgrade instead (src/http/host-check.ts).
+ * page's origin at the upgrade instead (src/transport/http/host-check.ts).
  */
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { HostPolicy } from '../http/allowed-hosts.js';
-import { crossSiteMessage, crossSiteVerdict } from '../http/cross-site.js';
+import type { HostPolicy } from '../transport/http/allowed-hosts.js';
+import { crossSiteMessage, crossSiteVerdict } from '../transport/http/cross-site.js';
 
 export const CSRF_HEADER = 'x-graphql-csrf';
 

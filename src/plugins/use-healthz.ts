@@ -4,7 +4,7 @@ import type { ActiveTrouble } from '../upstream/trouble.js';
 
 export interface HealthzOptions {
   endpoint?: string;
-  /** The shared state's health (src/state/shared-state.ts). */
+  /** The shared state's health (src/state/open-state.ts). */
   health: () => Promise<StateHealth>;
   /** The upstream's active trouble states (src/upstream/trouble.ts). @default none */
   troubles?: () => readonly ActiveTrouble[];

@@ -1,13 +1,13 @@
 /**
  * Refuses, with 400 and a coded error, an HTTP operation (GET, POST, SSE)
  * whose `variables` or `extensions` are past the bounds of
- * src/http/input-bounds.ts, before any other plugin or graphql-js walks
+ * src/transport/http/input-bounds.ts, before any other plugin or graphql-js walks
  * them. First in the plugin list (src/server.ts) so its `onParams` runs
  * before every other one.
  */
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { inputRefusal, type InputBounds, type InputRefusal } from '../http/input-bounds.js';
+import { inputRefusal, type InputBounds, type InputRefusal } from '../transport/http/input-bounds.js';
 
 /** The refusal as the GraphQL error every door answers with (graphql-ws too). */
 export function inputRefusalError(refusal: InputRefusal): GraphQLError {

@@ -132,7 +132,7 @@ export function useIntrospectionBounds({
     onExecute({ args, setResultAndStopExecution }) {
       const query = args.contextValue.params?.query;
       if (query === undefined || !introspectionOnly(args.document, args.operationName)) return undefined;
-      // Variables passed the input bounds before execution (src/http/input-bounds.ts): stringifying them is safe.
+      // Variables passed the input bounds before execution (src/transport/http/input-bounds.ts): stringifying them is safe.
       const key = JSON.stringify([query, args.operationName ?? null, args.variableValues ?? null]);
       const stored = results.get(key);
       if (stored !== undefined) {

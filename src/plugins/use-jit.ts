@@ -4,7 +4,7 @@
  * see docs/performance.md).
  *
  * Left to graphql-js's executor, so that nothing a client sees changes:
- * - subscriptions (shared per document instead, src/live/shared-subscriptions.ts);
+ * - subscriptions (shared per document instead, src/transport/ws/shared-subscriptions.ts);
  * - operations whose variables do not coerce: graphql-jit reports those in
  *   its own way, which would become INTERNAL_SERVER_ERROR instead of the
  *   coded BAD_USER_INPUT the executor gives;

@@ -28,7 +28,7 @@ import { useAPQ } from '@graphql-yoga/plugin-apq';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import type { Plugin } from 'graphql-yoga';
 import { LocalApqStore, type ApqStore } from '../persisted/apq-store.js';
-import type { SharedTiers } from '../state/shared-state.js';
+import type { SharedTiers } from '../state/open-state.js';
 import type { PersistedOperationsConfig } from '../persisted/config.js';
 import type { TrustedManifest } from '../persisted/trusted-manifest.js';
 
@@ -56,7 +56,7 @@ export interface PersistedOperations {
 
 export interface PersistedOperationsOptions {
   readonly config: PersistedOperationsConfig;
-  /** Where APQ keeps documents: this replica's store alone, shared through Redis in a cluster (src/state/shared-state.ts). */
+  /** Where APQ keeps documents: this replica's store alone, shared through Redis in a cluster (src/state/open-state.ts). */
   readonly tiers: Pick<SharedTiers, 'apq'>;
 }
 

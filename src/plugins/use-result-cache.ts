@@ -26,7 +26,7 @@
  */
 import type { OnExecuteHookResult } from '@envelop/core';
 import type { Plugin } from 'graphql-yoga';
-import type { Budgets } from '../access/client-budgets.js';
+import type { Budgets } from '../spend/client-budgets.js';
 import type { GatewayContext } from '../context.js';
 import { isCacheableOperation } from '../results/cacheable.js';
 import { resultKey, type ResultCache, type StoredResult } from '../results/result-cache.js';

@@ -1,12 +1,12 @@
 /**
- * Answers 404 `NOT_FOUND` (with the refusal body of src/http/refusal.ts) for
+ * Answers 404 `NOT_FOUND` (with the refusal body of src/transport/http/refusal.ts) for
  * any path that no row of the route table (src/route-table.ts) serves, before
  * any other plugin: the table is the list of the gateway's doors, and a door
  * that is not in it, with what it can spend, does not open.
  */
 import type { Plugin } from 'graphql-yoga';
-import { rawTarget } from '../http/raw-target.js';
-import { refusalBody, type Refusal } from '../http/refusal.js';
+import { rawTarget } from '../transport/http/raw-target.js';
+import { refusalBody, type Refusal } from '../transport/http/refusal.js';
 import { routeOf } from '../route-table.js';
 
 const notServed: Refusal = { status: 404, code: 'NOT_FOUND', message: 'No such route on this gateway.' };

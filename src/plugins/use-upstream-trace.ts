@@ -13,12 +13,12 @@
  */
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../context.js';
-import { costExtension } from '../cost/cost-extension.js';
-import { estimateBoundRecorder, type EstimateSample } from '../cost/estimate-bound.js';
-import { operationCosts } from '../cost/operation-costs.js';
+import { costExtension } from '../spend/estimate/cost-extension.js';
+import { estimateBoundRecorder, type EstimateSample } from '../spend/estimate/estimate-bound.js';
+import { operationCosts } from '../spend/estimate/operation-costs.js';
 
 export interface UpstreamTraceOptions {
-  /** Told of each operation's estimate and what it needed (test-only: src/cost/estimate-bound.ts). @default from SPORTS_GRAPH_ESTIMATE_CHECK_FILE */
+  /** Told of each operation's estimate and what it needed (test-only: src/spend/estimate/estimate-bound.ts). @default from SPORTS_GRAPH_ESTIMATE_CHECK_FILE */
   checkEstimate?: ((sample: EstimateSample) => void) | undefined;
 }
 
@@ -62,7 +62,7 @@ export function useUpstreamTrace({
                 setPayload({ ...payload, extensions: { ...payload.extensions, ...finish() } });
               },
               onEnd() {
-                // A client that left before the last payload still pays for every request reserved (src/access/operation-budget.ts).
+                // A client that left before the last payload still pays for every request reserved (src/spend/operation-budget.ts).
                 if (!finished) finish(false);
                 finished = true;
               },

@@ -14,7 +14,7 @@
  * nothing (no upstream request, no budget), so there is nothing left to
  * check but the client key — checked here exactly as
  * src/plugins/use-client-keys.ts does. Anything this module is not sure
- * about goes to yoga untouched (the body src/http-limits.ts read is handed
+ * about goes to yoga untouched (the body src/transport/http/body-limit.ts read is handed
  * over as the request's `body`, which @whatwg-node/server reads): another method or path, an
  * `Origin` (CORS stays yoga's), a content type other than JSON or an
  * encoded body, an `accept` yoga would not answer with JSON, a missing or
@@ -25,7 +25,7 @@
  * `documentOf` cannot name at once (an APQ registration, whose hash yoga
  * checks; an ID this replica does not hold; a text trusted mode refuses),
  * and any miss. It runs synchronously inside the request guard
- * (src/http/request-guard.ts): an exception is a coded 500 on this request,
+ * (src/transport/http/request-guard.ts): an exception is a coded 500 on this request,
  * never an uncaught one.
  *
  * Only this replica's layer is read here (`getLocal`), synchronously: in a
@@ -41,8 +41,8 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Counter } from 'prom-client';
 import { presentedKey, type ClientKeys } from '../access/client-keys.js';
-import { inputRefusal, type InputBounds } from '../http/input-bounds.js';
-import { bufferedBody } from '../http-limits.js';
+import { inputRefusal, type InputBounds } from '../transport/http/input-bounds.js';
+import { bufferedBody } from '../transport/http/body-limit.js';
 import { recordHit, type HitServices } from './hit.js';
 import { resultKey, type ResultCache } from './result-cache.js';
 import { splicedBody } from './splice.js';
@@ -186,7 +186,7 @@ export function serveResultCacheHits(options: FastPathOptions, next: RequestList
       clientName = check.client;
     }
 
-    // Read whole by src/http-limits.ts, which runs first; absent when empty.
+    // Read whole by src/transport/http/body-limit.ts, which runs first; absent when empty.
     const body = bufferedBody(req);
     const parsed = body === undefined ? undefined : singleOperation(body.toString('utf8'));
     const operation =

@@ -7,10 +7,10 @@
  * executing again over the fresh cache would report), the allowance and the
  * client's budget as they are. One function so both answers stay identical.
  */
-import type { Budgets } from '../access/client-budgets.js';
-import { costExtension, type CostExtension } from '../cost/cost-extension.js';
+import type { Budgets } from '../spend/client-budgets.js';
+import { costExtension, type CostExtension } from '../spend/estimate/cost-extension.js';
 import type { GatewayMetrics } from '../metrics.js';
-import type { Ledger } from '../upstream/ledger.js';
+import type { Ledger } from '../spend/ledger.js';
 import type { StoredResult } from './result-cache.js';
 
 export interface HitServices {

@@ -34,7 +34,7 @@ export interface ResultKeyParts {
 /**
  * One key per (document text, operation name, variables, client).
  * `JSON.stringify` walks the variables recursively: callers pass only
- * variables that passed the input bounds (src/http/input-bounds.ts), which
+ * variables that passed the input bounds (src/transport/http/input-bounds.ts), which
  * every door checks before any key is made.
  */
 export function resultKey(parts: ResultKeyParts): string {

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { GatewayError } from '../upstream/errors.js';
 import { mountTmpfs, tmpfsUnavailable, type Tmpfs } from '../../test/support/tmpfs.js';
-import { openLocalState, type LocalState } from './local-state.js';
+import { openLocalState, type LocalState } from './local/local-state.js';
 
 const route = { version: 'v1', route: '/v1/hockey/standings' };
 const noMount = tmpfsUnavailable();

@@ -1,7 +1,7 @@
 /**
  * The kinds of state a replica shares with the rest of its cluster, beside
- * the ledger (src/upstream/ledger.ts) and the client budgets
- * (src/access/client-budgets.ts). Each has a single-node implementation
+ * the ledger (src/spend/ledger.ts) and the client budgets
+ * (src/spend/client-budgets.ts). Each has a single-node implementation
  * (src/state/local-shared.ts) and a Redis one (src/state/redis/); the live
  * services and the cache see only these interfaces.
  */

@@ -10,7 +10,7 @@
  * operation's span is handed to the upstream loader), because an active
  * AsyncLocalStorage turns on promise hooks for the whole process, which
  * made promise-heavy code several times slower on Node 20
- * (src/upstream/spend-meter.ts says the same of the spend meter).
+ * (src/spend/spend-meter.ts says the same of the spend meter).
  *
  * Sampling is the SDK's default, parent-based: an incoming `traceparent`
  * whose sampled flag is off is not recorded; without one every operation is.

@@ -19,7 +19,7 @@ import { SpanKind, SpanStatusCode, type Context, type Tracer } from '@openteleme
 import type { LoadObserver, LoadOutcome } from '../loaders/upstream-loader.js';
 import type { CacheSource } from '../upstream/cache.js';
 import { GatewayError } from '../upstream/errors.js';
-import type { Ledger } from '../upstream/ledger.js';
+import type { Ledger } from '../spend/ledger.js';
 
 const outcomes: Readonly<Record<CacheSource, string>> = {
   cache: 'hit',

@@ -24,7 +24,7 @@ import { SpanKind, SpanStatusCode, trace, type Attributes, type Span } from '@op
 import { getOperationAST, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../context.js';
-import { operationCosts } from '../cost/operation-costs.js';
+import { operationCosts } from '../spend/estimate/operation-costs.js';
 import type { HeaderReader, Tracing } from './open-tracing.js';
 import { upstreamSpans } from './upstream-spans.js';
 

@@ -26,9 +26,9 @@ import { ErrorCode, errorForStatus, GatewayError } from './errors.js';
 import { markDegraded } from './degraded-parts.js';
 import { checkPayload, type CheckedPayload } from './payload-check.js';
 import { resetAfterSeconds } from './assumptions.js';
-import type { Ledger } from './ledger.js';
+import type { Ledger } from '../spend/ledger.js';
 import type { SharedTier } from './shared-tier.js';
-import type { SpendMeter } from './spend-meter.js';
+import type { SpendMeter } from '../spend/spend-meter.js';
 import { UpstreamTrouble } from './trouble.js';
 import { resourceKey, type Route, type RouteRequest, type UpstreamBase } from './routes/route.js';
 

@@ -3,9 +3,9 @@
  * response cache's entries (memory and file) and the image store. Every
  * change to either, an eviction included, moves it on.
  *
- * Why: the cost estimate (src/cost/estimate.ts) reads that state through
+ * Why: the cost estimate (src/spend/estimate/estimate.ts) reads that state through
  * several doors (cache peeks, freshness checks, listings, the image store),
- * and src/cost/estimate-memo.ts reuses an estimate only while none of it
+ * and src/spend/estimate/estimate-memo.ts reuses an estimate only while none of it
  * has changed. One counter for all of it, shared by every gateway of the
  * process, can only make the memo miss more often than it needs to (a
  * change it did not read), never answer from a state that has moved.

@@ -22,7 +22,7 @@
  */
 import type { Logger } from 'pino';
 import { upstreamAssumptions } from './assumptions.js';
-import type { Ledger, QuotaSnapshot } from './ledger.js';
+import type { Ledger, QuotaSnapshot } from '../spend/ledger.js';
 import { imageRoutes } from './routes/images.js';
 
 export const troubleStates = [

@@ -4,11 +4,11 @@
  * every ledger unit it kept to someone, exactly: the reservations its
  * ledger kept equal the units charged to clients (budgets, clients without
  * one, no client) plus the plan-only spend (polls, the importer)
- * (src/access/charge-audit.ts, src/access/charge-tally.ts). A difference
+ * (src/spend/charge-audit.ts, src/spend/charge-tally.ts). A difference
  * fails the file, naming what was off.
  */
 import { afterAll, vi } from 'vitest';
-import { CHARGE_AUDIT_ENV, chargeAuditEntries, type ChargeAuditEntry } from '../../src/access/charge-audit.js';
+import { CHARGE_AUDIT_ENV, chargeAuditEntries, type ChargeAuditEntry } from '../../src/spend/charge-audit.js';
 
 process.env[CHARGE_AUDIT_ENV] = '1';
 

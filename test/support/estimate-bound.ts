@@ -1,7 +1,7 @@
 /**
  * Setup file (vitest.config.ts `setupFiles`): every operation any test of
  * this file runs is checked against the estimate's bound
- * (src/cost/estimate-bound.ts). Gateways started in this process, and
+ * (src/spend/estimate/estimate-bound.ts). Gateways started in this process, and
  * gateway processes it spawns with its environment, append each operation
  * outside the bound to one file; the file's last hook fails the test file
  * when there is any, naming the operations, so a violation anywhere in the
@@ -14,7 +14,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
-import { ESTIMATE_CHECK_ENV } from '../../src/cost/estimate-bound.js';
+import { ESTIMATE_CHECK_ENV } from '../../src/spend/estimate/estimate-bound.js';
 
 const file = join(
   tmpdir(),

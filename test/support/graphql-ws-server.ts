@@ -10,8 +10,8 @@ import { pino } from 'pino';
 import { WebSocketServer } from 'ws';
 import { ClientKeys } from '../../src/access/client-keys.js';
 import type { OperationContext } from '../../src/context.js';
-import { serveGraphqlWs } from '../../src/live/graphql-ws-server.js';
-import { GatewaySocket } from '../../src/live/preserialized.js';
+import { serveGraphqlWs } from '../../src/transport/ws/graphql-ws-server.js';
+import { GatewaySocket } from '../../src/transport/ws/preserialized.js';
 
 export interface TestGraphqlWs {
   /** `ws://` address of the server. */

@@ -1,6 +1,6 @@
 /**
  * Client budgets shared by every replica of a cluster, in Redis
- * (src/access/client-budgets.ts has the contract and the single-node one).
+ * (src/spend/client-budgets.ts has the contract and the single-node one).
  *
  * - **One budget per client for the cluster.** A hold is taken in one Lua
  *   script: check, then add the held units to the client's count. The
@@ -20,7 +20,7 @@
  *   warns at start when the policy could evict it anyway).
  */
 import type { Logger } from 'pino';
-import type { BudgetHold, Budgets } from '../../access/client-budgets.js';
+import type { BudgetHold, Budgets } from '../../spend/client-budgets.js';
 import type { ClientKey } from '../../access/client-keys.js';
 import { nextResetAt, upstreamAssumptions } from '../../upstream/assumptions.js';
 import type { Bus } from '../shared.js';

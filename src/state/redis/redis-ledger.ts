@@ -1,6 +1,6 @@
 /**
  * The daily allowance shared by every replica of a cluster, in Redis
- * (src/upstream/ledger.ts has the contract; quota.ts is the single-node one).
+ * (src/spend/ledger.ts has the contract; quota.ts is the single-node one).
  *
  * - **Atomic reservations.** A counted request takes its unit in one Lua
  *   script: check what is left, add the reservation to the in-flight set.
@@ -37,8 +37,8 @@ import {
   type Plan,
 } from '../../upstream/assumptions.js';
 import { ErrorCode, GatewayError } from '../../upstream/errors.js';
-import type { HeaderSource, Ledger, QuotaSnapshot, Reservation } from '../../upstream/ledger.js';
-import { MAX_ALLOWANCE } from '../../upstream/quota.js';
+import type { HeaderSource, Ledger, QuotaSnapshot, Reservation } from '../../spend/ledger.js';
+import { MAX_ALLOWANCE } from '../local/local-ledger.js';
 import type { Bus } from '../shared.js';
 import { DegradedShare } from './degraded-share.js';
 import { luaScript, REDIS_NOW_MS, type LuaScript } from './lua-script.js';

@@ -1,0 +1,204 @@
+/**
+ * Runs one field's own resolver for the cost estimate (src/spend/estimate/estimate.ts),
+ * so that the walk can go on over real values instead of bounds: how many
+ * teams a list really holds, which stage a sub-stage list belongs to,
+ * whether a game's lineups came with the game.
+ *
+ * `dry`: the resolver sees a loader that answers only from what is already
+ * known: a fresh cached answer (read with `peek`: no LRU recency, no hit
+ * counted), or a free route, which is loaded for real (free, and execution
+ * reuses it through the operation's loader). A counted resource not cached
+ * ends the dry run as `unknown`: the field will cost, and the walk falls
+ * back to the cost table's bound. Each cached answer read is kept on the
+ * operation's loader (keepKnown) and execution answers with it: an entry
+ * read fresh here may expire or be evicted before execution reaches it,
+ * and sending for it then would spend what the estimate called free.
+ *
+ * `probe`: the resolver runs with the operation's own context; whatever it
+ * loads is spent now (the operation's meter) and reused by execution. The
+ * walk asks for it only for a cheap list whose items cost.
+ *
+ * Only resolvers that reach the upstream through `ctx.upstream.load` may run
+ * here: fields that spend or keep state elsewhere are listed in
+ * `unresolvable` (field-costs.ts) and never run.
+ */
+import {
+  defaultFieldResolver,
+  isAbstractType,
+  isObjectType,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLField,
+  type GraphQLNamedType,
+  type GraphQLObjectType,
+  type GraphQLResolveInfo,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
+import type { GatewayContext } from '../../context.js';
+import type { UpstreamLoader } from '../../loaders/upstream-loader.js';
+import type { Route } from '../../upstream/routes/route.js';
+import type { Args } from './cost-rule.js';
+
+/** A counted resource the cache does not hold fresh: what a dry run stopped at. */
+export interface Missing {
+  readonly route: Route<unknown, unknown>;
+  readonly params: unknown;
+  /** Its cache key (UpstreamFetcher.keyOf). */
+  readonly key: string;
+}
+
+/**
+ * Thrown by the dry loader for a counted resource the cache does not hold
+ * fresh. Without a stack: it is thrown for every resource of a cold
+ * operation and caught a few frames up (resolveField), never shown, and
+ * capturing the stack was most of its cost. Still an Error, for the
+ * resolvers in between that tell errors from values with `instanceof`.
+ */
+class NotKnown extends Error {
+  readonly missing: Missing;
+  constructor(missing: Missing) {
+    const { stackTraceLimit } = Error;
+    Error.stackTraceLimit = 0;
+    super('not known before execution');
+    Error.stackTraceLimit = stackTraceLimit;
+    this.missing = missing;
+  }
+}
+
+export type Resolution =
+  /** The field's value (lists with their items settled). */
+  | { readonly kind: 'value'; readonly value: unknown }
+  /** The field fails before any request of its own (bad input, a cached 404): it and its children cost nothing. */
+  | { readonly kind: 'failed' }
+  /** It needs a counted request that is not known yet: `missing`, the first one it asked for. */
+  | { readonly kind: 'unknown'; readonly missing: Missing };
+
+export interface ResolveInput {
+  readonly schema: GraphQLSchema;
+  readonly operation: OperationDefinitionNode;
+  readonly fragments: Readonly<Record<string, FragmentDefinitionNode>>;
+  readonly variables: Readonly<Record<string, unknown>>;
+  readonly context: GatewayContext;
+}
+
+/** A dry context, and the counted resources its resolvers asked for during the current resolution. */
+interface DryContext {
+  readonly context: GatewayContext;
+  /** Reset by each resolveField: the walk resolves one field at a time. */
+  asked: Missing[];
+}
+
+/** The operation's context with a loader that only reads what is known (see the module comment). */
+function dryContext(context: GatewayContext): DryContext {
+  const real = context.upstream;
+  const { fetcher } = context.services;
+  const dry: { context: GatewayContext; asked: Missing[] } = { context, asked: [] };
+  const load = async <P, T>(route: Route<P, T>, params: P): Promise<T> => {
+    if (!route.counted) return real.load(route, params);
+    // The key once, for the look-up and for what the walk records as missing.
+    const key = fetcher.keyOf(route, params);
+    // Recorded before the look-up: a resolver that fails on something else first (Promise.all over good and bad items) still asked for it.
+    const missing: Missing = { route: route as Route<unknown, unknown>, params, key };
+    dry.asked.push(missing);
+    const peeked = await fetcher.peekKey(route as Route<never, T>, key);
+    if (peeked === undefined) throw new NotKnown(missing);
+    // Execution answers with what the estimate read, whatever the entry does meanwhile (expires, is evicted).
+    real.keepKnown(key, peeked);
+    if (peeked.kind === 'error') throw peeked.error;
+    return peeked.value as T;
+  };
+  const upstream = Object.assign(Object.create(real) as UpstreamLoader, { load });
+  dry.context = { ...context, upstream };
+  return dry;
+}
+
+const dryContexts = new WeakMap<GatewayContext, DryContext>();
+
+export async function resolveField(
+  input: ResolveInput,
+  parentType: GraphQLObjectType,
+  field: GraphQLField<unknown, unknown>,
+  node: FieldNode,
+  parent: unknown,
+  args: Args,
+  mode: 'dry' | 'probe',
+): Promise<Resolution> {
+  let context = input.context;
+  let dry: DryContext | undefined;
+  if (mode === 'dry') {
+    dry = dryContexts.get(input.context) ?? dryContext(input.context);
+    dryContexts.set(input.context, dry);
+    dry.asked = [];
+    context = dry.context;
+  }
+  // graphql-tools' executor helpers (abort signal, async helpers) are not given: no resolver here uses them.
+  const info: Omit<GraphQLResolveInfo, 'getAbortSignal' | 'getAsyncHelpers'> = {
+    fieldName: field.name,
+    fieldNodes: [node],
+    returnType: field.type,
+    parentType,
+    path: { prev: undefined, key: node.alias?.value ?? field.name, typename: parentType.name },
+    schema: input.schema,
+    fragments: input.fragments as Record<string, FragmentDefinitionNode>,
+    rootValue: {},
+    operation: input.operation,
+    variableValues: input.variables as Record<string, unknown>,
+  };
+  try {
+    const value = await settle(
+      await (field.resolve ?? defaultFieldResolver)(parent, args, context, info as GraphQLResolveInfo),
+    );
+    return value instanceof Error ? { kind: 'failed' } : { kind: 'value', value };
+  } catch (error) {
+    if (error instanceof NotKnown) return { kind: 'unknown', missing: error.missing };
+    // Failed, but after asking for a counted resource it does not hold: at execution that request is sent before the failure.
+    const known = input.context.upstream.knownAnswers();
+    const sent = dry?.asked.find((asked) => !known.has(asked.key));
+    return sent === undefined ? { kind: 'failed' } : { kind: 'unknown', missing: sent };
+  }
+}
+
+/**
+ * A list's items settled (a resolver may return promises in a list), nested
+ * lists too. An item that rejects is an Error in its own slot, as execution
+ * makes it a field error at its own path while its neighbours resolve: one
+ * bad entry never fails the list. Only a resource that is not known yet
+ * (NotKnown) ends the dry run, since execution would send it.
+ */
+async function settle(value: unknown): Promise<unknown> {
+  if (!Array.isArray(value)) return value;
+  const items = await Promise.allSettled(value.map(async (item) => settle(await item)));
+  const unknown = items.find(
+    (item): item is PromiseRejectedResult => item.status === 'rejected' && item.reason instanceof NotKnown,
+  );
+  if (unknown !== undefined) throw unknown.reason;
+  return items.map((item) =>
+    item.status === 'fulfilled'
+      ? item.value
+      : item.reason instanceof Error
+        ? item.reason
+        : new Error(String(item.reason)),
+  );
+}
+
+/** The object type a value of `type` resolves to, or undefined when it cannot be told without executing. */
+export async function concreteTypeOf(
+  input: ResolveInput,
+  type: GraphQLNamedType,
+  value: unknown,
+  info: Pick<GraphQLResolveInfo, 'schema'>,
+): Promise<GraphQLObjectType | undefined> {
+  if (isObjectType(type)) return type;
+  if (!isAbstractType(type)) return undefined;
+  let name: unknown;
+  try {
+    name = await type.resolveType?.(value, input.context, info as GraphQLResolveInfo, type);
+  } catch {
+    return undefined;
+  }
+  if (name === undefined && typeof value === 'object' && value !== null)
+    name = (value as { __typename?: unknown }).__typename;
+  const found = typeof name === 'string' ? input.schema.getType(name) : undefined;
+  return found !== undefined && isObjectType(found) && input.schema.isSubType(type, found) ? found : undefined;
+}

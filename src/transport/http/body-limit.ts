@@ -1,0 +1,74 @@
+/**
+ * Request body size, enforced on the raw Node request before yoga reads
+ * it: a declared `content-length` over the bound is answered 413 at once,
+ * and a chunked body that grows past it is cut off.
+ *
+ * A body within the bound is read here, whole, and handed on as the
+ * request's `body` (a Buffer): @whatwg-node/server reads that instead of
+ * the stream, so yoga's own body limit, which wraps every request in a new
+ * Request, a TransformStream and an AbortSignal, is off (server.ts), and
+ * the result-cache fast path reads the same Buffer. The bound is at most
+ * LIMIT_MAX_BODY_BYTES (100 KiB by default), so holding it costs nothing
+ * a stream would have saved.
+ */
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { guarded, type ReportError } from './request-guard.js';
+import { writeRefusal, type Refusal } from './refusal.js';
+
+const tooLarge: Refusal = { status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'Request body too large.' };
+
+/** The request's body as read by `limitRequestBody`: absent when it was empty. */
+export function bufferedBody(req: IncomingMessage): Buffer | undefined {
+  const { body } = req as IncomingMessage & { body?: unknown };
+  return Buffer.isBuffer(body) ? body : undefined;
+}
+
+/** Whether the request announces a body: a positive length or a transfer coding (chunked). */
+function announcesBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  if (length !== undefined) return length !== '0';
+  return req.headers['transfer-encoding'] !== undefined;
+}
+
+export function limitRequestBody(maxBytes: number, next: RequestListener, report: ReportError): RequestListener {
+  return (req: IncomingMessage, res: ServerResponse) => {
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > maxBytes) {
+      req.resume();
+      writeRefusal(req, res, tooLarge);
+      return;
+    }
+    // No body to read: yoga reads the (empty) stream as it always has.
+    if (!announcesBody(req)) {
+      next(req, res);
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let seen = 0;
+    req.on(
+      'data',
+      guarded(req, res, report, (chunk: Buffer) => {
+        if (seen > maxBytes) return;
+        seen += chunk.length;
+        if (seen > maxBytes) {
+          chunks.length = 0;
+          writeRefusal(req, res, tooLarge);
+          req.destroy();
+          return;
+        }
+        chunks.push(chunk);
+      }),
+    );
+    // An aborted or over-long body never ends: nothing is handed on.
+    req.once(
+      'end',
+      guarded(req, res, report, () => {
+        if (res.headersSent || res.destroyed) return;
+        const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+        // @whatwg-node/server takes a non-empty `body` as the request's body; an empty one is left unset (the ended stream reads as empty).
+        if (body.length > 0) Object.assign(req, { body });
+        next(req, res);
+      }),
+    );
+  };
+}
