@@ -2,12 +2,12 @@
  * The gateway process (`npm start` runs its build, `npm run dev` its
  * source): the gateway on PORT; with no SPORTS_API_BASE_URL, on the
  * embedded sandbox upstream, which its first log line says. SIGTERM or
- * SIGINT drains it and exits 0 (src/server.ts, shutdown).
+ * SIGINT drains it and exits 0 (src/lifecycle.ts, shutdown).
  */
 import { randomBytes } from 'node:crypto';
 import { loadConfig, ConfigError, type Config } from './config.js';
 import { createLogger } from './logger.js';
-import { createGateway, type Gateway } from './server.js';
+import { createGateway, type Gateway } from './gateway.js';
 import { checkDataDir, DataDirUnusableError } from './state/data-dir-check.js';
 import { DataDirInUseError } from './state/data-dir-lock.js';
 import { StateFileError } from './state/state-file.js';
@@ -106,7 +106,7 @@ async function main(): Promise<void> {
   }
   logger.info({ graphql: `${gateway.url}/graphql`, graphiql: `${gateway.url}/graphql` }, 'sports-graph ready');
 
-  // SIGTERM (an orchestrator) or SIGINT (Ctrl-C): drain and exit 0 (src/server.ts, shutdown); a second signal stops at once.
+  // SIGTERM (an orchestrator) or SIGINT (Ctrl-C): drain and exit 0 (src/lifecycle.ts, shutdown); a second signal stops at once.
   let signalled = false;
   const stop = async (signal: NodeJS.Signals): Promise<void> => {
     if (signalled) {

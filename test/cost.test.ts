@@ -11,7 +11,7 @@ import { fieldCosts, listSizes } from '../src/spend/estimate/cost-table.js';
 import { hockeyV1Ids } from '../src/sandbox/fixtures/hockey-v1.js';
 import { aussieRulesIds } from '../src/sandbox/fixtures/aussie-rules.js';
 import { hockeyV2Ids } from '../src/sandbox/fixtures/hockey-v2.js';
-import { loadTypeDefs } from '../src/server.js';
+import { loadTypeDefs } from '../src/schema.js';
 import { gql, requestCounts, resetCounts, setSandboxQuota } from './support/client.js';
 import { startStack, type TestStack } from './support/servers.js';
 

@@ -4,7 +4,7 @@
  * validation errors GRAPHQL_VALIDATION_FAILED, bad variables BAD_USER_INPUT,
  * anything else that reached a field INTERNAL_SERVER_ERROR. Our own coded
  * errors pass through as they are. The same mapping serves HTTP (here) and
- * graphql-ws (server.ts, for errors returned before execution).
+ * graphql-ws (src/transport/ws/graphql-ws-server.ts, for errors returned before execution).
  *
  * Over HTTP, a request refused before execution (no `data`) answers the
  * status of its code in `refusalStatus`, whatever the `accept` header: yoga

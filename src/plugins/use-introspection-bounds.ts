@@ -123,7 +123,7 @@ interface IntrospectionContext {
 export function useIntrospectionBounds({
   maxStoredResults = 16,
 }: IntrospectionBoundsOptions = {}): Plugin<IntrospectionContext> {
-  // `data` only: the trace plugin (before this one, src/server.ts) adds this operation's own `extensions.cost` to a hit.
+  // `data` only: the trace plugin (before this one, src/plugins/pipeline.ts) adds this operation's own `extensions.cost` to a hit.
   const results = new LRUCache<string, { readonly data: Record<string, unknown> }>({ max: maxStoredResults });
   return {
     onValidate({ addValidationRule }) {

@@ -21,7 +21,7 @@
  * The same rules reach the doors that do not pass yoga's `onParams`: the
  * result-cache fast path asks `documentOf` which text a request names
  * (src/results/fast-path.ts), and graphql-ws subscribe messages are resolved
- * by `webSocketDocument` (src/server.ts).
+ * by `webSocketDocument` (src/transport/ws/graphql-ws-server.ts).
  */
 import { GraphQLError } from 'graphql';
 import { useAPQ } from '@graphql-yoga/plugin-apq';

@@ -9,7 +9,7 @@ const isStream = (
 /**
  * Every subscription, over graphql-ws and SSE alike (both run through
  * envelop's subscribe), completes when `signal` aborts: the gateway's
- * graceful shutdown (src/server.ts) ends them before it closes sockets.
+ * graceful shutdown (src/lifecycle.ts) ends them before it closes sockets.
  */
 export function useSubscriptionDrain(signal: AbortSignal): Plugin {
   return {

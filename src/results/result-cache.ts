@@ -7,7 +7,7 @@
  * `ResultCache` is the seam (DESIGN.md, "State"): alone, the gateway keeps
  * results in `LocalResultCache`, an LRU bounded by serialized bytes; in a
  * cluster, src/state/redis/redis-result-cache.ts puts the same LRU in front
- * of a Redis tier every replica reads. src/server.ts chooses; the yoga
+ * of a Redis tier every replica reads. src/gateway.ts chooses; the yoga
  * plugin and the HTTP fast path see only the interface.
  */
 import { LRUCache } from 'lru-cache';

@@ -3,7 +3,7 @@
  * caller's span when the request carries a W3C `traceparent`, with a child
  * span per upstream resource it loads (src/tracing/upstream-spans.ts).
  *
- * Plugin order (src/server.ts): before the result cache and the cost
+ * Plugin order (src/plugins/pipeline.ts): before the result cache and the cost
  * plugin, so that the span covers a stored result served, a refusal, and
  * the cheap lists the estimate loads first. It ends when the operation has
  * answered: at once, or after the last payload of `@defer`/`@stream`.

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
-import { createGateway, type Gateway } from '../../src/server.js';
+import { createGateway, type Gateway } from '../../src/gateway.js';
 import { startSandbox, type SandboxHandle, type SandboxOptions } from '../../src/sandbox/server.js';
 
 export interface TestStack {

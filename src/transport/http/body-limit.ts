@@ -6,7 +6,7 @@
  * A body within the bound is read here, whole, and handed on as the
  * request's `body` (a Buffer): @whatwg-node/server reads that instead of
  * the stream, so yoga's own body limit, which wraps every request in a new
- * Request, a TransformStream and an AbortSignal, is off (server.ts), and
+ * Request, a TransformStream and an AbortSignal, is off (src/endpoints/graphql-yoga.ts), and
  * the result-cache fast path reads the same Buffer. The bound is at most
  * LIMIT_MAX_BODY_BYTES (100 KiB by default), so holding it costs nothing
  * a stream would have saved.

@@ -5,7 +5,7 @@
  * overflow the stack somewhere past a few thousand levels, and a 100 KiB
  * body holds 50,000 of them. One check for every door: yoga's `onParams`
  * (HTTP GET and POST, SSE; src/plugins/use-input-bounds.ts), the result-cache
- * fast path, and graphql-ws `subscribe` (src/server.ts).
+ * fast path, and graphql-ws `subscribe` (src/transport/ws/graphql-ws-server.ts).
  *
  * The walk itself is iterative and stops at the first value past a bound.
  */

@@ -170,7 +170,7 @@ describe('a subscriber written to directly', () => {
       expect(written).toBeLessThan(1_000);
     }
     expect(serverSide.bufferedAmount).toBeGreaterThan(0);
-    // Still refused while it stays buffered: the slow-consumer check (server.ts) sees at most one raw frame of backlog.
+    // Still refused while it stays buffered: the slow-consumer check (graphql-ws-server.ts) sees at most one raw frame of backlog.
     expect(direct.write({ data: { oddsSnapshots: { n: 1 } } })).toBe(false);
     client.terminate();
   });

@@ -31,7 +31,7 @@
  *   keeps a slow consumer's rule: a reader that does not keep up never has
  *   frames piled up here; its results go through graphql-ws, which waits for
  *   each write and keeps only the newest results (shared-subscriptions.ts),
- *   and its `bufferedAmount` stays what server.ts's check reads;
+ *   and its `bufferedAmount` stays what graphql-ws-server.ts's slow-consumer check reads;
  * - ws's sender is in its default state (not reading a Blob or deflating),
  *   read from ws's internals when they have the expected shape, and never
  *   assumed when they do not.
