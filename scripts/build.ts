@@ -82,11 +82,21 @@ function codegen(): void {
   });
 }
 
-async function bundle(outDir: string): Promise<void> {
+/** The build's entry points: the gateway process and the image importer. */
+const gatewayEntries: Readonly<Record<string, string>> = {
+  main: 'src/main.ts',
+  'images-import': 'src/images/import-cli.ts',
+};
+
+/** Bundles `entryPoints` into `outDir` with the files they read at run time (the bench's gateway entry is built the same way: bench/compile.ts). */
+export async function bundle(
+  outDir: string,
+  entryPoints: Readonly<Record<string, string>> = gatewayEntries,
+): Promise<void> {
   codegen();
   await build({
     absWorkingDir: root,
-    entryPoints: { main: 'src/main.ts', 'images-import': 'src/images/import-cli.ts' },
+    entryPoints: { ...entryPoints },
     outdir: outDir,
     chunkNames: 'chunks/[name]-[hash]',
     bundle: true,

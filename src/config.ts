@@ -209,23 +209,6 @@ export interface Config {
   access: AccessConfig;
   /** Live odds and the live ticker (src/live). */
   live: LiveConfig;
-  /**
-   * Bench-only switches (bench/scenarios/upstream.ts measures the naive
-   * resolver-per-field cost with both off). Never turn them off in service:
-   * every field would pay its own upstream request.
-   */
-  bench: {
-    /** `UPSTREAM_CACHE=off`: no shared cache and no in-flight sharing. @default true */
-    upstreamCache: boolean;
-    /** `UPSTREAM_LOADERS=off`: no per-operation de-duplication. @default true */
-    upstreamLoaders: boolean;
-    /**
-     * `BENCH_CONTROL=on`: the bench's fan-out floor and memory probes, over
-     * the IPC channel of a gateway the bench spawned (src/bench-control.ts);
-     * without such a channel it does nothing. @default false
-     */
-    control: boolean;
-  };
   /** `GRAPHQL_JIT`: queries and mutations run compiled by graphql-jit (through envelop). @default true */
   graphqlJit: boolean;
   /**
@@ -413,11 +396,6 @@ export function loadConfig(env: Env = process.env): Config {
       maxWsMessageBytes: int('LIMIT_MAX_WS_MESSAGE_BYTES', 64 * 1024, 1024),
       maxWsBufferedBytes: int('LIMIT_MAX_WS_BUFFERED_BYTES', 4 * 1024 * 1024, 1024),
       maxOperationCost: int('GATEWAY_MAX_OPERATION_COST', 50, 0),
-    },
-    bench: {
-      upstreamCache: bool('UPSTREAM_CACHE', true),
-      upstreamLoaders: bool('UPSTREAM_LOADERS', true),
-      control: bool('BENCH_CONTROL', false),
     },
     graphqlJit: bool('GRAPHQL_JIT', true),
     resultCache: {

@@ -49,6 +49,9 @@ export interface GatewayOptions {
   onWebSocketServer?: (wsServer: WebSocketServer) => void;
 }
 
+/** The options that change how parts are made: the bench's switches (bench/gateway-main.ts). */
+export type GatewaySeams = Omit<GatewayOptions, 'baseUrl' | 'logger'>;
+
 export async function createGateway(config: Config, options: GatewayOptions): Promise<Gateway> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const metrics = new GatewayMetrics(config.cluster.replicaId);

@@ -1,8 +1,9 @@
 /**
  * Every environment variable the gateway reads is documented: in
- * docs/configuration.md, or, for the bench's own switches, in
- * docs/performance.md; the cluster launcher's in docs/cluster.md. A setting
- * added to the source without its row fails here, naming it.
+ * docs/configuration.md, or, for the bench's own switches (read by the
+ * bench's gateway entry, bench/gateway-main.ts), in docs/performance.md; the
+ * cluster launcher's in docs/cluster.md. A setting added to the source
+ * without its row fails here, naming it.
  *
  * Variables are found where the code reads them: the reader calls of the
  * config modules (`int('NAME', ...)`, `bool(...)`, and every other quoted
@@ -22,6 +23,7 @@ const configModules = [
   'src/persisted/config.ts',
   'src/tracing/config.ts',
   'scripts/cluster-settings.ts',
+  'bench/gateway-main.ts',
 ];
 /** Read by the platform, not settings of ours. */
 const notOurs = new Set(['NODE_ENV', 'PATH']);
@@ -40,7 +42,7 @@ const withoutComments = (text: string): string =>
 
 function variablesRead(): Map<string, string> {
   const found = new Map<string, string>();
-  for (const path of [...sources('src'), ...sources('scripts')]) {
+  for (const path of [...sources('src'), ...sources('scripts'), 'bench/gateway-main.ts']) {
     // An error's code is not a variable (cluster-settings.ts's CLUSTER_SETTINGS).
     const text = withoutComments(readFileSync(join(root, path), 'utf8')).replace(/\bcode\s*[:=]\s*'[^']*'/g, '');
     const names = [

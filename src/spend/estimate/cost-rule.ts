@@ -76,10 +76,9 @@ export interface FieldCost {
  * so a query made of many probes is refused like any other.
  */
 export function mayProbe({ context }: CostInput): boolean {
-  const { bench, limits } = context.services.config;
-  // With the bench-only switches off nothing loaded ahead is reused: execution would send it again.
-  if (!bench.upstreamCache || !bench.upstreamLoaders) return false;
-  return context.upstream.meter.counted < limits.maxOperationCost;
+  // When nothing loaded ahead is reused (the bench's naive gateway), execution would send it again.
+  if (!context.upstream.reusesLoads) return false;
+  return context.upstream.meter.counted < context.services.config.limits.maxOperationCost;
 }
 
 export const nothing: Estimate = { requests: 0, unanswerable: 0 };

@@ -120,10 +120,8 @@ export async function estimateOperation(input: EstimateInput): Promise<Estimate>
   const root = input.schema.getRootType(input.operation.operation);
   if (root === undefined || root === null) return { requests: 0, unanswerable: 0 };
   // A query's root value is known (its resolvers read nothing from it): the walk starts over values. Nothing else is ever run ahead.
-  // With the bench-only switches off nothing read ahead is reused (execution would load it again): the table alone then.
-  const { bench } = input.context.services.config;
-  const reused = bench.upstreamCache && bench.upstreamLoaders;
-  const known = input.operation.operation === 'query' && reused ? { value: {} } : undefined;
+  // When nothing read ahead is reused (the bench's naive gateway), execution would load it again: the table alone then.
+  const known = input.operation.operation === 'query' && input.context.upstream.reusesLoads ? { value: {} } : undefined;
   const costs = input.costs ?? fieldCosts;
   const walk: Walk = { input, costs, counted: new Set(), credit: 0, facts: staticFacts(input.schema, costs) };
   const total = await selectionCost(walk, root, input.operation.selectionSet, [], undefined, known);

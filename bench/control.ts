@@ -10,8 +10,9 @@
  * subscriber's socket, measured on the same gateway and the same sockets as
  * the odds frames it is compared with.
  *
- * Never reachable in production: it is attached only when the process runs
- * with `BENCH_CONTROL=on` and was started with an IPC channel (Node's
+ * Never reachable in production: only the bench's gateway entry
+ * (bench/gateway-main.ts) attaches it, when the process runs with
+ * `BENCH_CONTROL=on` and was started with an IPC channel (Node's
  * `process.send`, which only a parent spawning it with `stdio: 'ipc'` gives),
  * and it listens to nothing but that channel. No route, no socket message
  * and no signal reaches it.
