@@ -1,6 +1,6 @@
 import type { ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { endOnAbort } from '../live/end-on-abort.js';
+import { endOnAbort } from '../streams/end-on-abort.js';
 
 const isStream = (
   value: ExecutionResult | AsyncIterableIterator<ExecutionResult>,

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
 import { DirectNext, nextFrame, nextHead } from './direct-next.js';
 import { preSerialize, preSerializedReplacer } from './preserialized.js';
-import { MemberQueue } from './shared-subscriptions.js';
+import { MemberQueue } from '../../streams/member-queue.js';
 
 interface FrameOptions {
   fin: boolean;

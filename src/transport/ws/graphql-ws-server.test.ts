@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { OperationContext } from '../../context.js';
 import { listenGraphqlWs, type TestGraphqlWs } from '../../../test/support/graphql-ws-server.js';
-import { MemberQueue } from './shared-subscriptions.js';
+import { MemberQueue } from '../../streams/member-queue.js';
 
 type Frame = { oddsSnapshots: { n: number } };
 

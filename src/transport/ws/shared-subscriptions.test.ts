@@ -1,6 +1,7 @@
 import { parse, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { MemberQueue, SharedSubscriptions } from './shared-subscriptions.js';
+import { MemberQueue } from '../../streams/member-queue.js';
+import { SharedSubscriptions } from './shared-subscriptions.js';
 import {
   preSerialize,
   preSerializedReplacer,
