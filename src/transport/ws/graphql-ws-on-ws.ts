@@ -11,7 +11,7 @@
  *   rather than a set of closures.
  *
  * The rest is `useServer`'s, unchanged: the subprotocol negotiation, an
- * error on a socket closes it with 4500 (src/transport/http/ws-peer-errors.ts relies
+ * error on a socket closes it with 4500 (src/transport/ws/ws-peer-errors.ts relies
  * on that listener), a failing message handler closes with 4500, and
  * `dispose` closes every socket with 1001 Going Away before stopping the
  * ws server.

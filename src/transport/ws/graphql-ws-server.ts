@@ -28,7 +28,7 @@ import type { ClientKeys } from '../../access/client-keys.js';
 import { presentedKey } from '../../access/client-keys.js';
 import type { OperationLimits } from '../../config.js';
 import type { OperationContext } from '../../context.js';
-import { refuseControlPayload } from '../http/ws-control-bounds.js';
+import { refuseControlPayload } from './ws-control-bounds.js';
 import { inputRefusal, type InputBounds } from '../http/input-bounds.js';
 import { inputRefusalError } from '../../plugins/use-input-bounds.js';
 import type { PersistedOperations } from '../../plugins/use-persisted-operations.js';
@@ -237,7 +237,7 @@ export function serveGraphqlWs({
           ? (preSerialize(result) as unknown as FormattedExecutionResult)
           : undefined,
       jsonMessageReplacer: preSerializedReplacer,
-      // A ping payload is echoed back with JSON.stringify: control messages are bounded as variables are (src/transport/http/ws-control-bounds.ts).
+      // A ping payload is echoed back with JSON.stringify: control messages are bounded as variables are (src/transport/ws/ws-control-bounds.ts).
       onPing: (ctx, payload) => {
         refuseControlPayload(ctx.extra.socket, payload, inputBounds);
       },

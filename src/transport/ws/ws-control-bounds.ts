@@ -15,7 +15,7 @@
  * recursively and fails past about 2,500 levels, which would close the
  * socket instead of answering a deep `subscribe` with its code.
  */
-import { measure, type InputBounds } from './input-bounds.js';
+import { measure, type InputBounds } from '../http/input-bounds.js';
 
 /** graphql-ws's close code for a malformed message. */
 export const BAD_REQUEST_CLOSE = 4400;
