@@ -11,8 +11,8 @@ import { createGateway, type Gateway } from './server.js';
 import { checkDataDir, DataDirUnusableError } from './state/data-dir-check.js';
 import { DataDirInUseError } from './state/data-dir-lock.js';
 import { StateFileError } from './state/state-file.js';
-import { sandboxDatasetFromEnv } from './sandbox/dataset-env.js';
-import type { SandboxHandle } from './sandbox/server.js';
+import { sandboxDatasetFromEnv } from '../sandbox/dataset-env.js';
+import type { SandboxHandle } from '../sandbox/server.js';
 import { planAllowances } from './upstream/assumptions.js';
 import { startLine } from './start-line.js';
 import { checkPort, checkRedis, portProblem } from './start-checks.js';
@@ -66,7 +66,7 @@ async function main(): Promise<void> {
       process.exit(2);
     }
     // Imported only here: its fixtures are most of what a start would otherwise load and keep.
-    const { startSandbox } = await import('./sandbox/server.js');
+    const { startSandbox } = await import('../sandbox/server.js');
     sandbox = await startSandbox({
       port: Number(process.env['SANDBOX_PORT'] ?? 0),
       apiKey,

@@ -7,7 +7,7 @@
  * own file answers. Real parts: sandbox, redis-server, a gateway process.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hockeyV2Ids } from '../src/sandbox/fixtures/hockey-v2.js';
+import { hockeyV2Ids } from '../sandbox/fixtures/hockey-v2.js';
 import { gql, requestCounts, resetCounts, type GraphQLResponse } from './support/client.js';
 import { cacheFileSettled } from './support/cache-file.js';
 import { startCluster, type Cluster } from './support/cluster.js';

@@ -21,8 +21,8 @@ import { tableUnder } from './support/markdown.js';
 const root = resolve(import.meta.dirname, '..');
 const CODE = '[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[A-Z]{4,}';
 
-/** The sandbox plays the upstream: its codes are the upstream's, never the gateway's. Generated code raises nothing. */
-const notTheGateway = ['src/sandbox/', 'src/generated/'];
+/** Generated code raises nothing. (The sandbox, whose codes are the upstream's, lives outside src/.) */
+const notTheGateway = ['src/generated/'];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(join(root, dir), { recursive: true, withFileTypes: true })

@@ -9,8 +9,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toGlobalId } from '../src/model/global-id.js';
-import { hockeyV1Ids } from '../src/sandbox/fixtures/hockey-v1.js';
-import { oddsControl } from '../src/sandbox/ws/control-client.js';
+import { hockeyV1Ids } from '../sandbox/fixtures/hockey-v1.js';
+import { oddsControl } from '../sandbox/ws/control-client.js';
 import { gql, gqlAt, requestCounts, resetCounts } from './support/client.js';
 import { startFanSubgraph, type Fan, type FanSubgraph } from './support/fan-subgraph.js';
 import { startRouter, type Router } from './support/router.js';

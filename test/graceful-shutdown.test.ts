@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { ensureBuild } from '../scripts/build.js';
-import { hockeyV1Ids } from '../src/sandbox/fixtures/hockey-v1.js';
-import { startSandbox, type SandboxHandle } from '../src/sandbox/server.js';
+import { hockeyV1Ids } from '../sandbox/fixtures/hockey-v1.js';
+import { startSandbox, type SandboxHandle } from '../sandbox/server.js';
 import { gql, injectFault, requestCounts } from './support/client.js';
 import { startGatewayProcess, type GatewayProcess } from './support/gateway-process.js';
 

@@ -5,7 +5,7 @@
 import { createClient, type Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { oddsControl } from '../src/sandbox/ws/control-client.js';
+import { oddsControl } from '../sandbox/ws/control-client.js';
 import { startStack, type TestStack } from './support/servers.js';
 import { priceOf, replay, sortMarkets, type Change, type Snapshot as FeedSnapshot } from './support/odds-book.js';
 import { Stream, subscribe as subscribeWith } from './support/odds-stream.js';

@@ -7,7 +7,7 @@ import type { FormattedExecutionResult } from 'graphql-ws';
 import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { hockeyV1Ids } from '../src/sandbox/fixtures/hockey-v1.js';
+import { hockeyV1Ids } from '../sandbox/fixtures/hockey-v1.js';
 import { gql } from './support/client.js';
 import { startStack, type TestStack } from './support/servers.js';
 

@@ -176,7 +176,7 @@ describe('World Cup 2026 on V2', () => {
 
 describe('World Cup sandbox fixtures', () => {
   it('are deterministic and realistic: 48 teams, 12 groups of 4, 104 matches in rounds, different V1 and V2 IDs', async () => {
-    const { buildFixtures } = await import('../src/sandbox/fixtures/build.js');
+    const { buildFixtures } = await import('../sandbox/fixtures/build.js');
     const a = buildFixtures({ seed: 1, baseUrl: 'http://127.0.0.1:1' });
     const b = buildFixtures({ seed: 1, baseUrl: 'http://127.0.0.1:1' });
     const view = (f: typeof a) =>

@@ -1,7 +1,7 @@
 /**
  * fast-check mutations of a real upstream JSON payload: fields removed, set to
  * null or to a value of the wrong type, the whole body replaced, and one
- * array grown huge (by the sandbox, see `grow` in src/sandbox/faults.ts).
+ * array grown huge (by the sandbox, see `grow` in sandbox/faults.ts).
  */
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
