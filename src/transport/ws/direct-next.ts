@@ -180,7 +180,8 @@ export class DirectNext implements Delivery {
       !senderIdle(socket)
     )
       return false;
-    const head = (this.#head ??= nextHead(this.id));
+    this.#head ??= nextHead(this.id);
+    const head = this.#head;
     if (fanout?.result !== result) fanout = new FanoutBuffer(result);
     const shared = fanout.frame(head);
     this.raw.write(shared ?? nextFrame(head, preSerialize(result).tail));
