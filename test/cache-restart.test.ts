@@ -30,7 +30,7 @@ const TEAM_AND_NEWS = `{
 const STANDINGS = `{ v1 { hockey { standings { entries { position } } } } }`;
 
 const upstreamRequestsOf = (response: GraphQLResponse): number =>
-  (response.extensions?.['cost'] as { upstreamRequests: number }).upstreamRequests;
+  (response.extensions!['cost'] as { upstreamRequests: number }).upstreamRequests;
 
 describe('the upstream cache across restarts', () => {
   let sandbox: SandboxHandle;

@@ -17,7 +17,7 @@ const TEAM_AND_NEWS = `{
   v2(sport: ICE_HOCKEY) { hockey { team(id: "${hockeyV2Ids.firstTeam + 2}") { detail { name } roster { position } } } }
 }`;
 const upstreamRequestsOf = (response: GraphQLResponse): number =>
-  (response.extensions?.['cost'] as { upstreamRequests: number }).upstreamRequests;
+  (response.extensions!['cost'] as { upstreamRequests: number }).upstreamRequests;
 
 describe('cluster: the replica cache file in front of Redis', () => {
   let cluster: Cluster;

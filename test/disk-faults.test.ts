@@ -38,7 +38,7 @@ const STANDINGS = '{ v1 { hockey { standings { entries { position } } } } }';
 const TEAMS = `{ v2(sport: ICE_HOCKEY) { hockey { a: team(id: "${hockeyV2Ids.firstTeam}") { detail { name } } b: team(id: "${hockeyV2Ids.firstTeam + 2}") { detail { name } } } } }`;
 
 const upstreamRequestsOf = (response: GraphQLResponse): number =>
-  (response.extensions?.['cost'] as { upstreamRequests: number }).upstreamRequests;
+  (response.extensions!['cost'] as { upstreamRequests: number }).upstreamRequests;
 const countOf = (text: string, needle: string): number => text.split(needle).length - 1;
 
 /**

@@ -35,7 +35,7 @@ function sourceFiles(dir: string): string[] {
 const withoutComments = (text: string): string =>
   text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
 
-export interface RaisedCode {
+interface RaisedCode {
   code: string;
   where: string;
 }
@@ -49,7 +49,7 @@ export interface RaisedCode {
  * - a function that returns the code it picks (`codeFor` in use-error-codes.ts: `return 'X'`);
  * - the statuses of refusals by code (`refusalStatus`, whose keys are codes yoga or we raise).
  */
-export function collectRaisedCodes(): RaisedCode[] {
+function collectRaisedCodes(): RaisedCode[] {
   const found = new Map<string, string>();
   const add = (code: string, where: string): void => {
     if (!found.has(code)) found.set(code, where);

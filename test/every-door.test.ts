@@ -215,7 +215,7 @@ describe('every door pays', () => {
     ((await (await fetch(`${stack.sandbox.url}/__sandbox/quota`)).json()) as { used: number }).used;
   const budgetOf = async (key: string): Promise<number> => {
     const result = await gql(stack.gateway.url, '{ quota { remaining } }', undefined, bearer(key));
-    return (result.extensions?.['cost'] as { budgetRemaining: number }).budgetRemaining;
+    return (result.extensions!['cost'] as { budgetRemaining: number }).budgetRemaining;
   };
 
   beforeAll(async () => {

@@ -82,8 +82,7 @@ async function firstEvents(url: string, query: string, count: number): Promise<J
       if (done)
         throw new Error(`the SSE stream ended after ${events.length} events: ${JSON.stringify(events)} ${buffer}`);
       buffer += decoder.decode(value, { stream: true });
-      let end: number;
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
+      for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
         const event = buffer.slice(0, end);
         buffer = buffer.slice(end + 2);
         const data = /^data: (.*)$/m.exec(event)?.[1];

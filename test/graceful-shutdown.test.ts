@@ -71,8 +71,7 @@ function sseSubscriber(url: string, query: string): SseSubscriber {
       const { value, done } = await reader.read();
       if (done) return events;
       buffer += decoder.decode(value, { stream: true });
-      let end: number;
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
+      for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
         const event = /^event: (\w+)/m.exec(buffer.slice(0, end))?.[1];
         buffer = buffer.slice(end + 2);
         if (event === undefined) continue;

@@ -34,7 +34,10 @@ const STUCK = `query Stuck($game: ID!) { v1 { hockey { lines(gameId: $game) { ga
 const STANDINGS = `query Standings { v1 { hockey { standings { entries { position } } } } }`;
 
 let gameOffset = 100;
-const freshGame = (): string => String(hockeyV1Ids.firstGameId + (gameOffset += 1));
+const freshGame = (): string => {
+  gameOffset += 1;
+  return String(hockeyV1Ids.firstGameId + gameOffset);
+};
 
 const settleAt =
   (settleMs: number) =>

@@ -99,7 +99,9 @@ describe('gateway HTTP surface', () => {
             // An athlete the sandbox does not have: a field error at `v1.hockey.athlete`.
             { query: `query OverWs { v1 { hockey { athlete(id: 999999999) { name } } } }` },
             {
-              next: (message) => void (last = message),
+              next: (message) => {
+                last = message;
+              },
               error: reject,
               complete: () => (last === undefined ? reject(new Error('no result')) : resolve(last)),
             },

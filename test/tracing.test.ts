@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { type ConfigError, loadConfig } from '../src/config.js';
 import { openTracing } from '../src/tracing/open-tracing.js';
 import { createLogger } from '../src/logger.js';
 import { hockeyV1Ids } from '../sandbox/fixtures/hockey-v1.js';

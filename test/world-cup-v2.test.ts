@@ -82,6 +82,7 @@ describe('World Cup 2026 on V2', () => {
   });
 
   it('serves the tournament, season info, 48 teams, 12 groups, rounds, a round, the bracket and season teams', async () => {
+    // biome-ignore lint/suspicious/noExplicitAny: the assertions below are what check this wide answer's shape
     const result = await gql<{ v2: { football: Record<string, any> } }>(
       stack.gateway.url,
       `{ v2(sport: FOOTBALL) { football {

@@ -228,10 +228,22 @@ export class OddsSocketServer {
           `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
       );
     };
-    if (pathname !== ODDS_SOCKET_PATH) return refuse(404, 'Route not found');
-    if (key === undefined || key === '') return refuse(upstreamAssumptions.missingKeyStatus, 'Missing API key');
-    if (key !== this.#apiKey) return refuse(upstreamAssumptions.invalidKeyStatus, 'Invalid API key');
-    if (this.#clock() < this.#refuseUntil) return refuse(503, 'Odds socket temporarily unavailable');
+    if (pathname !== ODDS_SOCKET_PATH) {
+      refuse(404, 'Route not found');
+      return;
+    }
+    if (key === undefined || key === '') {
+      refuse(upstreamAssumptions.missingKeyStatus, 'Missing API key');
+      return;
+    }
+    if (key !== this.#apiKey) {
+      refuse(upstreamAssumptions.invalidKeyStatus, 'Invalid API key');
+      return;
+    }
+    if (this.#clock() < this.#refuseUntil) {
+      refuse(503, 'Odds socket temporarily unavailable');
+      return;
+    }
     this.#wss.handleUpgrade(req, socket, head, (ws) => this.#connected(ws));
   }
 

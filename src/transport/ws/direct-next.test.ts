@@ -188,7 +188,11 @@ describe('a member queue with a delivery', () => {
     const delivered: number[] = [];
     let accept = true;
     const queue = new MemberQueue<number>(16, () => undefined, {
-      write: (n) => (accept ? (delivered.push(n), true) : false),
+      write: (n) => {
+        if (!accept) return false;
+        delivered.push(n);
+        return true;
+      },
     });
     // Nobody waits yet: queued for the reader (the first message is graphql-ws's).
     queue.push(1);

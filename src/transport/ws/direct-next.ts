@@ -170,7 +170,8 @@ export class DirectNext implements Delivery<ExecutionResult> {
       socket.bufferedAmount !== 0
     )
       return false;
-    const head = (this.#head ??= nextHead(this.id));
+    this.#head ??= nextHead(this.id);
+    const head = this.#head;
     if (fanout?.result !== result) fanout = new FanoutBuffer(result);
     const shared = fanout.frame(head);
     this.raw.write(shared ?? nextFrame(head, preSerialize(result).tail));

@@ -11,7 +11,7 @@ import {
 
 /** A source the test pushes results into, counting how often it was started and stopped. */
 function controllableSource() {
-  const state = { started: 0, returned: 0, push: (_: ExecutionResult) => undefined as void };
+  const state = { started: 0, returned: 0, push: (_: ExecutionResult): void => undefined };
   const start = (): AsyncIterable<ExecutionResult> => {
     state.started += 1;
     const queue: ExecutionResult[] = [];
