@@ -12,10 +12,11 @@
  * a stream would have saved.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { Code } from '../../codes/error-codes.js';
 import { guarded, type ReportError } from './request-guard.js';
 import { writeRefusal, type Refusal } from './refusal.js';
 
-const tooLarge: Refusal = { status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'Request body too large.' };
+const tooLarge: Refusal = { status: 413, code: Code.PAYLOAD_TOO_LARGE, message: 'Request body too large.' };
 
 /** The request's body as read by `limitRequestBody`: absent when it was empty. */
 export function bufferedBody(req: IncomingMessage): Buffer | undefined {

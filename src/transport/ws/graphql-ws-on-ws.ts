@@ -17,15 +17,10 @@
  * ws server.
  */
 import type { IncomingMessage } from 'node:http';
-import {
-  CloseCode,
-  handleProtocols,
-  makeServer,
-  type ServerOptions,
-  type WebSocket as ProtocolSocket,
-} from 'graphql-ws';
+import { handleProtocols, makeServer, type ServerOptions, type WebSocket as ProtocolSocket } from 'graphql-ws';
 import type { Logger } from 'pino';
 import type { WebSocket, WebSocketServer } from 'ws';
+import { CloseCode } from '../../codes/close-codes.js';
 import { KeepAliveSweep } from './keep-alive.js';
 import { keptOfUpgrade, type UpgradeRequest } from './upgrade-request.js';
 
@@ -130,7 +125,7 @@ export function serveOnWs<P extends Record<string, unknown>>(
   return {
     dispose: async () => {
       keepAlive.stop();
-      for (const client of wsServer.clients) client.close(1001, 'Going away');
+      for (const client of wsServer.clients) client.close(CloseCode.GoingAway, 'Going away');
       wsServer.removeAllListeners();
       await new Promise<void>((resolve, reject) => wsServer.close((error) => (error ? reject(error) : resolve())));
     },

@@ -15,10 +15,8 @@
  * recursively and fails past about 2,500 levels, which would close the
  * socket instead of answering a deep `subscribe` with its code.
  */
+import { CloseCode } from '../../codes/close-codes.js';
 import { measure, type InputBounds } from '../http/input-bounds.js';
-
-/** graphql-ws's close code for a malformed message. */
-export const BAD_REQUEST_CLOSE = 4400;
 
 export interface ClosableSocket {
   close(code: number, reason: string): void;
@@ -29,6 +27,6 @@ export function refuseControlPayload(socket: ClosableSocket, payload: unknown, b
   if (typeof payload !== 'object' || payload === null || measure(payload, bounds) === undefined) return false;
   if (Array.isArray(payload)) payload.length = 0;
   else for (const key of Object.keys(payload)) delete (payload as Record<string, unknown>)[key];
-  socket.close(BAD_REQUEST_CLOSE, 'Message payload out of bounds');
+  socket.close(CloseCode.BadRequest, 'Message payload out of bounds');
   return true;
 }

@@ -7,7 +7,7 @@
  * own close then finds the socket closing and sends nothing).
  */
 import type { WebSocket, WebSocketServer } from 'ws';
-import { BAD_REQUEST_CLOSE } from './ws-control-bounds.js';
+import { CloseCode } from '../../codes/close-codes.js';
 
 const serverOnlyTypes = new Set(['connection_ack', 'next', 'error']);
 // Only a message that names one of them is parsed here; every other one is graphql-ws's alone.
@@ -27,7 +27,7 @@ export function refuseServerMessageTypes(wsServer: WebSocketServer): void {
         return;
       }
       if (typeof type === 'string' && serverOnlyTypes.has(type))
-        socket.close(BAD_REQUEST_CLOSE, 'Invalid message received');
+        socket.close(CloseCode.BadRequest, 'Invalid message received');
     });
   });
 }
