@@ -69,7 +69,7 @@ const layers = [
   {
     name: 'upstream',
     why: 'the client of the paid REST API: fetcher, cache tiers, errors, trouble; it counts every request through the ledger below',
-    paths: ['^src/upstream/(?!routes/|assumptions\\.ts$)'],
+    paths: ['^src/upstream/(?!routes/|assumptions\\.ts$|cache-ttls\\.ts$)'],
   },
   {
     name: 'ledger',
@@ -88,7 +88,7 @@ const layers = [
   {
     name: 'spec',
     why: "the upstream's own facts, shared with the sandbox: route payload types, plan assumptions, the odds socket's wire format",
-    paths: ['^src/upstream/routes/', '^src/upstream/assumptions\\.ts$', '^src/live/protocol\\.ts$'],
+    paths: ['^src/upstream/routes/', '^src/upstream/(assumptions|cache-ttls)\\.ts$', '^src/live/protocol\\.ts$'],
   },
 ];
 
