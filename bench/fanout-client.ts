@@ -104,7 +104,8 @@ function latenciesSince(pairs: readonly number[], since: number): Record<string,
   for (let i = 0; i < pairs.length; i += 2) {
     const stamp = pairs[i]!;
     if (stamp < since) continue;
-    (byFrame[stamp] ??= []).push(pairs[i + 1]! - stamp);
+    byFrame[stamp] ??= [];
+    byFrame[stamp].push(pairs[i + 1]! - stamp);
   }
   return byFrame;
 }

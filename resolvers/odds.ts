@@ -2,7 +2,7 @@ import type { Resolvers } from '../src/generated/resolvers-types.js';
 import { clientIdentity } from '../src/access/client-identity.js';
 import type { OddsChangeView, OddsSnapshotView } from '../src/live/hub.js';
 import { isOddsMatchId } from '../src/live/protocol.js';
-import { MemberQueue } from '../src/transport/ws/shared-subscriptions.js';
+import { MemberQueue } from '../src/streams/member-queue.js';
 import { ErrorCode, GatewayError } from '../src/upstream/errors.js';
 
 /**

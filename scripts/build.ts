@@ -6,7 +6,7 @@
  * dependencies into a few ES modules: the start then reads a handful of
  * files instead of the ~1,600 modules a tsx start resolves one by one, which
  * is most of what a start costs. Code loaded only when used (the embedded
- * sandbox) becomes a chunk of its own. Types are not checked here:
+ * sandbox, from sandbox/) becomes a chunk of its own. Types are not checked here:
  * `npm run typecheck` (and CI) does that.
  *
  * `--if-stale` (what `npm start` runs first) builds only when the sources
@@ -29,7 +29,7 @@ const distDir = join(root, 'dist');
 const stampFile = join(distDir, 'build-stamp.json');
 
 /** What the build is made from; a change to any of these makes `dist/` stale. */
-const inputDirs = ['src', 'resolvers', 'schema', 'examples/operations'];
+const inputDirs = ['src', 'sandbox', 'resolvers', 'schema', 'examples/operations'];
 const inputFiles = ['package.json', 'package-lock.json', 'tsconfig.json', 'codegen.ts', 'scripts/build.ts'];
 /** Generated types (imported as types only) and tests are not part of the output. */
 const notInput = (path: string): boolean => path.startsWith('src/generated/') || /\.test\.ts$/.test(path);

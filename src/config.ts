@@ -162,13 +162,13 @@ export interface Config {
     /**
      * `SANDBOX_MATCH_EVENT_MS`: average milliseconds between the match events
      * each match with odds subscribers has on its own; 0 = only those asked
-     * for on the control route (src/sandbox/ws/odds-socket.ts).
+     * for on the control route (sandbox/ws/odds-socket.ts).
      * @default 3_000
      */
     matchEventMs: number;
     /**
      * `SANDBOX_MATCH_MINUTE_MS`: real milliseconds per minute of play of the
-     * live World Cup games (src/sandbox/live/simulation.ts); 0 stands them
+     * live World Cup games (sandbox/live/simulation.ts); 0 stands them
      * still. At the default a game lasts about 16 minutes, and a
      * `liveTicker` poll (every 15 s on the sandbox) always sees its clock move.
      * @default 10_000

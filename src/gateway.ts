@@ -1,7 +1,7 @@
 /**
  * createGateway(config), the composition root, reads top-down as the architecture: state, upstream, money, live
  * feeds and schema; the plugin pipeline (src/plugins/pipeline.ts) that runs /graphql's and /subgraph's operations;
- * the transports (HTTP front door, graphql-ws); the lifecycle (src/lifecycle.ts). Each part is built in a module of
+ * the transports (HTTP front door, graphql-ws); the lifecycle (src/gateway/lifecycle.ts). Each part is built in a module of
  * its own: this one only wires them.
  */
 import type { Logger } from 'pino';
@@ -9,11 +9,11 @@ import type { WebSocketServer } from 'ws';
 import { clientKeysFor } from './access/client-keys.js';
 import type { Config } from './config.js';
 import type { GatewayServices, OperationContext } from './context.js';
-import { graphqlYoga } from './endpoints/graphql-yoga.js';
-import { requestHandler } from './endpoints/request-handler.js';
-import { lazySubgraphYoga, subgraphEndpoint } from './endpoints/subgraph-yoga.js';
+import { graphqlYoga } from './gateway/graphql-yoga.js';
+import { requestHandler } from './gateway/request-handler.js';
+import { lazySubgraphYoga, subgraphEndpoint } from './gateway/subgraph-yoga.js';
 import { imageServiceFor } from './images/for-services.js';
-import { drainOf, startGateway, type Gateway } from './lifecycle.js';
+import { drainOf, startGateway, type Gateway } from './gateway/lifecycle.js';
 import { createLiveServices } from './live/services.js';
 import { UpstreamLoader } from './loaders/upstream-loader.js';
 import { createLogger } from './logger.js';
@@ -22,7 +22,7 @@ import { pipeline, type PipelineParts } from './plugins/pipeline.js';
 import { SettleSweep } from './plugins/settle-sweep.js';
 import { persistedOperations } from './plugins/use-persisted-operations.js';
 import { LocalResultCache } from './results/result-cache.js';
-import { loadTypeDefs, standAloneSchema } from './schema.js';
+import { loadTypeDefs, standAloneSchema } from './gateway/schema.js';
 import { auditedLedger } from './spend/charge-audit.js';
 import { ChargeTally } from './spend/charge-tally.js';
 import { SpendGate } from './spend/spend-gate.js';
@@ -35,7 +35,7 @@ import type { CacheEntries } from './upstream/cache-entries.js';
 import { DiskEntries } from './upstream/disk-entries.js';
 import { UpstreamFetcher, type UpstreamFetcherOptions } from './upstream/fetcher.js';
 
-export type { Gateway, ShutdownReport } from './lifecycle.js';
+export type { Gateway, ShutdownReport } from './gateway/lifecycle.js';
 
 export interface GatewayOptions {
   /** The upstream base URL: the configured one, or the embedded sandbox's. */

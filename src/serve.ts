@@ -1,7 +1,7 @@
 /**
  * The gateway process, as src/main.ts runs it: the gateway on PORT; with no
  * SPORTS_API_BASE_URL, on the embedded sandbox upstream, which its first log
- * line says. SIGTERM or SIGINT drains it and exits 0 (src/lifecycle.ts,
+ * line says. SIGTERM or SIGINT drains it and exits 0 (src/gateway/lifecycle.ts,
  * shutdown). The bench runs the same process with seams of its own
  * (bench/gateway-main.ts).
  */
@@ -12,8 +12,8 @@ import { createGateway, type Gateway, type GatewaySeams } from './gateway.js';
 import { checkDataDir, DataDirUnusableError } from './state/data-dir-check.js';
 import { DataDirInUseError } from './state/data-dir-lock.js';
 import { StateFileError } from './state/state-file.js';
-import { sandboxDatasetFromEnv } from './sandbox/dataset-env.js';
-import type { SandboxHandle } from './sandbox/server.js';
+import { sandboxDatasetFromEnv } from '../sandbox/dataset-env.js';
+import type { SandboxHandle } from '../sandbox/server.js';
 import { planAllowances } from './upstream/assumptions.js';
 import { startLine } from './start-line.js';
 import { checkPort, checkRedis, portProblem } from './start-checks.js';
@@ -68,7 +68,7 @@ export async function serve(seams: GatewaySeams = {}): Promise<void> {
       process.exit(2);
     }
     // Imported only here: its fixtures are most of what a start would otherwise load and keep.
-    const { startSandbox } = await import('./sandbox/server.js');
+    const { startSandbox } = await import('../sandbox/server.js');
     sandbox = await startSandbox({
       port: Number(process.env['SANDBOX_PORT'] ?? 0),
       apiKey,
@@ -108,7 +108,7 @@ export async function serve(seams: GatewaySeams = {}): Promise<void> {
   }
   logger.info({ graphql: `${gateway.url}/graphql`, graphiql: `${gateway.url}/graphql` }, 'sports-graph ready');
 
-  // SIGTERM (an orchestrator) or SIGINT (Ctrl-C): drain and exit 0 (src/lifecycle.ts, shutdown); a second signal stops at once.
+  // SIGTERM (an orchestrator) or SIGINT (Ctrl-C): drain and exit 0 (src/gateway/lifecycle.ts, shutdown); a second signal stops at once.
   let signalled = false;
   const stop = async (signal: NodeJS.Signals): Promise<void> => {
     if (signalled) {

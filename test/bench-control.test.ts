@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { startSandbox, type SandboxHandle } from '../src/sandbox/server.js';
+import { startSandbox, type SandboxHandle } from '../sandbox/server.js';
 import { startGatewayProcess, type GatewayProcess } from './support/gateway-process.js';
 import { startStack } from './support/servers.js';
 

@@ -7,8 +7,8 @@
  *
  * Variables are found where the code reads them: the reader calls of the
  * config modules (`int('NAME', ...)`, `bool(...)`, and every other quoted
- * name in those modules) and `env['NAME']` / `env.NAME` anywhere in src/
- * and scripts/.
+ * name in those modules) and `env['NAME']` / `env.NAME` anywhere in src/,
+ * sandbox/ and scripts/.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -42,7 +42,7 @@ const withoutComments = (text: string): string =>
 
 function variablesRead(): Map<string, string> {
   const found = new Map<string, string>();
-  for (const path of [...sources('src'), ...sources('scripts'), 'bench/gateway-main.ts']) {
+  for (const path of [...sources('src'), ...sources('sandbox'), ...sources('scripts'), 'bench/gateway-main.ts']) {
     // An error's code is not a variable (cluster-settings.ts's CLUSTER_SETTINGS).
     const text = withoutComments(readFileSync(join(root, path), 'utf8')).replace(/\bcode\s*[:=]\s*'[^']*'/g, '');
     const names = [

@@ -27,6 +27,7 @@ import { GraphQLError } from 'graphql';
 import { useAPQ } from '@graphql-yoga/plugin-apq';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import type { Plugin } from 'graphql-yoga';
+import { Code } from '../codes/error-codes.js';
 import { LocalApqStore, type ApqStore } from '../persisted/apq-store.js';
 import type { SharedTiers } from '../state/open-state.js';
 import type { PersistedOperationsConfig } from '../persisted/config.js';
@@ -80,16 +81,16 @@ const trustedRefusals = {
   notFound: {
     message:
       "No trusted document has this ID: only the operations of the gateway's manifest run (TRUSTED_DOCUMENTS_FILE).",
-    extensions: { code: 'TRUSTED_DOCUMENT_NOT_FOUND', http: { status: 400 } },
+    extensions: { code: Code.TRUSTED_DOCUMENT_NOT_FOUND, http: { status: 400 } },
   },
   persistedQueryOnly: {
     message:
       'This gateway runs trusted documents only, and this document is not one of them: send the ID of a trusted document in extensions.persistedQuery.sha256Hash (version 1), or its exact text.',
-    extensions: { code: 'TRUSTED_DOCUMENTS_ONLY', http: { status: 403 } },
+    extensions: { code: Code.TRUSTED_DOCUMENTS_ONLY, http: { status: 403 } },
   },
   keyNotFound: {
     message: 'No document: send the ID of a trusted document in extensions.persistedQuery.sha256Hash (version 1).',
-    extensions: { code: 'PERSISTED_QUERY_ID_REQUIRED', http: { status: 400 } },
+    extensions: { code: Code.PERSISTED_QUERY_ID_REQUIRED, http: { status: 400 } },
   },
 } as const;
 
@@ -119,7 +120,7 @@ export function persistedOperations({ config, tiers }: PersistedOperationsOption
 
 function automaticPersistedQueries(store: ApqStore): PersistedOperations {
   const notFound = (): GraphQLError =>
-    new GraphQLError('PersistedQueryNotFound', { extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } });
+    new GraphQLError('PersistedQueryNotFound', { extensions: { code: Code.PERSISTED_QUERY_NOT_FOUND } });
   return {
     mode: 'apq',
     plugins: [

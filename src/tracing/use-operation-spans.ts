@@ -23,6 +23,7 @@ import type { IncomingMessage } from 'node:http';
 import { SpanKind, SpanStatusCode, trace, type Attributes, type Span } from '@opentelemetry/api';
 import { getOperationAST, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { Code } from '../codes/error-codes.js';
 import type { GatewayContext } from '../context.js';
 import { operationCosts } from '../spend/estimate/operation-costs.js';
 import type { HeaderReader, Tracing } from './open-tracing.js';
@@ -42,7 +43,7 @@ function headersOf(context: GatewayContext): HeaderReader {
 const codesOf = (errors: ExecutionResult['errors']): string[] => [
   ...new Set(
     (errors ?? []).map((error) =>
-      typeof error.extensions?.['code'] === 'string' ? error.extensions['code'] : 'INTERNAL_SERVER_ERROR',
+      typeof error.extensions?.['code'] === 'string' ? error.extensions['code'] : Code.INTERNAL_SERVER_ERROR,
     ),
   ),
 ];

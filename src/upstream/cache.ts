@@ -33,6 +33,7 @@
  *   when there is a tier. Without a tier nothing here changes.
  */
 import { performance } from 'node:perf_hooks';
+import { Code } from '../codes/error-codes.js';
 import { MemoryEntries, type CacheEntries, type Stored, type StoredValue } from './cache-entries.js';
 import { loadOnceInCluster } from './cluster-flight.js';
 import { GatewayError, staleEligible, type ErrorCode } from './errors.js';
@@ -318,7 +319,7 @@ export class ResponseCache {
       await this.entries.durable();
       return { value, sent: true };
     } catch (error) {
-      if (error instanceof GatewayError && error.code === 'NOT_FOUND') {
+      if (error instanceof GatewayError && error.code === Code.NOT_FOUND) {
         this.entries.set(key, { kind: 'error', error, storedAt: this.now(), ttlMs, size: NEGATIVE_ENTRY_SIZE });
         await this.entries.durable();
       }
@@ -346,7 +347,7 @@ export class ResponseCache {
           const { value, size } = await load();
           return { kind: 'value', value, storedAt: this.now(), ttlMs, size: Math.max(1, size) };
         } catch (error) {
-          if (error instanceof GatewayError && error.code === 'NOT_FOUND') {
+          if (error instanceof GatewayError && error.code === Code.NOT_FOUND) {
             return { kind: 'error', error: sharedErrorOf(error), storedAt: this.now(), ttlMs };
           }
           throw error;

@@ -9,7 +9,7 @@ import { Writable } from 'node:stream';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { createGateway, type Gateway, type GatewaySeams } from '../../src/gateway.js';
-import { startSandbox, type SandboxHandle, type SandboxOptions } from '../../src/sandbox/server.js';
+import { startSandbox, type SandboxHandle, type SandboxOptions } from '../../sandbox/server.js';
 
 export interface TestStack {
   sandbox: SandboxHandle;

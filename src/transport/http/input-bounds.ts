@@ -9,6 +9,7 @@
  *
  * The walk itself is iterative and stops at the first value past a bound.
  */
+import { Code } from '../../codes/error-codes.js';
 
 export interface InputBounds {
   /** Nesting levels of objects and arrays; `{}` is 1 deep, `{"a": []}` 2. */
@@ -18,10 +19,10 @@ export interface InputBounds {
 }
 
 export type InputRefusalCode =
-  | 'VARIABLES_TOO_DEEP'
-  | 'VARIABLES_TOO_LARGE'
-  | 'EXTENSIONS_TOO_DEEP'
-  | 'EXTENSIONS_TOO_LARGE';
+  | typeof Code.VARIABLES_TOO_DEEP
+  | typeof Code.VARIABLES_TOO_LARGE
+  | typeof Code.EXTENSIONS_TOO_DEEP
+  | typeof Code.EXTENSIONS_TOO_LARGE;
 
 export interface InputRefusal {
   readonly code: InputRefusalCode;
@@ -54,12 +55,15 @@ export function measure(value: unknown, bounds: InputBounds): Verdict {
 
 const refusals: Record<'variables' | 'extensions', Record<'deep' | 'large', InputRefusal>> = {
   variables: {
-    deep: { code: 'VARIABLES_TOO_DEEP', message: 'The request was refused: its variables are nested too deeply.' },
-    large: { code: 'VARIABLES_TOO_LARGE', message: 'The request was refused: its variables hold too many values.' },
+    deep: { code: Code.VARIABLES_TOO_DEEP, message: 'The request was refused: its variables are nested too deeply.' },
+    large: { code: Code.VARIABLES_TOO_LARGE, message: 'The request was refused: its variables hold too many values.' },
   },
   extensions: {
-    deep: { code: 'EXTENSIONS_TOO_DEEP', message: 'The request was refused: its extensions are nested too deeply.' },
-    large: { code: 'EXTENSIONS_TOO_LARGE', message: 'The request was refused: its extensions hold too many values.' },
+    deep: { code: Code.EXTENSIONS_TOO_DEEP, message: 'The request was refused: its extensions are nested too deeply.' },
+    large: {
+      code: Code.EXTENSIONS_TOO_LARGE,
+      message: 'The request was refused: its extensions hold too many values.',
+    },
   },
 };
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
 import { DirectNext, nextFrame, nextHead } from './direct-next.js';
 import { preSerialize, preSerializedReplacer } from './preserialized.js';
-import { MemberQueue } from './shared-subscriptions.js';
+import { MemberQueue } from '../../streams/member-queue.js';
 
 interface FrameOptions {
   fin: boolean;
@@ -188,7 +188,11 @@ describe('a member queue with a delivery', () => {
     const delivered: number[] = [];
     let accept = true;
     const queue = new MemberQueue<number>(16, () => undefined, {
-      write: (n) => (accept ? (delivered.push(n), true) : false),
+      write: (n) => {
+        if (!accept) return false;
+        delivered.push(n);
+        return true;
+      },
     });
     // Nobody waits yet: queued for the reader (the first message is graphql-ws's).
     queue.push(1);

@@ -17,8 +17,8 @@ import { upgradeAnswer, upgradeRefusal } from '../http/host-check.js';
 import type { InputBounds } from '../http/input-bounds.js';
 import type { ReportError } from '../http/request-guard.js';
 import { routeUpgrades } from '../http/upgrades.js';
-import { refuseServerMessageTypes } from '../http/ws-message-types.js';
-import { quietPeerProtocolErrors } from '../http/ws-peer-errors.js';
+import { refuseServerMessageTypes } from './ws-message-types.js';
+import { quietPeerProtocolErrors } from './ws-peer-errors.js';
 import { serveGraphqlWs, type GraphqlWsOptions, type GraphqlWs } from './graphql-ws-server.js';
 import { GatewaySocket } from './preserialized.js';
 
@@ -85,7 +85,7 @@ export function openWsFront(options: WsFrontOptions): WsFront {
     idleTimeoutMs: config.connections.wsIdleTimeoutMs,
     keepAliveMs: config.connections.wsKeepAliveMs,
   });
-  // After useServer: a client's protocol violation is the client's, not an "internal error" trace (src/transport/http/ws-peer-errors.ts).
+  // After useServer: a client's protocol violation is the client's, not an "internal error" trace (src/transport/ws/ws-peer-errors.ts).
   quietPeerProtocolErrors(wsServer, logger);
   return { wsServer, graphqlWs };
 }
