@@ -86,7 +86,7 @@ export interface OperationLimits {
   maxWsMessageBytes: number;
   /** Bytes queued to a slow WebSocket consumer before it is dropped. @default 4 MiB */
   maxWsBufferedBytes: number;
-  /** `GATEWAY_MAX_OPERATION_COST`: counted upstream requests one operation may be estimated at (src/cost). @default 50 */
+  /** `GATEWAY_MAX_OPERATION_COST`: counted upstream requests one operation may be estimated at (src/spend/estimate/). @default 50 */
   maxOperationCost: number;
 }
 
