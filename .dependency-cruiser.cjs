@@ -81,7 +81,7 @@ const layers = [
     why: 'settings, env reading, logging, metrics, codes, client keys, state contracts and on-disk state files: used everywhere, they know no room',
     paths: [
       '^src/(config|env-reader|logger|metrics|metrics-after-answer|runtime-files)\\.ts$',
-      '^src/(codes|net|access|streams)/',
+      '^src/(codes|net|access|streams|config)/',
       '^src/state/(?!local/|redis/|open-state\\.ts$|cache-entries-for\\.ts$)',
     ],
   },

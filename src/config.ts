@@ -5,14 +5,14 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { budgetProblem } from './spend/client-budgets.js';
-import { isAllowedHostEntry } from './transport/http/allowed-hosts.js';
+import { isAllowedHostEntry } from './access/allowed-hosts.js';
 import { parseClientKeys, type ClientKey } from './access/client-keys.js';
 import { envReader, type Env } from './env-reader.js';
 import { defaultPlan, type Plan } from './upstream/assumptions.js';
 import { defaultCacheTtls, sandboxCacheTtls, type CacheClass } from './upstream/cache-ttls.js';
-import { readPersistedOperationsConfig, type PersistedOperationsConfig } from './persisted/config.js';
-import { readTracingConfig, type TracingConfig } from './tracing/config.js';
-import { FIELD_GROUPS, type FieldGroup } from './federation/subgraph-sdl.js';
+import { readPersistedOperationsConfig, type PersistedOperationsConfig } from './config/persisted.js';
+import { readTracingConfig, type TracingConfig } from './config/tracing.js';
+import { FIELD_GROUPS, type FieldGroup } from './config/federation.js';
 
 export interface UpstreamTimeouts {
   /** TCP + TLS connect. */
@@ -102,7 +102,7 @@ export interface AccessConfig {
   corsOrigins: readonly string[];
   /**
    * `GATEWAY_ALLOWED_HOSTS`, comma separated: the `Host` names the gateway
-   * answers for (src/transport/http/allowed-hosts.ts); `*` = any.
+   * answers for (src/access/allowed-hosts.ts); `*` = any.
    * @default empty: the names of `HOST` (every interface address and the
    * machine's name for `0.0.0.0`/`::`, plus `localhost`, `127.0.0.1`, `::1` on loopback)
    */
@@ -222,9 +222,9 @@ export interface Config {
     maxBytes: number;
   };
   cluster: ClusterConfig;
-  /** Automatic persisted queries, or trusted documents only (src/persisted/config.ts). */
+  /** Automatic persisted queries, or trusted documents only (src/config/persisted.ts). */
   persisted: PersistedOperationsConfig;
-  /** OpenTelemetry traces, on when an OTLP endpoint is set (src/tracing/config.ts). */
+  /** OpenTelemetry traces, on when an OTLP endpoint is set (src/config/tracing.ts). */
   tracing: TracingConfig;
   /** How the process serves and stops (docs/operations.md). */
   service: ServiceConfig;

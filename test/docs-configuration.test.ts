@@ -20,8 +20,8 @@ const NAME = '[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*';
 /** The modules that turn the environment into settings: every quoted capitalised name in them is a variable. */
 const configModules = [
   'src/config.ts',
-  'src/persisted/config.ts',
-  'src/tracing/config.ts',
+  'src/config/persisted.ts',
+  'src/config/tracing.ts',
   'scripts/cluster-settings.ts',
   'bench/gateway-main.ts',
 ];

@@ -25,7 +25,7 @@ import type { FieldCost } from '../spend/estimate/cost-rule.js';
 import type { StateReadiness } from '../state/shared.js';
 import type { Tracing } from '../tracing/open-tracing.js';
 import { useOperationSpans } from '../tracing/use-operation-spans.js';
-import type { HostPolicy } from '../transport/http/allowed-hosts.js';
+import type { HostPolicy } from '../access/allowed-hosts.js';
 import type { InputBounds } from '../transport/http/input-bounds.js';
 import { useWidgets } from '../widgets/use-widgets.js';
 import { useIncrementalDelivery } from './incremental-delivery.js';

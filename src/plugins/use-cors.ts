@@ -20,7 +20,7 @@
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { Code } from '../codes/error-codes.js';
-import type { HostPolicy } from '../transport/http/allowed-hosts.js';
+import type { HostPolicy } from '../access/allowed-hosts.js';
 import { refusalBody } from '../transport/http/refusal.js';
 
 export interface CorsOptions {

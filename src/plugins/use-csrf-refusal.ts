@@ -8,7 +8,7 @@
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { Code } from '../codes/error-codes.js';
-import type { HostPolicy } from '../transport/http/allowed-hosts.js';
+import type { HostPolicy } from '../access/allowed-hosts.js';
 import { crossSiteMessage, crossSiteVerdict } from '../transport/http/cross-site.js';
 
 export const CSRF_HEADER = 'x-graphql-csrf';

@@ -1,6 +1,6 @@
 /**
  * Persisted operations, in one of three modes chosen by configuration
- * (src/persisted/config.ts):
+ * (src/config/persisted.ts):
  *
  * - `apq` (default): Apollo's automatic persisted queries through
  *   @graphql-yoga/plugin-apq, as Apollo Client's persisted-queries link and
@@ -30,8 +30,8 @@ import type { Plugin } from 'graphql-yoga';
 import { Code } from '../codes/error-codes.js';
 import { LocalApqStore, type ApqStore } from '../persisted/apq-store.js';
 import type { SharedTiers } from '../state/open-state.js';
-import type { PersistedOperationsConfig } from '../persisted/config.js';
-import type { TrustedManifest } from '../persisted/trusted-manifest.js';
+import type { PersistedOperationsConfig } from '../config/persisted.js';
+import type { TrustedManifest } from '../config/trusted-manifest.js';
 
 export type PersistedMode = 'apq' | 'trusted' | 'off';
 

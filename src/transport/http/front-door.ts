@@ -10,7 +10,7 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.js';
-import { defaultAllowedHosts, HostPolicy } from './allowed-hosts.js';
+import { defaultAllowedHosts, HostPolicy } from '../../access/allowed-hosts.js';
 import { limitRequestBody } from './body-limit.js';
 import { answerClientErrors } from './client-errors.js';
 import { compressResponses } from './compress.js';

@@ -1,5 +1,5 @@
 /**
- * The `Host` and `Origin` checks of the front door (src/transport/http/allowed-hosts.ts):
+ * The `Host` and `Origin` checks of the front door (src/access/allowed-hosts.ts):
  * an HTTP request for a name the gateway does not answer for is refused
  * with 421 `HOST_NOT_ALLOWED` before anything reads it; a WebSocket upgrade
  * is refused the same way, or with 403 `ORIGIN_NOT_ALLOWED` when a browser
@@ -12,7 +12,7 @@
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { Code } from '../../codes/error-codes.js';
-import type { HostPolicy } from './allowed-hosts.js';
+import type { HostPolicy } from '../../access/allowed-hosts.js';
 import { writeRefusal, refusalBody, type Refusal } from './refusal.js';
 
 export const hostNotAllowed: Refusal = {

@@ -11,7 +11,7 @@ import { WebSocketServer } from 'ws';
 import type { ClientKeys } from '../../access/client-keys.js';
 import type { Config } from '../../config.js';
 import type { PersistedOperations } from '../../plugins/use-persisted-operations.js';
-import type { HostPolicy } from '../http/allowed-hosts.js';
+import type { HostPolicy } from '../../access/allowed-hosts.js';
 import type { ConnectionCap } from '../http/connection-bounds.js';
 import { upgradeAnswer, upgradeRefusal } from '../http/host-check.js';
 import type { InputBounds } from '../http/input-bounds.js';
