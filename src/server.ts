@@ -211,9 +211,18 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
       'a request handler failed before yoga',
     );
 
+  // Resolvers reach the gateway through the ports alone; `services` is for the plugins (src/context.ts).
   const context = (): OperationContext => {
     const deadline = Date.now() + config.timeouts.operationMs;
-    return { services, upstream: new UpstreamLoader(fetcher, deadline, config.bench.upstreamLoaders), deadline };
+    return {
+      services,
+      upstream: new UpstreamLoader(fetcher, deadline, config.bench.upstreamLoaders),
+      deadline,
+      upstreamCache: fetcher,
+      spend: ledger,
+      live,
+      images: () => imageServiceFor(services),
+    };
   };
   // One timer for every operation's settle deadline, /graphql, /subgraph and graphql-ws alike (src/plugins/settle-sweep.ts).
   const settleSweep = new SettleSweep();
