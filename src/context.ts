@@ -1,20 +1,23 @@
 /**
- * What every resolver receives: narrow ports (src/ports.ts), the loader and
- * its trace belonging to one operation. The services bag, shared by the
- * whole gateway, rides along for the plugins and the composition root only.
+ * What every resolver receives: narrow ports, each a view of one room (the
+ * loader and its trace belong to one operation). The services bag, shared
+ * by the whole gateway, rides along for the plugins and the composition root
+ * only. Rooms below take the ports they read (src/loaders/loader-ports.ts,
+ * src/spend/estimate/cost-rule.ts's EstimateContext), never this module.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
 import type { YogaInitialContext } from 'graphql-yoga';
 import type { SpendGate } from './spend/spend-gate.js';
 import type { Config } from './config.js';
+import type { ImageService } from './images/service.js';
 import type { LivePort } from './live/live-port.js';
 import type { LiveServices } from './live/services.js';
 import type { GatewayMetrics } from './metrics.js';
 import type { UpstreamFetcher } from './upstream/fetcher.js';
 import type { Ledger } from './spend/ledger.js';
 import type { SharedState } from './state/open-state.js';
-import type { DeadlinePort, ImagesPort, LoaderPort, SpendPort, UpstreamCachePort } from './ports.js';
+import type { LoaderPort, UpstreamCachePort } from './loaders/loader-ports.js';
 
 export interface GatewayServices {
   readonly config: Config;
@@ -31,7 +34,13 @@ export interface GatewayServices {
 }
 
 /** The operation context as resolvers see it (codegen's contextType): ports only, no services. */
-export interface ResolverContext extends LoaderPort, DeadlinePort, UpstreamCachePort, SpendPort, ImagesPort {
+export interface ResolverContext extends LoaderPort, UpstreamCachePort {
+  /** Epoch ms by which the operation must be answered. */
+  readonly deadline: number;
+  /** The allowance as the ledger records it, for the `quota` field and its subscription. */
+  readonly spend: Pick<Ledger, 'snapshot' | 'onChange'>;
+  /** The gateway's one image service (src/images/for-services.ts), made on first use. */
+  readonly images: () => Promise<Pick<ImageService, 'logo' | 'imageCost'>>;
   /** Odds feeds, the ticker and lineup watches for subscriptions (src/live/live-port.ts). */
   readonly live: LivePort;
   /** The client key's name, when keys are configured (src/plugins/use-client-keys.ts). */

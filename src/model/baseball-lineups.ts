@@ -2,7 +2,7 @@
  * Baseball lineups as the schema reads them, and the league check that
  * answers the leagues without lineups (spec 4.9) before any lineups request.
  */
-import type { LoaderPort } from '../ports.js';
+import type { LoaderPort } from '../loaders/loader-ports.js';
 import type { UpstreamFetcher } from '../upstream/fetcher.js';
 import type { SpendMeter } from '../spend/spend-meter.js';
 import { knownGap } from '../upstream/known-gaps.js';

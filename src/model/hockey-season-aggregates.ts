@@ -12,7 +12,7 @@
  * costs nothing. `cost` tells a client beforehand how many upstream requests
  * the aggregate will spend, from the cache's own state.
  */
-import type { LoaderPort, UpstreamCachePort } from '../ports.js';
+import type { LoaderPort, UpstreamCachePort } from '../loaders/loader-ports.js';
 import { v2EventRoutes } from '../upstream/routes/v2-events.js';
 import { v2HockeyRoutes, type PlayerStatLine } from '../upstream/routes/v2-hockey.js';
 import type { V2Event, V2Ref } from '../upstream/routes/v2.js';

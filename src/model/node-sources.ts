@@ -30,7 +30,7 @@
  * Every other type has a route of its own and no `via`. An entity returned
  * by a source carries the ID's `via` again, so `node(id:).id` is the ID asked.
  */
-import type { LoaderPort, UpstreamCachePort } from '../ports.js';
+import type { LoaderPort, UpstreamCachePort } from '../loaders/loader-ports.js';
 import { ErrorCode, GatewayError } from '../upstream/errors.js';
 import { knownGap } from '../upstream/known-gaps.js';
 import type { Route } from '../upstream/routes/route.js';

@@ -10,7 +10,7 @@
  * `sportKey`, the key exactly as the catalogue gives it.
  */
 import { isEnumType, type GraphQLSchema } from 'graphql';
-import type { LoaderPort } from '../ports.js';
+import type { LoaderPort } from '../loaders/loader-ports.js';
 import { ErrorCode, GatewayError } from '../upstream/errors.js';
 import { referenceRoutes, type SportReference } from '../upstream/routes/reference.js';
 import { nearestName } from './nearest-name.js';

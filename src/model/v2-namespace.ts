@@ -4,7 +4,7 @@
  * spellings stay the upstream's own.
  */
 import type { GraphQLSchema } from 'graphql';
-import type { LoaderPort } from '../ports.js';
+import type { LoaderPort } from '../loaders/loader-ports.js';
 import { ErrorCode, GatewayError } from '../upstream/errors.js';
 import { chosenSport, slugOn, type SportChoice } from './sport-catalogue.js';
 

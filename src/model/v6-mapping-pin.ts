@@ -15,7 +15,7 @@
  * - A version that already moved the generation does not move it again (the
  *   upstream may still serve the old mapping for a while): no request storm.
  */
-import type { LoaderPort, UpstreamCachePort } from '../ports.js';
+import type { LoaderPort, UpstreamCachePort } from '../loaders/loader-ports.js';
 import { v6FootballRoutes, type V6StatMappingPayload } from '../upstream/routes/v6-football.js';
 
 interface Pin {

@@ -5,9 +5,10 @@
  */
 import type { GraphQLSchema } from 'graphql';
 import type { Config } from '../../config.js';
-import type { ImagesPort, LoaderPort, UpstreamCachePort } from '../../ports.js';
+import type { LoaderPort, UpstreamCachePort } from '../../loaders/loader-ports.js';
+import type { V2ImageParams } from '../../upstream/routes/images.js';
 import type { Route } from '../../upstream/routes/route.js';
-import { nothing, resourceEstimate, type AnyRoute, type Estimate } from './resource-estimate.js';
+import { nothing, resourceEstimate, type AnyRoute, type Estimate } from '../resource-estimate.js';
 
 export type Args = Readonly<Record<string, unknown>>;
 
@@ -16,7 +17,12 @@ export type Args = Readonly<Record<string, unknown>>;
  * (resolve-known.ts), so the object is the operation's whole resolver
  * context; the rules themselves read only these.
  */
-export type EstimateContext = LoaderPort & UpstreamCachePort & ImagesPort;
+export type EstimateContext = LoaderPort & UpstreamCachePort & ImageCostPort;
+
+/** What a logo costs, asked of the image service (src/images/service.ts) without the features room above. */
+export interface ImageCostPort {
+  readonly images: () => Promise<{ imageCost(request: { version: 'v2'; params: V2ImageParams }): Estimate }>;
+}
 
 /** The configuration the estimate reads: whether what it loads ahead is reused, and the per-operation limit. */
 export interface EstimateConfig {

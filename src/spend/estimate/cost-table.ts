@@ -49,7 +49,7 @@ import {
   type CostInput,
   type FieldCost,
 } from './cost-rule.js';
-import { nothing, type Estimate } from './resource-estimate.js';
+import { nothing, type Estimate } from '../resource-estimate.js';
 
 export const ASSUMED_V2_EVENTS_PAGE_SIZE = 10;
 export const DEFAULT_LIST_SIZE = 50;

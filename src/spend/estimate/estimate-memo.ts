@@ -31,7 +31,7 @@ import type { GraphQLSchema, OperationDefinitionNode } from 'graphql';
 import type { Peeked } from '../../upstream/cache.js';
 import { knownStateVersion } from '../../upstream/known-state.js';
 import type { FieldCost } from './cost-rule.js';
-import type { Estimate } from './resource-estimate.js';
+import type { Estimate } from '../resource-estimate.js';
 
 export interface EstimateMemoOptions {
   /** @default 500 */

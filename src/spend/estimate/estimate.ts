@@ -58,7 +58,7 @@ import {
   type EstimateContext,
   type FieldCost,
 } from './cost-rule.js';
-import type { Estimate } from './resource-estimate.js';
+import type { Estimate } from '../resource-estimate.js';
 import { DEFAULT_LIST_SIZE, fieldCosts, listSizes, unresolvable } from './cost-table.js';
 import { concreteTypeOf, resolveField, type Missing, type Resolution } from './resolve-known.js';
 

@@ -15,7 +15,7 @@ import { integerId } from '../../model/native-id.js';
 import { sportChoice, type SportArgNames, type SportChoice } from '../../model/sport-catalogue.js';
 import { v2Slug } from '../../model/v2-namespace.js';
 import { computed, type Args, type CostInput, type FieldCost } from './cost-rule.js';
-import { nothing, type Estimate } from './resource-estimate.js';
+import { nothing, type Estimate } from '../resource-estimate.js';
 
 const V2_LOGO_SPORT_ARGS: SportArgNames = { sport: 'v2Sport', sportKey: 'v2SportKey' };
 

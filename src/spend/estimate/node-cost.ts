@@ -9,7 +9,7 @@
 import { fromGlobalId } from '../../model/global-id.js';
 import { freshListingHit, sourcesOf, type NodeSource } from '../../model/node-sources.js';
 import type { EstimateContext } from './cost-rule.js';
-import { nothing, resourceEstimate, type Estimate } from './resource-estimate.js';
+import { nothing, resourceEstimate, type Estimate } from '../resource-estimate.js';
 
 /** The source an ID will be loaded from, or undefined when it costs nothing (cached listing, or refused before any request). */
 async function sourceToLoad(context: EstimateContext, id: unknown): Promise<NodeSource | undefined> {

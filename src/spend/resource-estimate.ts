@@ -1,11 +1,12 @@
 /**
  * What counted upstream requests a piece of work may send: the value the
  * spend gate admits and charges, and the estimate of one upstream resource.
- * Below the cost table (cost-rule.ts) so the gate, the live polls and the
- * image chain can estimate without the operation context the table reads.
+ * In the money room, under the cost table (estimate/cost-rule.ts), so the
+ * gate, the live polls and the image chain can estimate without the
+ * operation context the table reads.
  */
-import type { UpstreamFetcher } from '../../upstream/fetcher.js';
-import type { Route } from '../../upstream/routes/route.js';
+import type { UpstreamFetcher } from '../upstream/fetcher.js';
+import type { Route } from '../upstream/routes/route.js';
 
 /** Any route, whatever its parameters and payload. */
 export type AnyRoute = Route<never, unknown>;
