@@ -125,9 +125,12 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     readiness: drain.readiness,
   };
   const loaderFor = options.loaderFor ?? ((f, deadline) => new UpstreamLoader(f, deadline));
+  // Resolvers reach the gateway through these ports alone; `services` is for the plugins (src/context.ts).
+  const images = () => imageServiceFor(services);
   const context = (): OperationContext => {
     const deadline = Date.now() + config.timeouts.operationMs;
-    return { services, upstream: loaderFor(fetcher, deadline), deadline };
+    const upstream = loaderFor(fetcher, deadline);
+    return { services, upstream, deadline, upstreamCache: fetcher, spend: ledger, live, images };
   };
   const yoga = graphqlYoga({ ...parts, schema, context, plugins: pipeline(parts, { name: 'graphql' }) });
   const subgraph = lazySubgraphYoga({ ...parts, typeDefs, context, plugins: () => pipeline(parts, subgraphEndpoint) });

@@ -81,6 +81,7 @@ export function useCostLimit({
           fragments: {},
           variables: coerced.coerced,
           context,
+          config: context.services.config,
           costs,
         });
         // A walk that loaded anything made part of the state it read: not one to reuse.

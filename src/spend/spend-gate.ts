@@ -36,7 +36,7 @@
  * (the client can read as much from `quota` and `extensions.cost`).
  */
 import { Code } from '../codes/error-codes.js';
-import type { Estimate } from './estimate/cost-rule.js';
+import type { Estimate } from './resource-estimate.js';
 import { ErrorCode } from '../upstream/errors.js';
 import type { Ledger } from './ledger.js';
 import type { SpendGuard } from './spend-meter.js';

@@ -49,8 +49,16 @@ import {
   type SelectionNode,
   type SelectionSetNode,
 } from 'graphql';
-import type { GatewayContext } from '../../context.js';
-import { DEFAULT_FIRST, mayProbe, type Args, type CostInput, type Estimate, type FieldCost } from './cost-rule.js';
+import {
+  DEFAULT_FIRST,
+  mayProbe,
+  type Args,
+  type CostInput,
+  type EstimateConfig,
+  type EstimateContext,
+  type FieldCost,
+} from './cost-rule.js';
+import type { Estimate } from '../resource-estimate.js';
 import { DEFAULT_LIST_SIZE, fieldCosts, listSizes, unresolvable } from './cost-table.js';
 import { concreteTypeOf, resolveField, type Missing, type Resolution } from './resolve-known.js';
 
@@ -60,7 +68,8 @@ export interface EstimateInput {
   fragments: Readonly<Record<string, FragmentDefinitionNode>>;
   /** Coerced variable values. */
   variables: Readonly<Record<string, unknown>>;
-  context: GatewayContext;
+  context: EstimateContext;
+  config: EstimateConfig;
   /** @default fieldCosts */
   costs?: Readonly<Record<string, FieldCost>>;
 }
@@ -255,8 +264,9 @@ async function fieldCost(
   const input: CostInput = {
     args,
     ancestors,
-    fetcher: walk.input.context.services.fetcher,
+    fetcher: walk.input.context.upstreamCache,
     context: walk.input.context,
+    config: walk.input.config,
     schema: walk.input.schema,
     ...(parent === undefined ? {} : { parent: parent.value }),
   };
