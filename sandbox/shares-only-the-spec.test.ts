@@ -19,7 +19,7 @@ const specModules: ReadonlyArray<RegExp> = [
 ];
 
 /** Gateway modules that start a sandbox: the embedded upstream of `npm start`, and the image importer's. */
-const startsTheSandbox = new Set(['src/main.ts', 'src/images/import-cli.ts']);
+const startsTheSandbox = new Set(['src/serve.ts', 'src/images/import-cli.ts']);
 
 function sources(dir: string): string[] {
   return readdirSync(join(root, dir), { recursive: true, withFileTypes: true })
@@ -50,7 +50,7 @@ describe('the sandbox, a room of its own', () => {
     const importers = sources('src').filter((path) =>
       relativeImports(path).some((target) => target.startsWith('sandbox/')),
     );
-    expect(importers).toContain('src/main.ts');
+    expect(importers).toContain('src/serve.ts');
     expect(importers.filter((path) => !startsTheSandbox.has(path))).toEqual([]);
   });
 });
