@@ -11,7 +11,7 @@ import type { UpstreamLoader } from './loaders/upstream-loader.js';
 import type { GatewayMetrics } from './metrics.js';
 import type { UpstreamFetcher } from './upstream/fetcher.js';
 import type { Ledger } from './spend/ledger.js';
-import type { SharedState } from './state/open-state.js';
+import type { StateBackend } from './state/open-state.js';
 
 export interface GatewayServices {
   readonly config: Config;
@@ -24,7 +24,7 @@ export interface GatewayServices {
   /** The cost, plan and client-budget check every door passes (src/spend/spend-gate.ts). */
   readonly spend: SpendGate;
   /** Where shared state lives: this process alone, or the cluster (src/state/open-state.ts). */
-  readonly state: Pick<SharedState, 'mode' | 'replicaId' | 'bus' | 'leases' | 'board' | 'health'>;
+  readonly state: Pick<StateBackend, 'mode' | 'replicaId' | 'bus' | 'leases' | 'board' | 'health'>;
 }
 
 /** Made for each operation. */

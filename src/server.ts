@@ -26,7 +26,7 @@ import { useHealthz } from './plugins/use-healthz.js';
 import { useReadyz } from './plugins/use-readyz.js';
 import { useSubscriptionDrain } from './plugins/use-subscription-drain.js';
 import { InFlightRequests, waitFor } from './transport/http/in-flight.js';
-import type { StateReadiness } from './state/shared.js';
+import type { StateReadiness } from './state/contracts.js';
 import { useRouteTable } from './plugins/use-route-table.js';
 import { useClientKeys } from './plugins/use-client-keys.js';
 import { ClientKeys } from './access/client-keys.js';
@@ -64,16 +64,14 @@ import { useJit } from './plugins/use-jit.js';
 import { useOperationTimeout } from './plugins/use-operation-timeout.js';
 import { SettleSweep } from './plugins/settle-sweep.js';
 import { useResultCache } from './plugins/use-result-cache.js';
-import { LocalResultCache, type ResultCache } from './results/result-cache.js';
+import type { ResultCache } from './results/result-cache.js';
 import { serveResultCacheHits } from './results/fast-path.js';
 import { useCostLimit } from './plugins/use-cost-limit.js';
 import { SpendGate } from './spend/spend-gate.js';
 import { auditedLedger } from './spend/charge-audit.js';
 import { ChargeTally } from './spend/charge-tally.js';
 import { UpstreamFetcher } from './upstream/fetcher.js';
-import { openSharedState } from './state/open-state.js';
-import { cacheEntriesFor } from './state/cache-entries-for.js';
-import type { CacheEntries } from './upstream/cache-entries.js';
+import { openState } from './state/open-state.js';
 import { DiskEntries } from './upstream/disk-entries.js';
 import { persistedOperations } from './plugins/use-persisted-operations.js';
 import { useIncrementalDelivery } from './plugins/incremental-delivery.js';
@@ -133,22 +131,15 @@ export function loadTypeDefs(): string[] {
 export async function createGateway(config: Config, options: GatewayOptions): Promise<Gateway> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const metrics = new GatewayMetrics(config.cluster.replicaId);
-  const state = await openSharedState({ config, logger, purpose: 'gateway', redisRoundTrips: metrics.redisRoundTrips });
+  // Everything shared (alone, or with the cluster's replicas) comes from here: src/state/open-state.ts.
+  const state = await openState({ config, logger, purpose: 'gateway', redisRoundTrips: metrics.redisRoundTrips });
   metrics.observeCluster(state);
   const { budgets } = state;
   metrics.observeAllowance(state.ledger);
   // Who paid for each counted request; the ledger is counted beside it for the test suite's charge check when that is on (src/spend/charge-audit.ts).
   const tally = new ChargeTally();
   const ledger = auditedLedger(state.ledger, tally, 'gateway');
-
-  let cacheEntries: CacheEntries;
-  try {
-    // After the DATA_DIR lock (openSharedState): the cache file is a state file, one process at a time.
-    cacheEntries = await cacheEntriesFor(config, logger);
-  } catch (error) {
-    await state.close();
-    throw error;
-  }
+  const { entries: cacheEntries, tier: responseTier } = state.responses;
   metrics.observeCacheFile(cacheEntries instanceof DiskEntries ? cacheEntries : undefined);
   const fetcher = new UpstreamFetcher({
     config,
@@ -157,12 +148,12 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     ledger,
     metrics,
     logger,
-    responseTier: state.tiers.responses,
+    responseTier,
     cacheEntries,
   });
   try {
     // The image index is a state file too: one that cannot be read stops start-up here, naming it.
-    await imageServiceFor({ config, fetcher, logger, sharedImages: state.tiers.images });
+    await imageServiceFor({ config, fetcher, logger, sharedImages: state.images });
   } catch (error) {
     await fetcher.close();
     await state.close();
@@ -170,7 +161,15 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
   }
   const clientKeys = new ClientKeys(config.access.clientKeys);
   const spend = new SpendGate({ ledger, budgets, maxOperationCost: config.limits.maxOperationCost, tally });
-  const live = createLiveServices({ config, baseUrl: options.baseUrl, logger, fetcher, ledger, spend, state });
+  const live = createLiveServices({
+    config,
+    baseUrl: options.baseUrl,
+    logger,
+    fetcher,
+    ledger,
+    spend,
+    sharing: state.live,
+  });
   const services: GatewayServices = { config, fetcher, ledger, metrics, logger, live, spend, state };
   const typeDefs = loadTypeDefs();
   const schema = withDegradedParts(makeExecutableSchema({ typeDefs, resolvers }));
@@ -181,12 +180,12 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
   }
 
   const resultCache: ResultCache | undefined = config.resultCache.enabled
-    ? state.tiers.results(new LocalResultCache(config.resultCache.maxBytes), metrics.resultCacheSharedHits)
+    ? state.results(config.resultCache.maxBytes, metrics.resultCacheSharedHits)
     : undefined;
   // OpenTelemetry when OTEL_EXPORTER_OTLP_ENDPOINT is set; undefined (no SDK loaded) otherwise.
   const tracing = await openTracing(config.tracing, { replicaId: config.cluster.replicaId, logger });
   // Automatic persisted queries (shared by the cluster), or trusted documents only.
-  const persisted = persistedOperations({ config: config.persisted, tiers: state.tiers });
+  const persisted = persistedOperations({ config: config.persisted, apq: state.apq });
   const inputBounds: InputBounds = {
     maxDepth: config.limits.maxVariablesDepth,
     maxValues: config.limits.maxVariablesValues,
