@@ -17,6 +17,8 @@ COPY schema schema
 COPY examples/operations examples/operations
 COPY resolvers resolvers
 COPY src src
+# The embedded sandbox upstream, bundled into dist/ with the gateway (npm start runs on it offline).
+COPY sandbox sandbox
 RUN npm run build
 
 # 2. Runtime packages only: the bundle leaves out native addons

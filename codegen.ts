@@ -30,7 +30,7 @@ const config: CodegenConfig = {
         useTypeImports: true,
         mapperTypeSuffix: 'Model',
         enumsAsTypes: true,
-        contextType: '../context.js#GatewayContext',
+        contextType: '../context.js#ResolverContext',
         useIndexSignature: false,
         avoidOptionals: { field: true, inputValue: false, object: false, defaultValue: false },
         scalars: {

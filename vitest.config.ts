@@ -11,7 +11,7 @@ export default defineConfig({
     alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }],
   },
   test: {
-    include: ['test/**/*.test.ts', 'src/**/*.test.ts', 'resolvers/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'src/**/*.test.ts', 'sandbox/**/*.test.ts', 'resolvers/**/*.test.ts'],
     // Every integration test starts its own sandbox and gateway on free loopback ports.
     testTimeout: 30_000,
     hookTimeout: 30_000,

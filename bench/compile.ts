@@ -8,6 +8,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { bundle } from '../scripts/build.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 /** Git-ignored; rebuilt by every bench run. */
@@ -30,4 +31,18 @@ export async function compiledScript(entry: string, name: string): Promise<strin
     logLevel: 'warning',
   });
   return `dist-bench/${name}.js`;
+}
+
+let gateway: Promise<string> | undefined;
+
+/**
+ * The bench's gateway entry (bench/gateway-main.ts) built as the gateway's
+ * own build is (scripts/build.ts: the same externals, chunks and runtime
+ * files), once per bench run; its path relative to the root.
+ */
+export function compiledGateway(): Promise<string> {
+  gateway ??= bundle(join(outDir, 'gateway'), { gateway: 'bench/gateway-main.ts' }).then(
+    () => 'dist-bench/gateway/gateway.js',
+  );
+  return gateway;
 }

@@ -6,7 +6,7 @@
  * same machine clock). Driven over IPC by bench/scenarios/fanout.ts.
  *
  * The gateway's bench-only floor frames (`{"type":"bench_floor","stampMs":..}`,
- * src/bench-control.ts) arrive on the same sockets; they are timed the same
+ * bench/control.ts) arrive on the same sockets; they are timed the same
  * way (receipt minus the gateway's write time) and kept apart.
  *
  * Both kinds cost this process the same per message (the stamp is read
@@ -104,7 +104,8 @@ function latenciesSince(pairs: readonly number[], since: number): Record<string,
   for (let i = 0; i < pairs.length; i += 2) {
     const stamp = pairs[i]!;
     if (stamp < since) continue;
-    (byFrame[stamp] ??= []).push(pairs[i + 1]! - stamp);
+    byFrame[stamp] ??= [];
+    byFrame[stamp].push(pairs[i + 1]! - stamp);
   }
   return byFrame;
 }

@@ -1,11 +1,11 @@
 /**
  * The gateway's own memory breakdown (`process.memoryUsage()` and V8's heap
  * spaces), asked over the IPC channel of a gateway started with
- * `BENCH_CONTROL=on` (src/bench-control.ts): /proc gives only its RSS.
+ * `BENCH_CONTROL=on` (bench/control.ts): /proc gives only its RSS.
  */
 import { round } from './stats.js';
 import type { Child } from './processes.js';
-import type { MemoryReply } from '../src/bench-control.js';
+import type { MemoryReply } from './control.js';
 
 export interface GatewayMemory {
   rssMb: number;

@@ -8,9 +8,10 @@
  * `--expose-gc`), which also counts what lives outside the JS heap
  * (socket buffers, libuv handles, the allocator's slack).
  *
- *   npm run build && HEAP_SUBSCRIBERS=10000 node --max-old-space-size=8192 --import tsx bench/heap-per-subscriber.ts
+ *   HEAP_SUBSCRIBERS=10000 node --max-old-space-size=8192 --import tsx bench/heap-per-subscriber.ts
  *
- * `HEAP_GATEWAY_SCRIPT` names another build (default dist/main.js);
+ * `HEAP_GATEWAY_SCRIPT` names another build of the bench's gateway entry
+ * (default this checkout's, dist-bench/gateway/gateway.js: bench/compile.ts);
  * `HEAP_DIR` keeps the snapshots (default: a temporary directory, removed);
  * `HEAP_SNAPSHOTS=0` takes none and prints only the `memoryUsage` figures.
  * Separate from the fanout scenario: writing a snapshot grows the process,
@@ -24,7 +25,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { HeapSnapshotReply, MemoryReply } from '../src/bench-control.js';
+import type { HeapSnapshotReply, MemoryReply } from './control.js';
 import { askGateway } from './gateway-memory.js';
 import { ClientProcess, FANOUT_QUERY } from './scenarios/fanout.js';
 import { startBenchStack } from './stack.js';

@@ -92,7 +92,7 @@ try {
     await naive.child.stop();
   }
 
-  // BENCH_CONTROL: the steady scenario asks it what holds its memory (src/bench-control.ts).
+  // BENCH_CONTROL: the steady scenario asks it what holds its memory (bench/control.ts).
   const gateway = await stack.startGateway(
     'warm',
     { BENCH_CONTROL: 'on' },

@@ -6,7 +6,7 @@
  * bench wants them and not on a short test clock).
  */
 import { planAllowances } from '../src/upstream/assumptions.js';
-import { startSandbox } from '../src/sandbox/server.js';
+import { startSandbox } from '../sandbox/server.js';
 
 const latencyMs = Number(process.env['BENCH_UPSTREAM_LATENCY_MS'] ?? '20');
 const apiKey = process.env['SPORTS_API_KEY'] ?? 'bench-key';

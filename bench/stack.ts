@@ -5,7 +5,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { compiledScript } from './compile.js';
+import { compiledGateway, compiledScript } from './compile.js';
 import { detectPinning, spawnTs, waitForHttp, type Child, type Pinning } from './processes.js';
 import { freePort } from '../src/net/free-port.js';
 
@@ -19,7 +19,7 @@ export interface Service {
 export interface BenchStack {
   readonly pinning: Pinning;
   readonly sandbox: Service;
-  /** `script`: another build of the gateway (an A/B of two builds); `dist/main.js` by default. */
+  /** `script`: another build of the bench's gateway entry (an A/B of two builds); this checkout's (bench/gateway-main.ts) by default. */
   startGateway(
     name: string,
     env?: Record<string, string>,
@@ -51,13 +51,13 @@ export async function startBenchStack(latencyMs: number): Promise<BenchStack> {
   return {
     pinning,
     sandbox: { url: sandboxUrl, child: sandboxChild },
-    startGateway: async (name, env = {}, nodeFlags = [], script = 'dist/main.js') => {
+    startGateway: async (name, env = {}, nodeFlags = [], script?: string) => {
       const port = await freePort();
       const dataDir = await mkdtemp(join(tmpdir(), `sports-graph-bench-${name}-`));
       dirs.push(dataDir);
-      // The build `npm start` runs (npm run bench builds it first): under tsx every closure pays esbuild's keepNames wrapper, which the bundle does not.
+      // Built as `npm start`'s build is (bench/compile.ts): under tsx every closure pays esbuild's keepNames wrapper, which the bundle does not.
       const child = spawnTs(pinning, {
-        script,
+        script: script ?? (await compiledGateway()),
         compiled: true,
         env: {
           SPORTS_API_BASE_URL: sandboxUrl,
@@ -73,7 +73,7 @@ export async function startBenchStack(latencyMs: number): Promise<BenchStack> {
         },
         cpu: pinning.serverCpu,
         nodeFlags,
-        // The bench's probes (src/bench-control.ts) listen on this channel only.
+        // The bench's probes (bench/control.ts) listen on this channel only.
         ipc: env['BENCH_CONTROL'] === 'on',
       });
       children.push(child);

@@ -4,13 +4,13 @@
  * from the sandbox's own deterministic fixtures (same seed as the sandbox
  * process), so the bench never guesses an ID.
  */
-import { buildFixtures } from '../src/sandbox/fixtures/build.js';
-import { aussieRulesIds } from '../src/sandbox/fixtures/aussie-rules.js';
-import { baseballIds } from '../src/sandbox/fixtures/baseball.js';
-import { cyclingIds } from '../src/sandbox/fixtures/cycling.js';
-import { hockeyV1Ids } from '../src/sandbox/fixtures/hockey-v1.js';
-import { hockeyV2Ids } from '../src/sandbox/fixtures/hockey-v2.js';
-import { motorsportIds } from '../src/sandbox/fixtures/motorsport.js';
+import { buildFixtures } from '../sandbox/fixtures/build.js';
+import { aussieRulesIds } from '../sandbox/fixtures/aussie-rules.js';
+import { baseballIds } from '../sandbox/fixtures/baseball.js';
+import { cyclingIds } from '../sandbox/fixtures/cycling.js';
+import { hockeyV1Ids } from '../sandbox/fixtures/hockey-v1.js';
+import { hockeyV2Ids } from '../sandbox/fixtures/hockey-v2.js';
+import { motorsportIds } from '../sandbox/fixtures/motorsport.js';
 
 export interface Operation {
   readonly name: string;

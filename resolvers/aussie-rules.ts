@@ -2,7 +2,7 @@
  * Aussie rules V2 (spec 4.5): senior coaches, umpires and grounds, each with
  * their season statistics, careers and paged last/next events.
  */
-import type { GatewayContext } from '../src/context.js';
+import type { ResolverContext } from '../src/context.js';
 import type { Resolvers } from '../src/generated/resolvers-types.js';
 import { toGlobalId } from '../src/model/global-id.js';
 import { integerId } from '../src/model/native-id.js';
@@ -29,13 +29,13 @@ const season = (args: { tournamentId: string; seasonId: string }) => ({
   seasonId: integerId(args.seasonId, 'season id'),
 });
 
-export async function loadAussieCoach(ctx: GatewayContext, id: number): Promise<AussieCoach> {
+export async function loadAussieCoach(ctx: ResolverContext, id: number): Promise<AussieCoach> {
   return tagType((await ctx.upstream.load(v2AussieRulesRoutes.manager, { id })).manager, 'AussieRulesCoach');
 }
-export async function loadAussieUmpire(ctx: GatewayContext, id: number): Promise<AussieUmpire> {
+export async function loadAussieUmpire(ctx: ResolverContext, id: number): Promise<AussieUmpire> {
   return tagType((await ctx.upstream.load(v2AussieRulesRoutes.referee, { id })).referee, 'AussieRulesUmpire');
 }
-export async function loadAussieGround(ctx: GatewayContext, id: number): Promise<AussieGround> {
+export async function loadAussieGround(ctx: ResolverContext, id: number): Promise<AussieGround> {
   return tagType((await ctx.upstream.load(v2AussieRulesRoutes.venue, { id })).venue, 'AussieRulesGround');
 }
 

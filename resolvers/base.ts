@@ -2,7 +2,7 @@
  * Cross-version root fields: `node`, `nodes`, `sports`, scalars, interfaces.
  */
 import { DateTimeResolver, JSONResolver } from 'graphql-scalars';
-import type { GatewayContext } from '../src/context.js';
+import type { ResolverContext } from '../src/context.js';
 import type { Resolvers, ResolversInterfaceTypes, Sport } from '../src/generated/resolvers-types.js';
 import { fromGlobalId } from '../src/model/global-id.js';
 import { locateNode } from '../src/model/node-sources.js';
@@ -18,7 +18,7 @@ import { typeOf } from '../src/model/typename.js';
 type AnyNode = ResolversInterfaceTypes<Record<string, unknown>>['Node'];
 
 /** The located entity is tagged with its type (node-sources.ts), which `Node.__resolveType` reads. */
-async function resolveNode(id: string, ctx: GatewayContext): Promise<AnyNode> {
+async function resolveNode(id: string, ctx: ResolverContext): Promise<AnyNode> {
   return (await locateNode(ctx, fromGlobalId(id))) as AnyNode;
 }
 

@@ -63,7 +63,7 @@ export const baseballResolvers: Resolvers = {
     baseballLineupConfirmation: {
       subscribe: (_, { matchId }, ctx) => {
         const id = integerId(matchId, 'match id');
-        const poller = ctx.services.live.lineups;
+        const poller = ctx.live.lineups;
         // A client whose budget cannot pay for one poll is refused here, before any request (src/spend/poll-payers.ts).
         const refusal = poller.refusalFor(id, ctx.clientName);
         if (refusal !== undefined) throw refusalError(refusal);

@@ -41,9 +41,15 @@ export const cyclingResolvers: Resolvers = {
     // Spec 4.9: 200 with empty arrays on every date (known-gaps.ts `v2CyclingSchedule`).
     live: () => [],
     today: () => [],
-    schedule: (_, { date }) => (isoDate(date), []),
+    schedule: (_, { date }) => {
+      isoDate(date);
+      return [];
+    },
     liveTournaments: () => [],
-    scheduledTournaments: (_, { date }) => (isoDate(date), []),
+    scheduledTournaments: (_, { date }) => {
+      isoDate(date);
+      return [];
+    },
   },
   V2CyclingCountry: {
     riders: (c) => c.riders ?? null,

@@ -2,7 +2,7 @@
  * V2 football (spec 4.7, 4.8): the World Cup 2026 shortcuts, discovery, and
  * the cross-version `worldCup` field (V1 5930 beside V2 16 / 58210).
  */
-import type { GatewayContext } from '../src/context.js';
+import type { ResolverContext } from '../src/context.js';
 import type { Resolvers } from '../src/generated/resolvers-types.js';
 import { byPosition } from '../src/model/by-position.js';
 import { integerId } from '../src/model/native-id.js';
@@ -32,7 +32,7 @@ const team = (slug: string, value: V2Team): V2TeamModel => tagType({ slug, value
 /** A knockout slot not decided yet is named with ID 0 upstream: no team. */
 const teamOrNull = (slug: string, ref: V2Ref): V2TeamModel | null => (ref.id === 0 ? null : v2TeamFromRef(slug, ref));
 
-async function footballScope(ctx: GatewayContext): Promise<V2FootballScope> {
+async function footballScope(ctx: ResolverContext): Promise<V2FootballScope> {
   return { slug: await v2Slug(ctx, { sport: FOOTBALL }) };
 }
 

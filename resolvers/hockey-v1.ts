@@ -1,7 +1,7 @@
 /**
  * Hockey on V1 (spec 2.1-2.4, 4.1).
  */
-import type { GatewayContext } from '../src/context.js';
+import type { ResolverContext } from '../src/context.js';
 import type { Resolvers } from '../src/generated/resolvers-types.js';
 import { byPosition } from '../src/model/by-position.js';
 import { toGlobalId } from '../src/model/global-id.js';
@@ -20,7 +20,7 @@ const globalId = (typeName: string, nativeId: number, via?: Readonly<Record<stri
   toGlobalId({ version: 'v1', sport: SPORT, typeName, nativeId: String(nativeId), via });
 
 /** One athlete by V1 ID; a missing one is a NOT_FOUND error. */
-export async function loadV1HockeyAthlete(ctx: GatewayContext, id: number): Promise<V1Athlete> {
+export async function loadV1HockeyAthlete(ctx: ResolverContext, id: number): Promise<V1Athlete> {
   const payload = await ctx.upstream.load(v1Routes.athletes, { athleteId: id });
   const athlete = payload.athletes.find((candidate) => candidate.id === id) ?? payload.athletes[0];
   if (athlete === undefined) {

@@ -4,9 +4,8 @@
  * teams. The chain stores what it finds, so the returned URL is served from
  * the store without another upstream request.
  */
-import type { GatewayContext } from '../src/context.js';
+import type { ResolverContext } from '../src/context.js';
 import type { Resolvers, Sport } from '../src/generated/resolvers-types.js';
-import { imageServiceFor } from '../src/images/for-services.js';
 import type { ChainReport } from '../src/images/service.js';
 import { isV6FileName, type LogoSources } from '../src/images/paths.js';
 import type { ImageRef } from '../src/model/image-ref.js';
@@ -30,7 +29,7 @@ interface LogoArgs {
 const V2_SPORT_ARGS = { sport: 'v2Sport', sportKey: 'v2SportKey' };
 const V6_SPORT_ARGS = { sport: 'v6Sport', sportKey: 'v6SportKey' };
 
-async function sourcesOf(ctx: GatewayContext, args: LogoArgs): Promise<LogoSources> {
+async function sourcesOf(ctx: ResolverContext, args: LogoArgs): Promise<LogoSources> {
   // Both checked before the catalogue is read for either slug.
   const v2Choice =
     args.v2TeamId == null ? undefined : sportChoice({ sport: args.v2Sport, sportKey: args.v2SportKey }, V2_SPORT_ARGS);
@@ -60,11 +59,11 @@ async function sourcesOf(ctx: GatewayContext, args: LogoArgs): Promise<LogoSourc
   };
 }
 
-async function logo(ctx: GatewayContext, sources: LogoSources): Promise<ImageRef | null> {
+async function logo(ctx: ResolverContext, sources: LogoSources): Promise<ImageRef | null> {
   if (sources.v1 === undefined && sources.v2 === undefined && sources.v6 === undefined) {
     throw new GatewayError(ErrorCode.BadUserInput, 'Give at least one of v1CompetitorId, v2TeamId or v6Logo.');
   }
-  const images = await imageServiceFor(ctx.services);
+  const images = await ctx.images();
   // The chain bypasses the request loader but spends on the operation's meter: traced, charged, and refused by the client's budget like any load.
   const report: ChainReport = await images.logo(sources, ctx.deadline, ctx.upstream.meter);
   if (report.found !== undefined) {

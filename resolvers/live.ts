@@ -12,7 +12,7 @@ export const liveResolvers: Resolvers = {
       return {
         games: inProgress(payload.matches),
         fetchedAt: Date.now(),
-        pollIntervalMs: ctx.services.live.ticker.intervalMs(),
+        pollIntervalMs: ctx.live.ticker.intervalMs(),
         stale: false,
       } satisfies TickerSnapshot;
     },
@@ -21,7 +21,7 @@ export const liveResolvers: Resolvers = {
     liveTicker: {
       // A client whose budget cannot pay for one poll is refused here, before any request (src/spend/poll-payers.ts).
       subscribe: (_, __, ctx) => {
-        const { ticker } = ctx.services.live;
+        const { ticker } = ctx.live;
         const refusal = ticker.refusalFor(ctx.clientName);
         if (refusal !== undefined) throw refusalError(refusal);
         return new Repeater<TickerSnapshot>(async (push, stop) => {

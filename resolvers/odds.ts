@@ -2,7 +2,7 @@ import type { Resolvers } from '../src/generated/resolvers-types.js';
 import { clientIdentity } from '../src/access/client-identity.js';
 import type { OddsChangeView, OddsSnapshotView } from '../src/live/hub.js';
 import { isOddsMatchId } from '../src/live/protocol.js';
-import { MemberQueue } from '../src/transport/ws/shared-subscriptions.js';
+import { MemberQueue } from '../src/streams/member-queue.js';
 import { ErrorCode, GatewayError } from '../src/upstream/errors.js';
 
 /**
@@ -35,7 +35,7 @@ export const oddsResolvers: Resolvers = {
         const id = matchIdArg(matchId);
         let off = (): void => undefined;
         const queue = new MemberQueue<OddsSnapshotView>(SNAPSHOT_QUEUE, () => off());
-        off = ctx.services.live.odds.onSnapshot(id, (snapshot) => queue.push(snapshot), clientIdentity(ctx));
+        off = ctx.live.odds.onSnapshot(id, (snapshot) => queue.push(snapshot), clientIdentity(ctx));
         return queue;
       },
       resolve: (snapshot: OddsSnapshotView) => snapshot,
@@ -46,7 +46,7 @@ export const oddsResolvers: Resolvers = {
         let off = (): void => undefined;
         // Changes are never dropped: a gap would break the promise of the stream.
         const queue = new MemberQueue<OddsChangeView>(Number.POSITIVE_INFINITY, () => off());
-        off = ctx.services.live.odds.onChanges(
+        off = ctx.live.odds.onChanges(
           id,
           (changes) => {
             for (const change of changes) queue.push(change);

@@ -2,7 +2,7 @@
  * `V2Event`: V2 terminology (events, homeTeam/awayTeam, tournament,
  * startTimestamp) read through the shared `Event` interface.
  */
-import type { GatewayContext } from '../src/context.js';
+import type { ResolverContext } from '../src/context.js';
 import type { Resolvers } from '../src/generated/resolvers-types.js';
 import { toGlobalId } from '../src/model/global-id.js';
 import { integerId } from '../src/model/native-id.js';
@@ -28,7 +28,7 @@ const periods = (score: Score): number[] | null => {
   return [score.period1, score.period2, score.period3].filter((p): p is number => typeof p === 'number');
 };
 
-export async function loadV2Event(ctx: GatewayContext, slug: string, id: number): Promise<V2EventModel> {
+export async function loadV2Event(ctx: ResolverContext, slug: string, id: number): Promise<V2EventModel> {
   const payload = await ctx.upstream.load(v2EventRoutes.event, { sport: slug, id });
   return v2EventModel(slug, payload.event);
 }

@@ -1,7 +1,7 @@
 /**
  * The `v2(sport:)` namespace and the V2 entities every sport shares.
  */
-import type { GatewayContext } from '../src/context.js';
+import type { ResolverContext } from '../src/context.js';
 import type { Resolvers, Sport } from '../src/generated/resolvers-types.js';
 import { toGlobalId } from '../src/model/global-id.js';
 import { listedAt, listingOf } from '../src/model/listing.js';
@@ -20,24 +20,24 @@ const ref = (slug: string, nativeId: number) => ({ version: 'V2' as const, nativ
 const globalId = (slug: string, typeName: string, nativeId: number, via?: Readonly<Record<string, string>>) =>
   toGlobalId({ version: 'v2', sport: slug, typeName, nativeId: String(nativeId), via });
 
-export async function loadV2Team(ctx: GatewayContext, slug: string, id: number): Promise<V2TeamModel> {
+export async function loadV2Team(ctx: ResolverContext, slug: string, id: number): Promise<V2TeamModel> {
   const payload = await ctx.upstream.load(v2Routes.team, { sport: slug, id });
   return tagType({ slug, value: payload.team }, 'V2Team');
 }
 
-export async function loadV2Player(ctx: GatewayContext, slug: string, id: number): Promise<V2PlayerModel> {
+export async function loadV2Player(ctx: ResolverContext, slug: string, id: number): Promise<V2PlayerModel> {
   // Reached by node(id:) with a cycling player's global ID, which the gateway never mints but a client can build.
   if (slug === CYCLING_SLUG) throw knownGap('v2CyclingPlayers');
   const payload = await ctx.upstream.load(v2Routes.player, { sport: slug, id });
   return tagType({ slug, value: payload.player }, 'V2Player');
 }
 
-export async function loadV2Tournament(ctx: GatewayContext, slug: string, id: number): Promise<V2TournamentModel> {
+export async function loadV2Tournament(ctx: ResolverContext, slug: string, id: number): Promise<V2TournamentModel> {
   const payload = await ctx.upstream.load(v2Routes.tournament, { sport: slug, uniqueTournamentId: id });
   return tagType({ slug, value: payload.uniqueTournament }, 'V2Tournament');
 }
 
-export async function loadV2Manager(ctx: GatewayContext, slug: string, id: number): Promise<V2ManagerModel> {
+export async function loadV2Manager(ctx: ResolverContext, slug: string, id: number): Promise<V2ManagerModel> {
   const payload = await ctx.upstream.load(v2Routes.manager, { sport: slug, id });
   return tagType({ slug, value: payload.manager }, 'V2Manager');
 }

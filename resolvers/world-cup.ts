@@ -2,7 +2,7 @@
  * World Cup V1 (spec 4.6, 2.6, 2.7): competition 5930, its shortcuts and
  * generic competition routes, games with venue, lineups and coaches.
  */
-import type { GatewayContext } from '../src/context.js';
+import type { ResolverContext } from '../src/context.js';
 import type { Resolvers } from '../src/generated/resolvers-types.js';
 import { byPosition } from '../src/model/by-position.js';
 import { toGlobalId } from '../src/model/global-id.js';
@@ -61,7 +61,7 @@ function hubPartMissing(part: string, alternative: string): GatewayError {
   );
 }
 
-export async function loadV1Lineups(ctx: GatewayContext, gameId: number) {
+export async function loadV1Lineups(ctx: ResolverContext, gameId: number) {
   const payload = await ctx.upstream.load(v1WorldCupRoutes.lineups, { gameId });
   return payload.lineups;
 }
@@ -72,7 +72,7 @@ export async function loadV1Lineups(ctx: GatewayContext, gameId: number) {
  * (shared, cached) names the latest game the team has started, its lineups
  * route names the coach.
  */
-async function coachOf(ctx: GatewayContext, teamId: number): Promise<V1CoachModel | null> {
+async function coachOf(ctx: ResolverContext, teamId: number): Promise<V1CoachModel | null> {
   const { matches } = await ctx.upstream.load(v1WorldCupRoutes.matches, {});
   const latest = matches
     .filter(
@@ -86,7 +86,7 @@ async function coachOf(ctx: GatewayContext, teamId: number): Promise<V1CoachMode
   return coach === null ? null : { member: coach, teamId };
 }
 
-export async function loadV1FootballCompetitor(ctx: GatewayContext, id: number): Promise<V1WorldCupCompetitor> {
+export async function loadV1FootballCompetitor(ctx: ResolverContext, id: number): Promise<V1WorldCupCompetitor> {
   return tagType((await ctx.upstream.load(v1WorldCupRoutes.competitor, { id })).competitor, 'V1FootballCompetitor');
 }
 

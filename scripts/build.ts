@@ -6,7 +6,7 @@
  * dependencies into a few ES modules: the start then reads a handful of
  * files instead of the ~1,600 modules a tsx start resolves one by one, which
  * is most of what a start costs. Code loaded only when used (the embedded
- * sandbox) becomes a chunk of its own. Types are not checked here:
+ * sandbox, from sandbox/) becomes a chunk of its own. Types are not checked here:
  * `npm run typecheck` (and CI) does that.
  *
  * `--if-stale` (what `npm start` runs first) builds only when the sources
@@ -29,7 +29,7 @@ const distDir = join(root, 'dist');
 const stampFile = join(distDir, 'build-stamp.json');
 
 /** What the build is made from; a change to any of these makes `dist/` stale. */
-const inputDirs = ['src', 'resolvers', 'schema', 'examples/operations'];
+const inputDirs = ['src', 'sandbox', 'resolvers', 'schema', 'examples/operations'];
 const inputFiles = ['package.json', 'package-lock.json', 'tsconfig.json', 'codegen.ts', 'scripts/build.ts'];
 /** Generated types (imported as types only) and tests are not part of the output. */
 const notInput = (path: string): boolean => path.startsWith('src/generated/') || /\.test\.ts$/.test(path);
@@ -82,11 +82,21 @@ function codegen(): void {
   });
 }
 
-async function bundle(outDir: string): Promise<void> {
+/** The build's entry points: the gateway process and the image importer. */
+const gatewayEntries: Readonly<Record<string, string>> = {
+  main: 'src/main.ts',
+  'images-import': 'src/images/import-cli.ts',
+};
+
+/** Bundles `entryPoints` into `outDir` with the files they read at run time (the bench's gateway entry is built the same way: bench/compile.ts). */
+export async function bundle(
+  outDir: string,
+  entryPoints: Readonly<Record<string, string>> = gatewayEntries,
+): Promise<void> {
   codegen();
   await build({
     absWorkingDir: root,
-    entryPoints: { main: 'src/main.ts', 'images-import': 'src/images/import-cli.ts' },
+    entryPoints: { ...entryPoints },
     outdir: outDir,
     chunkNames: 'chunks/[name]-[hash]',
     bundle: true,

@@ -13,7 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startSandbox, type SandboxHandle } from '../src/sandbox/server.js';
+import { startSandbox, type SandboxHandle } from '../sandbox/server.js';
 import { planAllowances } from '../src/upstream/assumptions.js';
 import { startGatewayProcess, type GatewayProcess } from '../test/support/gateway-process.js';
 import { RedisServerMissingError, startRedis, type RedisServer } from '../test/support/redis-server.js';

@@ -128,8 +128,7 @@ export function startChurn(
         const { value, done } = await reader.read();
         if (done) throw new Error('SSE stream ended early');
         buffer += decoder.decode(value, { stream: true });
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
+        for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
           const event = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
           if (!/^event: next$/m.test(event)) continue;

@@ -7,7 +7,7 @@
  *
  * Prints one JSON line, `{"url": "..."}`, once it listens.
  */
-import { startSandbox } from '../src/sandbox/server.js';
+import { startSandbox } from '../sandbox/server.js';
 import { planAllowances } from '../src/upstream/assumptions.js';
 
 const apiKey = process.env['SPORTS_API_KEY'];

@@ -5,14 +5,14 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { budgetProblem } from './spend/client-budgets.js';
-import { isAllowedHostEntry } from './transport/http/allowed-hosts.js';
+import { isAllowedHostEntry } from './access/allowed-hosts.js';
 import { parseClientKeys, type ClientKey } from './access/client-keys.js';
 import { envReader, type Env } from './env-reader.js';
 import { defaultPlan, type Plan } from './upstream/assumptions.js';
 import { defaultCacheTtls, sandboxCacheTtls, type CacheClass } from './upstream/cache-ttls.js';
-import { readPersistedOperationsConfig, type PersistedOperationsConfig } from './persisted/config.js';
-import { readTracingConfig, type TracingConfig } from './tracing/config.js';
-import { FIELD_GROUPS, type FieldGroup } from './federation/subgraph-sdl.js';
+import { readPersistedOperationsConfig, type PersistedOperationsConfig } from './config/persisted.js';
+import { readTracingConfig, type TracingConfig } from './config/tracing.js';
+import { FIELD_GROUPS, type FieldGroup } from './config/federation.js';
 
 export interface UpstreamTimeouts {
   /** TCP + TLS connect. */
@@ -86,7 +86,7 @@ export interface OperationLimits {
   maxWsMessageBytes: number;
   /** Bytes queued to a slow WebSocket consumer before it is dropped. @default 4 MiB */
   maxWsBufferedBytes: number;
-  /** `GATEWAY_MAX_OPERATION_COST`: counted upstream requests one operation may be estimated at (src/cost). @default 50 */
+  /** `GATEWAY_MAX_OPERATION_COST`: counted upstream requests one operation may be estimated at (src/spend/estimate/). @default 50 */
   maxOperationCost: number;
 }
 
@@ -102,7 +102,7 @@ export interface AccessConfig {
   corsOrigins: readonly string[];
   /**
    * `GATEWAY_ALLOWED_HOSTS`, comma separated: the `Host` names the gateway
-   * answers for (src/transport/http/allowed-hosts.ts); `*` = any.
+   * answers for (src/access/allowed-hosts.ts); `*` = any.
    * @default empty: the names of `HOST` (every interface address and the
    * machine's name for `0.0.0.0`/`::`, plus `localhost`, `127.0.0.1`, `::1` on loopback)
    */
@@ -162,13 +162,13 @@ export interface Config {
     /**
      * `SANDBOX_MATCH_EVENT_MS`: average milliseconds between the match events
      * each match with odds subscribers has on its own; 0 = only those asked
-     * for on the control route (src/sandbox/ws/odds-socket.ts).
+     * for on the control route (sandbox/ws/odds-socket.ts).
      * @default 3_000
      */
     matchEventMs: number;
     /**
      * `SANDBOX_MATCH_MINUTE_MS`: real milliseconds per minute of play of the
-     * live World Cup games (src/sandbox/live/simulation.ts); 0 stands them
+     * live World Cup games (sandbox/live/simulation.ts); 0 stands them
      * still. At the default a game lasts about 16 minutes, and a
      * `liveTicker` poll (every 15 s on the sandbox) always sees its clock move.
      * @default 10_000
@@ -209,23 +209,6 @@ export interface Config {
   access: AccessConfig;
   /** Live odds and the live ticker (src/live). */
   live: LiveConfig;
-  /**
-   * Bench-only switches (bench/scenarios/upstream.ts measures the naive
-   * resolver-per-field cost with both off). Never turn them off in service:
-   * every field would pay its own upstream request.
-   */
-  bench: {
-    /** `UPSTREAM_CACHE=off`: no shared cache and no in-flight sharing. @default true */
-    upstreamCache: boolean;
-    /** `UPSTREAM_LOADERS=off`: no per-operation de-duplication. @default true */
-    upstreamLoaders: boolean;
-    /**
-     * `BENCH_CONTROL=on`: the bench's fan-out floor and memory probes, over
-     * the IPC channel of a gateway the bench spawned (src/bench-control.ts);
-     * without such a channel it does nothing. @default false
-     */
-    control: boolean;
-  };
   /** `GRAPHQL_JIT`: queries and mutations run compiled by graphql-jit (through envelop). @default true */
   graphqlJit: boolean;
   /**
@@ -239,9 +222,9 @@ export interface Config {
     maxBytes: number;
   };
   cluster: ClusterConfig;
-  /** Automatic persisted queries, or trusted documents only (src/persisted/config.ts). */
+  /** Automatic persisted queries, or trusted documents only (src/config/persisted.ts). */
   persisted: PersistedOperationsConfig;
-  /** OpenTelemetry traces, on when an OTLP endpoint is set (src/tracing/config.ts). */
+  /** OpenTelemetry traces, on when an OTLP endpoint is set (src/config/tracing.ts). */
   tracing: TracingConfig;
   /** How the process serves and stops (docs/operations.md). */
   service: ServiceConfig;
@@ -413,11 +396,6 @@ export function loadConfig(env: Env = process.env): Config {
       maxWsMessageBytes: int('LIMIT_MAX_WS_MESSAGE_BYTES', 64 * 1024, 1024),
       maxWsBufferedBytes: int('LIMIT_MAX_WS_BUFFERED_BYTES', 4 * 1024 * 1024, 1024),
       maxOperationCost: int('GATEWAY_MAX_OPERATION_COST', 50, 0),
-    },
-    bench: {
-      upstreamCache: bool('UPSTREAM_CACHE', true),
-      upstreamLoaders: bool('UPSTREAM_LOADERS', true),
-      control: bool('BENCH_CONTROL', false),
     },
     graphqlJit: bool('GRAPHQL_JIT', true),
     resultCache: {

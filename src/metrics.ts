@@ -10,7 +10,7 @@
  */
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { AfterAnswer, AfterAnswerCounter, AfterAnswerHistogram } from './metrics-after-answer.js';
-import { troubleStates, type TroubleState } from './upstream/trouble.js';
+import { troubleStates, type TroubleState } from './codes/trouble-codes.js';
 
 /** prom-client's default buckets, which the operation histograms had from @envelop/prometheus. */
 const defaultSecondsBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];

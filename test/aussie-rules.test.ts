@@ -4,7 +4,7 @@
  * `Event` interface.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { aussieRulesIds } from '../src/sandbox/fixtures/aussie-rules.js';
+import { aussieRulesIds } from '../sandbox/fixtures/aussie-rules.js';
 import { gql, requestCounts, resetCounts } from './support/client.js';
 import { startStack, type TestStack } from './support/servers.js';
 

@@ -5,7 +5,7 @@
 import { createClient, type Client } from 'graphql-ws';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { baseballIds } from '../src/sandbox/fixtures/baseball.js';
+import { baseballIds } from '../sandbox/fixtures/baseball.js';
 import { gql, requestCounts, resetCounts } from './support/client.js';
 import { collectUntilComplete } from './support/odds-stream.js';
 import { startStack, type TestStack } from './support/servers.js';

@@ -1,12 +1,13 @@
 /**
- * The bench's probes (src/bench-control.ts): the fan-out floor frame and the
- * memory breakdown answer only a gateway spawned with BENCH_CONTROL=on and
- * an IPC channel, as the bench spawns it; without the switch the same
- * command reaches nothing.
+ * The bench's probes (bench/control.ts): the fan-out floor frame and the
+ * memory breakdown answer only a gateway the bench's own entry
+ * (bench/gateway-main.ts) started with BENCH_CONTROL=on and an IPC channel,
+ * as the bench spawns it; the gateway itself (createGateway, `npm start`)
+ * never attaches them, so the same command reaches nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { startSandbox, type SandboxHandle } from '../src/sandbox/server.js';
+import { startSandbox, type SandboxHandle } from '../sandbox/server.js';
 import { startGatewayProcess, type GatewayProcess } from './support/gateway-process.js';
 import { startStack } from './support/servers.js';
 
@@ -63,7 +64,8 @@ describe('a gateway spawned by the bench with BENCH_CONTROL=on', () => {
     sandbox = await startSandbox({ port: 0, apiKey: 'bench-control-key', allowance: 7_500 });
     gateway = await startGatewayProcess(
       { SPORTS_API_BASE_URL: sandbox.url, SPORTS_API_KEY: 'bench-control-key', BENCH_CONTROL: 'on' },
-      { ipc: true },
+      // The bench's own entry, under tsx: the only process that reads BENCH_CONTROL.
+      { ipc: true, entry: ['--import', 'tsx', 'bench/gateway-main.ts'] },
     );
   });
   afterAll(async () => {
@@ -99,9 +101,9 @@ describe('a gateway spawned by the bench with BENCH_CONTROL=on', () => {
   });
 });
 
-describe('a gateway without BENCH_CONTROL', () => {
+describe('a gateway not started by the bench', () => {
   it('ignores the floor command even on an IPC channel: nothing is written to its sockets', async () => {
-    // This test worker has an IPC channel (vitest's forks pool), so only the switch stands between the command and the sockets.
+    // This test worker has an IPC channel (vitest's forks pool), so only the bench's entry stands between the command and the sockets.
     expect(typeof process.send).toBe('function');
     const stack = await startStack();
     const client = await acknowledged(stack.gateway.url);

@@ -6,8 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { hockeyV1Ids } from '../src/sandbox/fixtures/hockey-v1.js';
-import { hockeyV2Ids } from '../src/sandbox/fixtures/hockey-v2.js';
+import { hockeyV1Ids } from '../sandbox/fixtures/hockey-v1.js';
+import { hockeyV2Ids } from '../sandbox/fixtures/hockey-v2.js';
+import { UnsharedFetcher, unsharedLoader } from '../bench/naive-upstream.js';
 import { gql, injectFault, requestCounts, resetCounts } from './support/client.js';
 import { startStack, type TestStack } from './support/servers.js';
 
@@ -163,7 +164,11 @@ describe('upstream requests', () => {
     } finally {
       await normal.close();
     }
-    const naive = await startStack({ env: { UPSTREAM_CACHE: 'off', UPSTREAM_LOADERS: 'off' } });
+    // As bench/gateway-main.ts starts it with UPSTREAM_CACHE=off and UPSTREAM_LOADERS=off.
+    const naive = await startStack({
+      env: { CACHE_STORE: 'memory' },
+      seams: { fetcherFor: (options) => new UnsharedFetcher(options), loaderFor: unsharedLoader },
+    });
     try {
       await gql(naive.gateway.url, '{ sports { sport } }');
       await resetCounts(naive.sandbox.url);

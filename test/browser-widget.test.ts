@@ -9,7 +9,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { oddsControl } from '../src/sandbox/ws/control-client.js';
+import { oddsControl } from '../sandbox/ws/control-client.js';
 import { launchChromium } from './support/chromium.js';
 import { startStack, type TestStack } from './support/servers.js';
 

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { open } from 'lmdb';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type SandboxHandle } from '../src/sandbox/server.js';
+import { startSandbox, type SandboxHandle } from '../sandbox/server.js';
 import { CACHE_STORE_FILE } from '../src/state/cache-store-file.js';
 import { gql, requestCounts, resetCounts } from './support/client.js';
 import { cacheFileSettled } from './support/cache-file.js';

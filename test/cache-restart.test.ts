@@ -12,9 +12,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { hockeyV2Ids } from '../src/sandbox/fixtures/hockey-v2.js';
-import { startSandbox, type SandboxHandle } from '../src/sandbox/server.js';
-import { ANY_ROUTE } from '../src/sandbox/faults.js';
+import { hockeyV2Ids } from '../sandbox/fixtures/hockey-v2.js';
+import { startSandbox, type SandboxHandle } from '../sandbox/server.js';
+import { ANY_ROUTE } from '../sandbox/faults.js';
 import { clearFaults, gql, injectFault, requestCounts, resetCounts, type GraphQLResponse } from './support/client.js';
 import { cacheFileSettled } from './support/cache-file.js';
 import { gatewayStartFailure, startGatewayProcess, type GatewayProcess } from './support/gateway-process.js';
@@ -30,7 +30,7 @@ const TEAM_AND_NEWS = `{
 const STANDINGS = `{ v1 { hockey { standings { entries { position } } } } }`;
 
 const upstreamRequestsOf = (response: GraphQLResponse): number =>
-  (response.extensions?.['cost'] as { upstreamRequests: number }).upstreamRequests;
+  (response.extensions!['cost'] as { upstreamRequests: number }).upstreamRequests;
 
 describe('the upstream cache across restarts', () => {
   let sandbox: SandboxHandle;

@@ -9,7 +9,7 @@ import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import type { Ledger } from '../src/spend/ledger.js';
-import { hockeyV1Ids } from '../src/sandbox/fixtures/hockey-v1.js';
+import { hockeyV1Ids } from '../sandbox/fixtures/hockey-v1.js';
 import { clearFaults, gqlAt, injectFault, requestCounts, resetCounts } from './support/client.js';
 import { startStack, type TestStack } from './support/servers.js';
 

@@ -5,7 +5,7 @@
  * count holds everything that was spent, once.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { hockeyV1Ids } from '../src/sandbox/fixtures/hockey-v1.js';
+import { hockeyV1Ids } from '../sandbox/fixtures/hockey-v1.js';
 import { gql, requestCounts, type GraphQLResponse } from './support/client.js';
 import { startCluster, type Cluster } from './support/cluster.js';
 

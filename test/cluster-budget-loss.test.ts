@@ -9,7 +9,7 @@
  */
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hockeyV1Ids } from '../src/sandbox/fixtures/hockey-v1.js';
+import { hockeyV1Ids } from '../sandbox/fixtures/hockey-v1.js';
 import { gql, requestCounts, type GraphQLResponse } from './support/client.js';
 import { startRedis, type RedisServer } from './support/redis-server.js';
 import type { StateBackend } from '../src/state/open-state.js';

@@ -7,7 +7,7 @@
  * own file answers. Real parts: sandbox, redis-server, a gateway process.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hockeyV2Ids } from '../src/sandbox/fixtures/hockey-v2.js';
+import { hockeyV2Ids } from '../sandbox/fixtures/hockey-v2.js';
 import { gql, requestCounts, resetCounts, type GraphQLResponse } from './support/client.js';
 import { cacheFileSettled } from './support/cache-file.js';
 import { startCluster, type Cluster } from './support/cluster.js';
@@ -17,7 +17,7 @@ const TEAM_AND_NEWS = `{
   v2(sport: ICE_HOCKEY) { hockey { team(id: "${hockeyV2Ids.firstTeam + 2}") { detail { name } roster { position } } } }
 }`;
 const upstreamRequestsOf = (response: GraphQLResponse): number =>
-  (response.extensions?.['cost'] as { upstreamRequests: number }).upstreamRequests;
+  (response.extensions!['cost'] as { upstreamRequests: number }).upstreamRequests;
 
 describe('cluster: the replica cache file in front of Redis', () => {
   let cluster: Cluster;

@@ -11,9 +11,9 @@
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { hockeyV1Ids } from '../src/sandbox/fixtures/hockey-v1.js';
-import { hockeyV2Ids } from '../src/sandbox/fixtures/hockey-v2.js';
-import { imageIds } from '../src/sandbox/fixtures/images.js';
+import { hockeyV1Ids } from '../sandbox/fixtures/hockey-v1.js';
+import { hockeyV2Ids } from '../sandbox/fixtures/hockey-v2.js';
+import { imageIds } from '../sandbox/fixtures/images.js';
 import { clearFaults, gql, injectFault, requestCounts, resetCounts, type GraphQLResponse } from './support/client.js';
 import { startCluster, type Cluster } from './support/cluster.js';
 

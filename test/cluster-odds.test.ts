@@ -12,7 +12,7 @@
 import { createClient, type Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { oddsControl } from '../src/sandbox/ws/control-client.js';
+import { oddsControl } from '../sandbox/ws/control-client.js';
 import { startCluster, type Cluster, type Replica } from './support/cluster.js';
 import { priceOf, replay, type Change, type Snapshot } from './support/odds-book.js';
 import { subscribe, type Stream } from './support/odds-stream.js';

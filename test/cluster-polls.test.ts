@@ -8,7 +8,7 @@
 import { createClient, type Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { baseballIds } from '../src/sandbox/fixtures/baseball.js';
+import { baseballIds } from '../sandbox/fixtures/baseball.js';
 import { requestCounts, resetCounts } from './support/client.js';
 import { startCluster, type Cluster, type Replica } from './support/cluster.js';
 import { collectUntilComplete } from './support/odds-stream.js';

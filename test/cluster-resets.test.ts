@@ -5,7 +5,7 @@
  * on a redis-server of this file's own.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hockeyV1Ids } from '../src/sandbox/fixtures/hockey-v1.js';
+import { hockeyV1Ids } from '../sandbox/fixtures/hockey-v1.js';
 import { gql, injectFault } from './support/client.js';
 import { startRedis, type RedisServer } from './support/redis-server.js';
 import { startStack, type TestStack } from './support/servers.js';

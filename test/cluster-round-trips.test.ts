@@ -10,7 +10,7 @@
  * (test/support/redis-round-trips.ts) and nothing else is.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hockeyV1Ids } from '../src/sandbox/fixtures/hockey-v1.js';
+import { hockeyV1Ids } from '../sandbox/fixtures/hockey-v1.js';
 import { gql, requestCounts, resetCounts, type GraphQLResponse } from './support/client.js';
 import { startCluster, type Cluster, type Replica } from './support/cluster.js';
 import { redisRoundTrips, roundTripsBetween } from './support/redis-round-trips.js';

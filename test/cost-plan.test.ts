@@ -11,8 +11,8 @@ import { resolvers } from '../resolvers/index.js';
 import { costedOperation } from '../src/spend/estimate/costed-selections.js';
 import { fieldCosts } from '../src/spend/estimate/cost-table.js';
 import { subgraphFieldCosts } from '../src/federation/entity-cost.js';
-import { loadTypeDefs } from '../src/server.js';
-import { hockeyV1Ids } from '../src/sandbox/fixtures/hockey-v1.js';
+import { loadTypeDefs } from '../src/gateway/schema.js';
+import { hockeyV1Ids } from '../sandbox/fixtures/hockey-v1.js';
 import { gql, requestCounts, resetCounts } from './support/client.js';
 import { startStack, type TestStack } from './support/servers.js';
 

@@ -8,10 +8,10 @@ import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { fieldCosts, listSizes } from '../src/spend/estimate/cost-table.js';
-import { hockeyV1Ids } from '../src/sandbox/fixtures/hockey-v1.js';
-import { aussieRulesIds } from '../src/sandbox/fixtures/aussie-rules.js';
-import { hockeyV2Ids } from '../src/sandbox/fixtures/hockey-v2.js';
-import { loadTypeDefs } from '../src/server.js';
+import { hockeyV1Ids } from '../sandbox/fixtures/hockey-v1.js';
+import { aussieRulesIds } from '../sandbox/fixtures/aussie-rules.js';
+import { hockeyV2Ids } from '../sandbox/fixtures/hockey-v2.js';
+import { loadTypeDefs } from '../src/gateway/schema.js';
 import { gql, requestCounts, resetCounts, setSandboxQuota } from './support/client.js';
 import { startStack, type TestStack } from './support/servers.js';
 

@@ -4,7 +4,7 @@
  * design and never requested.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { cyclingIds } from '../src/sandbox/fixtures/cycling.js';
+import { cyclingIds } from '../sandbox/fixtures/cycling.js';
 import { gql, requestCounts, resetCounts } from './support/client.js';
 import { startStack, type TestStack } from './support/servers.js';
 

@@ -13,8 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { hockeyV2Ids } from '../src/sandbox/fixtures/hockey-v2.js';
-import { startSandbox, type SandboxHandle } from '../src/sandbox/server.js';
+import { hockeyV2Ids } from '../sandbox/fixtures/hockey-v2.js';
+import { startSandbox, type SandboxHandle } from '../sandbox/server.js';
 import { CACHE_STORE_FILE } from '../src/state/cache-store-file.js';
 import { gql, requestCounts, resetCounts, type GraphQLResponse } from './support/client.js';
 import { cacheFileSettled } from './support/cache-file.js';
@@ -38,7 +38,7 @@ const STANDINGS = '{ v1 { hockey { standings { entries { position } } } } }';
 const TEAMS = `{ v2(sport: ICE_HOCKEY) { hockey { a: team(id: "${hockeyV2Ids.firstTeam}") { detail { name } } b: team(id: "${hockeyV2Ids.firstTeam + 2}") { detail { name } } } } }`;
 
 const upstreamRequestsOf = (response: GraphQLResponse): number =>
-  (response.extensions?.['cost'] as { upstreamRequests: number }).upstreamRequests;
+  (response.extensions!['cost'] as { upstreamRequests: number }).upstreamRequests;
 const countOf = (text: string, needle: string): number => text.split(needle).length - 1;
 
 /**

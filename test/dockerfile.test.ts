@@ -112,8 +112,12 @@ describe('the Dockerfile, built stage by stage and run', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     reapOnExit(gateway);
-    gateway.stdout?.on('data', (chunk: Buffer) => void (output = (output + chunk.toString('utf8')).slice(-8_000)));
-    gateway.stderr?.on('data', (chunk: Buffer) => void (output = (output + chunk.toString('utf8')).slice(-8_000)));
+    gateway.stdout?.on('data', (chunk: Buffer) => {
+      output = (output + chunk.toString('utf8')).slice(-8_000);
+    });
+    gateway.stderr?.on('data', (chunk: Buffer) => {
+      output = (output + chunk.toString('utf8')).slice(-8_000);
+    });
     const url = `http://127.0.0.1:${port}`;
     const deadline = Date.now() + 60_000;
     let status = 0;

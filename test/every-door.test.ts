@@ -14,9 +14,9 @@ import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { gatewayRoutes } from '../src/route-table.js';
-import { baseballIds } from '../src/sandbox/fixtures/baseball.js';
-import { hockeyV1Ids } from '../src/sandbox/fixtures/hockey-v1.js';
-import { imageIds } from '../src/sandbox/fixtures/images.js';
+import { baseballIds } from '../sandbox/fixtures/baseball.js';
+import { hockeyV1Ids } from '../sandbox/fixtures/hockey-v1.js';
+import { imageIds } from '../sandbox/fixtures/images.js';
 import { gql, gqlAt, requestCounts, resetCounts } from './support/client.js';
 import { startStack, type TestStack } from './support/servers.js';
 
@@ -215,7 +215,7 @@ describe('every door pays', () => {
     ((await (await fetch(`${stack.sandbox.url}/__sandbox/quota`)).json()) as { used: number }).used;
   const budgetOf = async (key: string): Promise<number> => {
     const result = await gql(stack.gateway.url, '{ quota { remaining } }', undefined, bearer(key));
-    return (result.extensions?.['cost'] as { budgetRemaining: number }).budgetRemaining;
+    return (result.extensions!['cost'] as { budgetRemaining: number }).budgetRemaining;
   };
 
   beforeAll(async () => {

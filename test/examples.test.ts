@@ -19,7 +19,7 @@ import { run as graphqlSse } from '../examples/graphql-sse.js';
 import { run as graphqlWs } from '../examples/graphql-ws.js';
 import { run as relayRefetch } from '../examples/relay-node-refetch.js';
 import { run as urql } from '../examples/urql.js';
-import { hockeyV1Ids } from '../src/sandbox/fixtures/hockey-v1.js';
+import { hockeyV1Ids } from '../sandbox/fixtures/hockey-v1.js';
 import { requestCounts, resetCounts } from './support/client.js';
 import { startStack, type TestStack } from './support/servers.js';
 

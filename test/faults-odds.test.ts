@@ -13,7 +13,7 @@
 import { createClient, type Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { oddsControl } from '../src/sandbox/ws/control-client.js';
+import { oddsControl } from '../sandbox/ws/control-client.js';
 import { gql } from './support/client.js';
 import { expectKeyNowhere, sleep } from './support/faults.js';
 import { subscribe, type Stream } from './support/odds-stream.js';

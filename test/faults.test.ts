@@ -9,8 +9,8 @@
  * trickle is the deadline itself.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { hockeyV1Ids } from '../src/sandbox/fixtures/hockey-v1.js';
-import { startSandbox } from '../src/sandbox/server.js';
+import { hockeyV1Ids } from '../sandbox/fixtures/hockey-v1.js';
+import { startSandbox } from '../sandbox/server.js';
 import { clearFaults, injectFault, requestCounts, resetCounts, type Fault } from './support/client.js';
 import {
   expectKeyNowhere,

@@ -16,7 +16,7 @@ import { describe, expect, it } from 'vitest';
 import { resolvers } from '../resolvers/index.js';
 import { fieldGroups, nativeKeyTypes, shareableTypes, type FieldGroup } from '../src/federation/subgraph-sdl.js';
 import { buildGatewaySubgraphSchema } from '../src/federation/subgraph-schema.js';
-import { loadTypeDefs } from '../src/server.js';
+import { loadTypeDefs } from '../src/gateway/schema.js';
 import { FAN_SDL } from './support/fan-subgraph.js';
 
 const printed = new Map<string, Promise<string>>();

@@ -9,8 +9,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toGlobalId } from '../src/model/global-id.js';
-import { hockeyV1Ids } from '../src/sandbox/fixtures/hockey-v1.js';
-import { oddsControl } from '../src/sandbox/ws/control-client.js';
+import { hockeyV1Ids } from '../sandbox/fixtures/hockey-v1.js';
+import { oddsControl } from '../sandbox/ws/control-client.js';
 import { gql, gqlAt, requestCounts, resetCounts } from './support/client.js';
 import { startFanSubgraph, type Fan, type FanSubgraph } from './support/fan-subgraph.js';
 import { startRouter, type Router } from './support/router.js';
@@ -82,8 +82,7 @@ async function firstEvents(url: string, query: string, count: number): Promise<J
       if (done)
         throw new Error(`the SSE stream ended after ${events.length} events: ${JSON.stringify(events)} ${buffer}`);
       buffer += decoder.decode(value, { stream: true });
-      let end: number;
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
+      for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
         const event = buffer.slice(0, end);
         buffer = buffer.slice(end + 2);
         const data = /^data: (.*)$/m.exec(event)?.[1];

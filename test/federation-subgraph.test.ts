@@ -10,9 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { nativeKeyTypes } from '../src/federation/subgraph-sdl.js';
 import { toGlobalId } from '../src/model/global-id.js';
-import { aussieRulesIds } from '../src/sandbox/fixtures/aussie-rules.js';
-import { hockeyV1Ids } from '../src/sandbox/fixtures/hockey-v1.js';
-import { hockeyV2Ids } from '../src/sandbox/fixtures/hockey-v2.js';
+import { aussieRulesIds } from '../sandbox/fixtures/aussie-rules.js';
+import { hockeyV1Ids } from '../sandbox/fixtures/hockey-v1.js';
+import { hockeyV2Ids } from '../sandbox/fixtures/hockey-v2.js';
 import { gql, gqlAt, requestCounts, resetCounts, type GraphQLResponse } from './support/client.js';
 import { startStack, type TestStack } from './support/servers.js';
 

@@ -12,7 +12,7 @@
 import fc from 'fast-check';
 import { buildClientSchema, getIntrospectionQuery, type IntrospectionQuery } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hockeyV1Ids } from '../src/sandbox/fixtures/hockey-v1.js';
+import { hockeyV1Ids } from '../sandbox/fixtures/hockey-v1.js';
 import { gql } from './support/client.js';
 import { collectIds, expectCodedResponse, trackUnhandledRejections } from './support/fuzz.js';
 import { operationArbitrary, type FuzzOperation } from './support/operation-arbitrary.js';

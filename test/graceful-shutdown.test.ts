@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { ensureBuild } from '../scripts/build.js';
-import { hockeyV1Ids } from '../src/sandbox/fixtures/hockey-v1.js';
-import { startSandbox, type SandboxHandle } from '../src/sandbox/server.js';
+import { hockeyV1Ids } from '../sandbox/fixtures/hockey-v1.js';
+import { startSandbox, type SandboxHandle } from '../sandbox/server.js';
 import { gql, injectFault, requestCounts } from './support/client.js';
 import { startGatewayProcess, type GatewayProcess } from './support/gateway-process.js';
 
@@ -71,8 +71,7 @@ function sseSubscriber(url: string, query: string): SseSubscriber {
       const { value, done } = await reader.read();
       if (done) return events;
       buffer += decoder.decode(value, { stream: true });
-      let end: number;
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
+      for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
         const event = /^event: (\w+)/m.exec(buffer.slice(0, end))?.[1];
         buffer = buffer.slice(end + 2);
         if (event === undefined) continue;

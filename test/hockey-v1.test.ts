@@ -3,7 +3,7 @@
  * the exact number of upstream requests an operation costs.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { hockeyV1Ids } from '../src/sandbox/fixtures/hockey-v1.js';
+import { hockeyV1Ids } from '../sandbox/fixtures/hockey-v1.js';
 import { fromGlobalId } from '../src/model/global-id.js';
 import { gql, requestCounts, resetCounts } from './support/client.js';
 import { startStack, type TestStack } from './support/servers.js';
@@ -76,6 +76,7 @@ describe('hockey V1', () => {
   it('resolves every hockey field from the sandbox', async () => {
     const game = String(hockeyV1Ids.firstGameId);
     const athlete = String(hockeyV1Ids.firstAthleteId);
+    // biome-ignore lint/suspicious/noExplicitAny: the assertions below are what check this wide answer's shape
     const result = await gql<{ v1: { hockey: Record<string, any> } }>(stack.gateway.url, FULL_QUERY, { game, athlete });
     expect(result.errors).toBeUndefined();
     const hockey = result.data!.v1.hockey;

@@ -3,7 +3,7 @@
  * because the upstream 404s its team-statistics routes for ice hockey.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { hockeyV2Ids } from '../src/sandbox/fixtures/hockey-v2.js';
+import { hockeyV2Ids } from '../sandbox/fixtures/hockey-v2.js';
 import { gql, requestCounts, resetCounts } from './support/client.js';
 import { startStack, type TestStack } from './support/servers.js';
 

@@ -2,14 +2,14 @@
  * Issue 12, "DNS rebinding": HTTP did not check `Host` at all, and a
  * WebSocket whose `Origin` equalled a spoofed `Host` was accepted. Now
  * both are checked against the names the gateway answers for
- * (src/transport/http/allowed-hosts.ts), by name, whatever the port.
+ * (src/access/allowed-hosts.ts), by name, whatever the port.
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { hostname, networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { ConfigError, loadConfig } from '../src/config.js';
-import { defaultAllowedHosts } from '../src/transport/http/allowed-hosts.js';
+import { defaultAllowedHosts } from '../src/access/allowed-hosts.js';
 import { requestCounts, resetCounts } from './support/client.js';
 import { sendRaw } from './support/raw-http.js';
 import { startStack, type TestStack } from './support/servers.js';

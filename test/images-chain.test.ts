@@ -3,7 +3,7 @@
  * the V2 image incident, and the `Image` fields.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { importEntities, imageIds } from '../src/sandbox/fixtures/images.js';
+import { importEntities, imageIds } from '../sandbox/fixtures/images.js';
 import { clearFaults, gql, injectFault, requestCounts, resetCounts } from './support/client.js';
 import { startStack, type TestStack } from './support/servers.js';
 

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImportSummary as Summary } from '../src/images/importer.js';
-import { importEntities } from '../src/sandbox/fixtures/images.js';
+import { importEntities } from '../sandbox/fixtures/images.js';
 import { requestCounts, resetCounts, setSandboxQuota } from './support/client.js';
 import { startStack, type TestStack } from './support/servers.js';
 

@@ -6,7 +6,7 @@
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { imageIds } from '../src/sandbox/fixtures/images.js';
+import { imageIds } from '../sandbox/fixtures/images.js';
 import { StateFileError } from '../src/state/state-file.js';
 import { requestCounts, resetCounts } from './support/client.js';
 import { startStack, type TestStack } from './support/servers.js';

@@ -4,8 +4,8 @@
  */
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { cyclingIds } from '../src/sandbox/fixtures/cycling.js';
-import { imageIds } from '../src/sandbox/fixtures/images.js';
+import { cyclingIds } from '../sandbox/fixtures/cycling.js';
+import { imageIds } from '../sandbox/fixtures/images.js';
 import { clearFaults, injectFault, requestCounts, resetCounts } from './support/client.js';
 import { startStack, type TestStack } from './support/servers.js';
 

@@ -5,9 +5,9 @@
  */
 import { inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { imageIds } from '../src/sandbox/fixtures/images.js';
-import { jpegImage, placeholderPng } from '../src/sandbox/fixtures/images-bytes.js';
-import { startSandbox, type SandboxHandle } from '../src/sandbox/server.js';
+import { imageIds } from '../sandbox/fixtures/images.js';
+import { jpegImage, placeholderPng } from '../sandbox/fixtures/images-bytes.js';
+import { startSandbox, type SandboxHandle } from '../sandbox/server.js';
 import { requestCounts, resetCounts, setSandboxQuota } from './support/client.js';
 
 const KEY = 'sandbox-image-key';

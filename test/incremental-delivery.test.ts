@@ -14,7 +14,7 @@
  */
 import { meros } from 'meros/browser';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { hockeyV2Ids } from '../src/sandbox/fixtures/hockey-v2.js';
+import { hockeyV2Ids } from '../sandbox/fixtures/hockey-v2.js';
 import { requestCounts, resetCounts } from './support/client.js';
 import { startStack, type TestStack } from './support/servers.js';
 
@@ -93,7 +93,7 @@ describe('@defer and @stream over multipart HTTP', () => {
     const [initial, ...rest] = payloads;
     expect(initial?.hasNext).toBe(true);
     expect(initial?.errors).toBeUndefined();
-    const team = (initial?.data as { v2: { hockey: { team: Record<string, unknown> } } }).v2.hockey.team;
+    const team = (initial!.data as { v2: { hockey: { team: Record<string, unknown> } } }).v2.hockey.team;
     expect(team['nativeId']).toBe(String(TEAM));
     expect(team['detail']).toEqual({ name: expect.any(String) as unknown });
     // Deferred: not in the first payload (graphql-jit would have put them there).
@@ -150,14 +150,14 @@ describe('@defer and @stream over multipart HTTP', () => {
       recentResults(first: 6) { nodes @stream(initialCount: 2) { ref { nativeId } homeScore awayScore } }
     } } } }`;
     const plain = await incremental(stack.gateway.url, query.replace(' @stream(initialCount: 2)', ''));
-    const expected = (plain.payloads[0]?.data as { v2: { hockey: { team: { recentResults: { nodes: unknown[] } } } } })
+    const expected = (plain.payloads[0]!.data as { v2: { hockey: { team: { recentResults: { nodes: unknown[] } } } } })
       .v2.hockey.team.recentResults.nodes;
     expect(expected).toHaveLength(6);
 
     const { payloads } = await incremental(stack.gateway.url, query);
     const [initial, ...rest] = payloads;
     expect(initial?.hasNext).toBe(true);
-    const first = (initial?.data as { v2: { hockey: { team: { recentResults: { nodes: unknown[] } } } } }).v2.hockey
+    const first = (initial!.data as { v2: { hockey: { team: { recentResults: { nodes: unknown[] } } } } }).v2.hockey
       .team.recentResults.nodes;
     expect(first).toEqual(expected.slice(0, 2));
     const streamed = rest.flatMap((payload) => payload.incremental ?? []);

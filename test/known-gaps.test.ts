@@ -8,10 +8,10 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { toGlobalId } from '../src/model/global-id.js';
-import { baseballIds } from '../src/sandbox/fixtures/baseball.js';
-import { cyclingIds } from '../src/sandbox/fixtures/cycling.js';
-import { hockeyV2Ids } from '../src/sandbox/fixtures/hockey-v2.js';
-import { motorsportIds } from '../src/sandbox/fixtures/motorsport.js';
+import { baseballIds } from '../sandbox/fixtures/baseball.js';
+import { cyclingIds } from '../sandbox/fixtures/cycling.js';
+import { hockeyV2Ids } from '../sandbox/fixtures/hockey-v2.js';
+import { motorsportIds } from '../sandbox/fixtures/motorsport.js';
 import { gql, requestCounts, resetCounts } from './support/client.js';
 import { startStack, type TestStack } from './support/servers.js';
 

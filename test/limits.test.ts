@@ -160,7 +160,7 @@ describe('operation limits', () => {
   });
 
   it('refuses a chunked body (no content-length) that grows over the bound with 413, on /graphql and /subgraph, before any upstream request', async () => {
-    // The only body bound: yoga's own is off (server.ts), so this is what stops a body that never declares its length.
+    // The only body bound: yoga's own is off (src/gateway/graphql-yoga.ts), so this is what stops a body that never declares its length.
     await resetCounts(stack.sandbox.url);
     for (const path of ['/graphql', '/subgraph']) {
       const text = JSON.stringify({ query: `{ quota { used } }`, variables: { pad: 'x'.repeat(10_000) } });

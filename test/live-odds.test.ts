@@ -5,7 +5,7 @@
 import { createClient, type Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { oddsControl } from '../src/sandbox/ws/control-client.js';
+import { oddsControl } from '../sandbox/ws/control-client.js';
 import { startStack, type TestStack } from './support/servers.js';
 import { priceOf, replay, sortMarkets, type Change, type Snapshot as FeedSnapshot } from './support/odds-book.js';
 import { Stream, subscribe as subscribeWith } from './support/odds-stream.js';
@@ -60,8 +60,7 @@ function subscribeSse<T>(
       const { value, done } = await reader.read();
       if (done) break;
       buffer += decoder.decode(value, { stream: true });
-      let end: number;
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
+      for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
         const event = buffer.slice(0, end);
         buffer = buffer.slice(end + 2);
         const data = /^data: (.*)$/m.exec(event)?.[1];

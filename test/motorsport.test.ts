@@ -4,7 +4,7 @@
  * constructor tables at season level.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { motorsportIds } from '../src/sandbox/fixtures/motorsport.js';
+import { motorsportIds } from '../sandbox/fixtures/motorsport.js';
 import { gql, requestCounts, resetCounts } from './support/client.js';
 import { startStack, type TestStack } from './support/servers.js';
 

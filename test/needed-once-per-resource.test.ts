@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { UpstreamLoader } from '../src/loaders/upstream-loader.js';
-import { hockeyV1Ids } from '../src/sandbox/fixtures/hockey-v1.js';
+import { hockeyV1Ids } from '../sandbox/fixtures/hockey-v1.js';
 import { v1Routes } from '../src/upstream/routes/v1.js';
 import type { Ledger } from '../src/spend/ledger.js';
 import { clearFaults, injectFault, requestCounts, resetCounts } from './support/client.js';

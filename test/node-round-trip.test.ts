@@ -10,11 +10,11 @@
  * refetch really sends.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { aussieRulesIds } from '../src/sandbox/fixtures/aussie-rules.js';
-import { hockeyV1Ids } from '../src/sandbox/fixtures/hockey-v1.js';
-import { hockeyV2Ids } from '../src/sandbox/fixtures/hockey-v2.js';
-import { imageIds } from '../src/sandbox/fixtures/images.js';
-import { motorsportIds } from '../src/sandbox/fixtures/motorsport.js';
+import { aussieRulesIds } from '../sandbox/fixtures/aussie-rules.js';
+import { hockeyV1Ids } from '../sandbox/fixtures/hockey-v1.js';
+import { hockeyV2Ids } from '../sandbox/fixtures/hockey-v2.js';
+import { imageIds } from '../sandbox/fixtures/images.js';
+import { motorsportIds } from '../sandbox/fixtures/motorsport.js';
 import { fromGlobalId } from '../src/model/global-id.js';
 import { gql, requestCounts, resetCounts, type GraphQLResponse } from './support/client.js';
 import { startStack, type TestStack } from './support/servers.js';

@@ -19,7 +19,7 @@ import { createClient } from 'graphql-ws';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { Config } from '../src/config.js';
-import { hockeyV1Ids } from '../src/sandbox/fixtures/hockey-v1.js';
+import { hockeyV1Ids } from '../sandbox/fixtures/hockey-v1.js';
 import { clearFaults, gql, gqlAt, injectFault, requestCounts } from './support/client.js';
 import { trackUnhandledRejections } from './support/fuzz.js';
 import { startStack, type TestStack } from './support/servers.js';
@@ -34,7 +34,10 @@ const STUCK = `query Stuck($game: ID!) { v1 { hockey { lines(gameId: $game) { ga
 const STANDINGS = `query Standings { v1 { hockey { standings { entries { position } } } } }`;
 
 let gameOffset = 100;
-const freshGame = (): string => String(hockeyV1Ids.firstGameId + (gameOffset += 1));
+const freshGame = (): string => {
+  gameOffset += 1;
+  return String(hockeyV1Ids.firstGameId + gameOffset);
+};
 
 const settleAt =
   (settleMs: number) =>

@@ -195,7 +195,7 @@ describe('automatic persisted queries', () => {
   it('requests without the extension run as before', async () => {
     const plain = await post(stack.gateway.url, { query: SPORTS });
     expect(plain.errors).toBeUndefined();
-    expect((plain.data?.['sports'] as unknown[]).length).toBeGreaterThan(0);
+    expect((plain.data!['sports'] as unknown[]).length).toBeGreaterThan(0);
   });
 });
 

@@ -6,8 +6,8 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuild } from '../scripts/build.js';
-import { hockeyV1Ids } from '../src/sandbox/fixtures/hockey-v1.js';
-import { startSandbox, type SandboxHandle } from '../src/sandbox/server.js';
+import { hockeyV1Ids } from '../sandbox/fixtures/hockey-v1.js';
+import { startSandbox, type SandboxHandle } from '../sandbox/server.js';
 import { gql, requestCounts } from './support/client.js';
 import { startGatewayProcess, type GatewayProcess } from './support/gateway-process.js';
 

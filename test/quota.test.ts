@@ -3,7 +3,7 @@
  * and stale answers when the upstream cannot give fresh ones.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { hockeyV1Ids } from '../src/sandbox/fixtures/hockey-v1.js';
+import { hockeyV1Ids } from '../sandbox/fixtures/hockey-v1.js';
 import { clearFaults, gql, injectFault, requestCounts, resetCounts, setSandboxQuota } from './support/client.js';
 import { startStack, type TestStack } from './support/servers.js';
 

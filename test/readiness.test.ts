@@ -7,7 +7,7 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../src/net/free-port.js';
-import { hockeyV1Ids } from '../src/sandbox/fixtures/hockey-v1.js';
+import { hockeyV1Ids } from '../sandbox/fixtures/hockey-v1.js';
 import { gql, injectFault, requestCounts } from './support/client.js';
 import { startRedis, type RedisServer } from './support/redis-server.js';
 import { startStack, type TestStack } from './support/servers.js';

@@ -9,7 +9,7 @@
  * stored result can then answer without an upstream request.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { hockeyV1Ids } from '../src/sandbox/fixtures/hockey-v1.js';
+import { hockeyV1Ids } from '../sandbox/fixtures/hockey-v1.js';
 import { clearFaults, gql, injectFault, requestCounts, resetCounts, type GraphQLResponse } from './support/client.js';
 import { startStack, type TestStack } from './support/servers.js';
 

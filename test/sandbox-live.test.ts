@@ -1,5 +1,5 @@
 /**
- * The sandbox plays its live World Cup games (src/sandbox/live/): on a
+ * The sandbox plays its live World Cup games (sandbox/live/): on a
  * manual clock, a game runs through half-time to full time, V1 and V2 tell
  * the same story and two sandboxes of the same seed play the same match; a
  * control route scripts goals, periods, the end and markets, shown at once
@@ -14,8 +14,8 @@ import type {
   V1WorldCupMatchesPayload,
 } from '../src/upstream/routes/v1-world-cup.js';
 import type { V2Event } from '../src/upstream/routes/v2.js';
-import { startSandbox, type SandboxHandle } from '../src/sandbox/server.js';
-import { oddsControl } from '../src/sandbox/ws/control-client.js';
+import { startSandbox, type SandboxHandle } from '../sandbox/server.js';
+import { oddsControl } from '../sandbox/ws/control-client.js';
 import { subscribe } from './support/odds-stream.js';
 import type { Snapshot } from './support/odds-book.js';
 import { startStack, type TestStack } from './support/servers.js';

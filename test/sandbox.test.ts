@@ -8,8 +8,8 @@ import type {
   V1StandingsPayload,
 } from '../src/upstream/routes/v1.js';
 import { upstreamAssumptions } from '../src/upstream/assumptions.js';
-import { hockeyV1Ids } from '../src/sandbox/fixtures/hockey-v1.js';
-import { startSandbox, type SandboxHandle } from '../src/sandbox/server.js';
+import { hockeyV1Ids } from '../sandbox/fixtures/hockey-v1.js';
+import { startSandbox, type SandboxHandle } from '../sandbox/server.js';
 
 const KEY = 'test-key';
 const STANDINGS = '/v1/hockey/standings';

@@ -3,7 +3,7 @@
  * client's own `x-api-key` never reaches the upstream.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hockeyV1Ids } from '../src/sandbox/fixtures/hockey-v1.js';
+import { hockeyV1Ids } from '../sandbox/fixtures/hockey-v1.js';
 import { clearFaults, gql, injectFault } from './support/client.js';
 import { startStack, type TestStack } from './support/servers.js';
 

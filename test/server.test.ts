@@ -7,7 +7,7 @@ import type { FormattedExecutionResult } from 'graphql-ws';
 import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { hockeyV1Ids } from '../src/sandbox/fixtures/hockey-v1.js';
+import { hockeyV1Ids } from '../sandbox/fixtures/hockey-v1.js';
 import { gql } from './support/client.js';
 import { startStack, type TestStack } from './support/servers.js';
 
@@ -99,7 +99,9 @@ describe('gateway HTTP surface', () => {
             // An athlete the sandbox does not have: a field error at `v1.hockey.athlete`.
             { query: `query OverWs { v1 { hockey { athlete(id: 999999999) { name } } } }` },
             {
-              next: (message) => void (last = message),
+              next: (message) => {
+                last = message;
+              },
               error: reject,
               complete: () => (last === undefined ? reject(new Error('no result')) : resolve(last)),
             },

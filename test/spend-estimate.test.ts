@@ -7,9 +7,9 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { estimateWithinBound } from '../src/spend/estimate/estimate-bound.js';
-import { hockeyV1Ids } from '../src/sandbox/fixtures/hockey-v1.js';
-import { hockeyV2Ids } from '../src/sandbox/fixtures/hockey-v2.js';
-import { motorsportIds } from '../src/sandbox/fixtures/motorsport.js';
+import { hockeyV1Ids } from '../sandbox/fixtures/hockey-v1.js';
+import { hockeyV2Ids } from '../sandbox/fixtures/hockey-v2.js';
+import { motorsportIds } from '../sandbox/fixtures/motorsport.js';
 import { clearFaults, gql, injectFault, requestCounts, resetCounts } from './support/client.js';
 import { startStack, type TestStack } from './support/servers.js';
 

@@ -40,7 +40,12 @@ describe('npm start with nothing configured', () => {
         SANDBOX_MATCH_EVENT_MS: '',
         LOG_LEVEL: 'info',
       },
-      { dataDir, onOutput: (chunk) => void (output += chunk) },
+      {
+        dataDir,
+        onOutput: (chunk) => {
+          output += chunk;
+        },
+      },
     );
     lines = output.split('\n').filter((line) => line.startsWith('{'));
   }, 60_000);

@@ -9,8 +9,8 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hockeyV1Ids } from '../src/sandbox/fixtures/hockey-v1.js';
-import { startSandbox, type SandboxHandle } from '../src/sandbox/server.js';
+import { hockeyV1Ids } from '../sandbox/fixtures/hockey-v1.js';
+import { startSandbox, type SandboxHandle } from '../sandbox/server.js';
 import { gql, requestCounts, resetCounts, setSandboxQuota } from './support/client.js';
 import { gatewayStartFailure, startGatewayProcess, type GatewayProcess } from './support/gateway-process.js';
 

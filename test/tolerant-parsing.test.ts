@@ -7,7 +7,7 @@
  * failed its whole route.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { hockeyV2Ids } from '../src/sandbox/fixtures/hockey-v2.js';
+import { hockeyV2Ids } from '../sandbox/fixtures/hockey-v2.js';
 import { clearFaults, gql, injectFault, requestCounts, resetCounts, type GraphQLResponse } from './support/client.js';
 import { startStack, type TestStack } from './support/servers.js';
 

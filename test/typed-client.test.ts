@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hockeyV1Ids } from '../src/sandbox/fixtures/hockey-v1.js';
+import { hockeyV1Ids } from '../sandbox/fixtures/hockey-v1.js';
 import { requestCounts, resetCounts } from './support/client.js';
 import { startStack, type TestStack } from './support/servers.js';
 
@@ -84,7 +84,7 @@ describe('typed client (examples/typed-client)', () => {
         cpSync(join(root, 'schema'), join(dir, 'schema'), { recursive: true });
         const hockey = join(dir, 'schema/hockey.graphql');
         const sdl = readFileSync(hockey, 'utf8');
-        const without = sdl.replace(/(type V1HockeyStandingsEntry \{[^}]*?)\n  points: Int!/, '$1');
+        const without = sdl.replace(/(type V1HockeyStandingsEntry \{[^}]*?)\n {2}points: Int!/, '$1');
         expect(without).not.toBe(sdl);
         writeFileSync(hockey, without);
         const result = await codegen({

@@ -9,7 +9,7 @@
  * ice hockey `ice-hockey` and beach volleyball `beachvolley`.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ALT_SPORT_KEYS } from '../src/sandbox/fixtures/alt-dataset.js';
+import { ALT_SPORT_KEYS } from '../sandbox/fixtures/alt-dataset.js';
 import { gql, requestCounts, resetCounts, type GraphQLResponse } from './support/client.js';
 import { startStack, type TestStack } from './support/servers.js';
 

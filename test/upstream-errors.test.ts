@@ -4,7 +4,7 @@
  * operation resolves.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { hockeyV1Ids } from '../src/sandbox/fixtures/hockey-v1.js';
+import { hockeyV1Ids } from '../sandbox/fixtures/hockey-v1.js';
 import { clearFaults, gql, injectFault, requestCounts, resetCounts, type Fault } from './support/client.js';
 import { startStack, type TestStack } from './support/servers.js';
 

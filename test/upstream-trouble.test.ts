@@ -9,9 +9,9 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { freePort } from '../src/net/free-port.js';
-import { hockeyV1Ids } from '../src/sandbox/fixtures/hockey-v1.js';
-import { imageIds } from '../src/sandbox/fixtures/images.js';
-import { startSandbox, type SandboxHandle } from '../src/sandbox/server.js';
+import { hockeyV1Ids } from '../sandbox/fixtures/hockey-v1.js';
+import { imageIds } from '../sandbox/fixtures/images.js';
+import { startSandbox, type SandboxHandle } from '../sandbox/server.js';
 import { clearFaults, gql, injectFault, requestCounts, resetCounts, setSandboxQuota } from './support/client.js';
 import { startStack, type TestStack } from './support/servers.js';
 

@@ -8,7 +8,7 @@
  *
  * The floor, in the same run on the same sockets: the gateway writes one
  * pre-built frame, padded to the odds message's size, to every subscriber's
- * socket (a bench-only control, src/bench-control.ts), timed by the clients
+ * socket (a bench-only control, bench/control.ts), timed by the clients
  * from the gateway's write time (`Date.now()` just before the first write).
  *
  * Method, per level: `frames` rounds of one floor frame and one odds frame
@@ -53,7 +53,7 @@ import { median, percentile, round } from '../stats.js';
 import { CpuTrace } from '../cpu-trace.js';
 import { threadCpuNs } from '../thread-cpu.js';
 import { askGateway, gatewayMemory, type GatewayMemory } from '../gateway-memory.js';
-import type { FloorReply } from '../../src/bench-control.js';
+import type { FloorReply } from '../control.js';
 import type { Service } from '../stack.js';
 
 export interface FanoutLevel {
@@ -75,7 +75,7 @@ export interface FanoutLevel {
   gatewayCpuMsPerFrame: number;
   /** Gateway CPU per subscriber for one odds frame, µs (median over frames, idle time subtracted). */
   cpuUsPerSubscriber: number;
-  /** The same for the floor: one pre-built frame written to each subscriber's socket (src/bench-control.ts). */
+  /** The same for the floor: one pre-built frame written to each subscriber's socket (bench/control.ts). */
   floorCpuUsPerSubscriber: number;
   /** Min and max over frames. */
   cpuUsPerSubscriberRange: [number, number];

@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 
-/** What an operation's context holds, over HTTP, SSE and graphql-ws alike (server.ts passes the upgrade request as `req`). */
+/** What an operation's context holds, over HTTP, SSE and graphql-ws alike (src/transport/ws/graphql-ws-server.ts passes the upgrade request as `req`). */
 export interface IdentifiedContext {
   readonly clientName?: string | undefined;
   readonly req?: Pick<IncomingMessage, 'socket'> | undefined;

@@ -7,6 +7,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import type { Logger } from 'pino';
 
 export interface ClientKey {
   readonly name: string;
@@ -88,4 +89,18 @@ export function presentedKey(header: (name: string) => string | null | undefined
   if (authorization != null && /^Bearer\s+/i.test(authorization))
     return authorization.replace(/^Bearer\s+/i, '').trim();
   return header('x-client-key') ?? undefined;
+}
+
+/** The configured keys; with none, a gateway on a real upstream warns that anyone who reaches it can spend. */
+export function clientKeysFor(
+  config: { readonly access: { readonly clientKeys: readonly ClientKey[] }; readonly baseUrl?: string | undefined },
+  logger: Pick<Logger, 'warn'>,
+): ClientKeys {
+  const keys = new ClientKeys(config.access.clientKeys);
+  if (!keys.enabled && config.baseUrl !== undefined) {
+    logger.warn(
+      'no gateway client keys are configured: anyone who reaches this gateway can spend the upstream allowance (set GATEWAY_CLIENT_KEYS)',
+    );
+  }
+  return keys;
 }

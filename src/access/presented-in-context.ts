@@ -1,7 +1,7 @@
 /**
  * The client key an operation came with, from whichever transport carried
  * it: graphql-ws `connectionParams` or the upgrade request's headers (the
- * same order as the 4403 check in server.ts), or the HTTP request's headers.
+ * same order as the 4403 check in src/transport/ws/graphql-ws-server.ts), or the HTTP request's headers.
  */
 import { presentedKey } from './client-keys.js';
 

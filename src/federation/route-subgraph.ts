@@ -12,13 +12,14 @@
  * handler, whose route table refuses or serves it.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { Code } from '../codes/error-codes.js';
 import { writeRefusal, type Refusal } from '../transport/http/refusal.js';
 
 export const SUBGRAPH_PATH = '/subgraph';
 
 const switchedOff: Refusal = {
   status: 404,
-  code: 'NOT_FOUND',
+  code: Code.NOT_FOUND,
   message: 'The federation subgraph is switched off on this gateway (FEDERATION_SUBGRAPH=false).',
 };
 

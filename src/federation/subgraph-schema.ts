@@ -21,7 +21,7 @@ import type { GraphQLReferenceResolver } from '@apollo/subgraph/dist/schemaExten
 import { mergeResolvers } from '@graphql-tools/merge';
 import { addResolversToSchema } from '@graphql-tools/schema';
 import { Kind, type GraphQLFieldResolver, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
-import type { GatewayContext } from '../context.js';
+import type { ResolverContext } from '../context.js';
 import type { Resolvers } from '../generated/resolvers-types.js';
 import { locateNode } from '../model/node-sources.js';
 import { ErrorCode, GatewayError } from '../upstream/errors.js';
@@ -34,7 +34,7 @@ import { subgraphDocument, type SubgraphSdlOptions } from './subgraph-sdl.js';
  * is a rejection in the representation's own slot: the library calls it
  * inside its map over the representations, where a throw would fail them all.
  */
-async function resolveReference(reference: object, ctx: GatewayContext, info: GraphQLResolveInfo): Promise<object> {
+async function resolveReference(reference: object, ctx: ResolverContext, info: GraphQLResolveInfo): Promise<object> {
   return locateNode(ctx, representedId(reference, possibleInSchema(info.schema)));
 }
 
@@ -48,7 +48,7 @@ function withCodedRepresentations(schema: GraphQLSchema, entityNames: ReadonlySe
   const field = schema.getQueryType()?.getFields()['_entities'];
   const resolve = field?.resolve;
   if (field === undefined || resolve === undefined) return;
-  const guarded: GraphQLFieldResolver<unknown, GatewayContext, { representations: unknown[] }> = (
+  const guarded: GraphQLFieldResolver<unknown, ResolverContext, { representations: unknown[] }> = (
     source,
     args,
     ctx,
@@ -79,13 +79,13 @@ function withCodedRepresentations(schema: GraphQLSchema, entityNames: ReadonlySe
 }
 
 /** The `__resolveReference` of every entity type and entity interface of the document. */
-function referenceResolvers(entityNames: readonly string[]): GraphQLResolverMap<GatewayContext> {
-  const resolveAny: GraphQLReferenceResolver<GatewayContext> = resolveReference;
-  const map: Record<string, { __resolveReference: GraphQLReferenceResolver<GatewayContext> }> = Object.fromEntries(
+function referenceResolvers(entityNames: readonly string[]): GraphQLResolverMap<ResolverContext> {
+  const resolveAny: GraphQLReferenceResolver<ResolverContext> = resolveReference;
+  const map: Record<string, { __resolveReference: GraphQLReferenceResolver<ResolverContext> }> = Object.fromEntries(
     entityNames.map((name) => [name, { __resolveReference: resolveAny }]),
   );
   // The map type has no slot for `__resolveReference`, which buildSubgraphSchema reads all the same.
-  return map as unknown as GraphQLResolverMap<GatewayContext>;
+  return map as unknown as GraphQLResolverMap<ResolverContext>;
 }
 
 export function buildGatewaySubgraphSchema(

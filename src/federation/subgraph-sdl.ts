@@ -27,6 +27,7 @@ import {
   type InterfaceTypeDefinitionNode,
   type ObjectTypeDefinitionNode,
 } from 'graphql';
+import { FIELD_GROUPS, type FieldGroup } from '../config/federation.js';
 import type { Version } from '../upstream/routes/route.js';
 
 export const FEDERATION_SPEC_URL = 'https://specs.apollo.dev/federation/v2.3';
@@ -75,9 +76,7 @@ export const shareableTypes: readonly string[] = [
   'V4BestPrice',
 ];
 
-export type FieldGroup = 'operational' | 'raw';
-
-export const FIELD_GROUPS: readonly FieldGroup[] = ['operational', 'raw'];
+export { FIELD_GROUPS, type FieldGroup };
 
 interface GroupMembers {
   /** `Type.field` */

@@ -8,6 +8,7 @@
  * that already has a Content-Encoding alone.
  */
 import type { Plugin } from 'graphql-yoga';
+import { Code } from '../codes/error-codes.js';
 import { refusalBody, type Refusal } from '../transport/http/refusal.js';
 import { graphiqlAssets, type GraphiQLAsset } from './assets.js';
 import { EncodedCopies, staticEncodingFor } from './encoded.js';
@@ -16,7 +17,7 @@ export const GRAPHIQL_ASSET_PREFIX = '/graphiql';
 
 const noSuchFile: Refusal = {
   status: 404,
-  code: 'NOT_FOUND',
+  code: Code.NOT_FOUND,
   message: 'No such GraphiQL file (an older GraphiQL page? Reload it).',
 };
 

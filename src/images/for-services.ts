@@ -5,20 +5,25 @@
  * another field on `GatewayServices`.
  */
 import { join } from 'node:path';
-import type { GatewayServices } from '../context.js';
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import type { UpstreamFetcher } from '../upstream/fetcher.js';
 import { ImageService } from './service.js';
 import { noSharedImages, type SharedImages } from './shared-images.js';
 import { ImageStore } from './store.js';
 
 const services = new WeakMap<object, Promise<ImageService>>();
 
-type Needed = Pick<GatewayServices, 'config' | 'fetcher' | 'logger'> & {
+interface Needed {
+  readonly config: Config;
+  readonly fetcher: UpstreamFetcher;
+  readonly logger: Logger;
   /**
    * The images every replica shares: the state backend's (src/state/open-state.ts). Only the first call, at
    * start-up, makes the service; a process that passes none (the importer) shares with nobody.
    */
   readonly sharedImages?: SharedImages | undefined;
-};
+}
 
 /**
  * @throws StateFileError (through the promise) when the store's files cannot

@@ -15,7 +15,7 @@ import { SpendGate } from '../spend/spend-gate.js';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { createLogger } from '../logger.js';
 import { GatewayMetrics } from '../metrics.js';
-import type { SandboxHandle } from '../sandbox/server.js';
+import type { SandboxHandle } from '../../sandbox/server.js';
 import { planAllowances } from '../upstream/assumptions.js';
 import { UpstreamFetcher } from '../upstream/fetcher.js';
 import { openLocalState, type LocalState } from '../state/local/local-state.js';
@@ -87,7 +87,7 @@ async function main(): Promise<number> {
   if (baseUrl === undefined) {
     const apiKey = config.apiKey ?? `sandbox-${randomBytes(12).toString('hex')}`;
     config = { ...config, apiKey };
-    const { startSandbox } = await import('../sandbox/server.js');
+    const { startSandbox } = await import('../../sandbox/server.js');
     sandbox = await startSandbox({ port: 0, apiKey, allowance: planAllowances[config.plan] });
     baseUrl = sandbox.url;
     process.stderr.write(`embedded sandbox upstream started at ${sandbox.url} (no SPORTS_API_BASE_URL set)\n`);

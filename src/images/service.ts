@@ -13,7 +13,7 @@
  * answered is put there for the other replicas.
  */
 import type { Logger } from 'pino';
-import { nothing, resourceEstimate, type AnyRoute, type Estimate } from '../spend/estimate/cost-rule.js';
+import { nothing, resourceEstimate, type AnyRoute, type Estimate } from '../spend/resource-estimate.js';
 import { errorOfResponse, type FetchOptions, type UpstreamFetcher } from '../upstream/fetcher.js';
 import { knownStateChanged } from '../upstream/known-state.js';
 import { ErrorCode, GatewayError, isGatewayError } from '../upstream/errors.js';

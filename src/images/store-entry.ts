@@ -46,6 +46,7 @@ const ok = <T>(value: T): Checked<T> => ({ ok: true, value });
 const refused = (problem: string): Checked<never> => ({ ok: false, problem });
 
 const HASH = /^[0-9a-f]{64}$/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what a stored name may not hold
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 const isEpochMs = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;

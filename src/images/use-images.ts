@@ -15,12 +15,13 @@
  */
 import type { Plugin } from 'graphql-yoga';
 import { rawTarget } from '../transport/http/raw-target.js';
+import { Code } from '../codes/error-codes.js';
 import { presentedKey, type ClientKeys } from '../access/client-keys.js';
-import { COST_LIMIT_EXCEEDED, type SpendRefusal } from '../spend/spend-gate.js';
+import type { SpendRefusal } from '../spend/spend-gate.js';
 import { refusalBody, secondsUntil } from '../spend/spend-refusal.js';
 import type { GatewayServices } from '../context.js';
 import { SpendMeter } from '../spend/spend-meter.js';
-import { ErrorCode, GatewayError, isGatewayError, type ErrorCode as Code } from '../upstream/errors.js';
+import { ErrorCode, GatewayError, isGatewayError } from '../upstream/errors.js';
 import { imageServiceFor } from './for-services.js';
 import { isImagePath, parseImagePath, type ParsedImagePath } from './paths.js';
 import type { ImageService } from './service.js';
@@ -28,7 +29,7 @@ import type { ImageEntry } from './store.js';
 
 const ONE_DAY = 'public, max-age=86400';
 
-const statusOf: Readonly<Record<Code, number>> = {
+const statusOf: Readonly<Record<ErrorCode, number>> = {
   NOT_FOUND: 404,
   BAD_USER_INPUT: 400,
   NOT_SUPPORTED: 501,
@@ -59,7 +60,7 @@ function refusalResponse(fetchAPI: { Response: typeof Response }, refusal: Spend
   };
   if (refusal.resetsAt !== undefined) headers['retry-after'] = String(secondsUntil(refusal.resetsAt));
   return new fetchAPI.Response(JSON.stringify(refusalBody(refusal)), {
-    status: refusal.code === COST_LIMIT_EXCEEDED ? 400 : 429,
+    status: refusal.code === Code.COST_LIMIT_EXCEEDED ? 400 : 429,
     headers,
   });
 }

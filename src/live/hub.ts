@@ -34,12 +34,11 @@
  */
 import { GraphQLError } from 'graphql';
 import type { Logger } from 'pino';
+import { Code } from '../codes/error-codes.js';
 import { diffFrames, type OddsChange } from './diff.js';
 import type { OddsFeed, OddsFeedSource } from './feed-source.js';
 import type { FeedState } from './match-feed.js';
 import { isOddsMatchId, type OddsFrame } from './protocol.js';
-
-export const ODDS_FEED_LIMIT = 'ODDS_FEED_LIMIT';
 
 /** A subscription that would open an upstream feed past a cap. Messages never say what the cap is. */
 export class OddsFeedLimitError extends GraphQLError {
@@ -48,7 +47,7 @@ export class OddsFeedLimitError extends GraphQLError {
       scope === 'client'
         ? 'This client has as many live odds feeds open as it may: leave one, or join a match someone already watches.'
         : 'The gateway has as many live odds feeds open as it may: try again later.',
-      { extensions: { code: ODDS_FEED_LIMIT, scope } },
+      { extensions: { code: Code.ODDS_FEED_LIMIT, scope } },
     );
   }
 }

@@ -33,7 +33,7 @@
 import { GraphQLError } from 'graphql';
 import type { Logger } from 'pino';
 import type { SpendGate, SpendRefusal } from '../spend/spend-gate.js';
-import { resourceEstimate, type AnyRoute, type Estimate } from '../spend/estimate/cost-rule.js';
+import { resourceEstimate, type AnyRoute, type Estimate } from '../spend/resource-estimate.js';
 import type { UpstreamFetcher } from '../upstream/fetcher.js';
 import { isGatewayError } from '../upstream/errors.js';
 import { v2BaseballRoutes, type BaseballLineupsPayload } from '../upstream/routes/v2-baseball.js';

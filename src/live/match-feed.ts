@@ -22,6 +22,7 @@
  */
 import type { Logger } from 'pino';
 import WebSocket from 'ws';
+import { CloseCode } from '../codes/close-codes.js';
 import {
   encodeClientMessage,
   ODDS_SOCKET_KEY_HEADER,
@@ -92,7 +93,7 @@ export class MatchFeed {
     if (socket === undefined) return;
     if (socket.readyState === WebSocket.OPEN) {
       socket.send(encodeClientMessage({ type: 'unsubscribe', channel: this.#channel }));
-      socket.close(1000, 'no subscribers');
+      socket.close(CloseCode.NormalClosure, 'no subscribers');
     } else {
       socket.terminate();
     }

@@ -30,7 +30,7 @@
  */
 import type { Logger } from 'pino';
 import type { SpendGate, SpendRefusal } from '../spend/spend-gate.js';
-import { resourceEstimate, type AnyRoute, type Estimate } from '../spend/estimate/cost-rule.js';
+import { resourceEstimate, type AnyRoute, type Estimate } from '../spend/resource-estimate.js';
 import type { UpstreamFetcher } from '../upstream/fetcher.js';
 import type { Ledger } from '../spend/ledger.js';
 import { V1StatusGroup, v1WorldCupRoutes, type V1WorldCupMatch } from '../upstream/routes/v1-world-cup.js';

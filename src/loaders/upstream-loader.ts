@@ -113,7 +113,7 @@ export class UpstreamLoader {
   constructor(
     private readonly fetcher: UpstreamFetcher,
     private readonly deadline: number,
-    /** Bench-only (`UPSTREAM_LOADERS=off`): no per-operation de-duplication. @default true */
+    /** Whether a resource loaded once in this operation answers its other calls (off only in the bench's naive loader). @default true */
     private readonly shared = true,
   ) {
     const meter = this.meter;
@@ -150,6 +150,11 @@ export class UpstreamLoader {
       stale: [],
       resources: [],
     };
+  }
+
+  /** Whether what the cost estimate loads ahead is reused by execution: this loader and the fetcher both share. */
+  get reusesLoads(): boolean {
+    return this.shared && this.fetcher.sharesLoads;
   }
 
   private createLoader(): DataLoader<Call, unknown, string> {

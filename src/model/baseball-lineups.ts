@@ -2,7 +2,7 @@
  * Baseball lineups as the schema reads them, and the league check that
  * answers the leagues without lineups (spec 4.9) before any lineups request.
  */
-import type { GatewayContext } from '../context.js';
+import type { LoaderPort } from '../loaders/loader-ports.js';
 import type { UpstreamFetcher } from '../upstream/fetcher.js';
 import type { SpendMeter } from '../spend/spend-meter.js';
 import { knownGap } from '../upstream/known-gaps.js';
@@ -28,7 +28,7 @@ export function assertLineupsCarried(event: V2Event): void {
   if (coverage === 'notCarried') throw knownGap('baseballLeagueNotCarried', `${event.tournament.name} is not carried`);
 }
 
-export async function loadBaseballLineups(ctx: GatewayContext, matchId: number): Promise<BaseballLineupsModel> {
+export async function loadBaseballLineups(ctx: LoaderPort, matchId: number): Promise<BaseballLineupsModel> {
   const { event } = await ctx.upstream.load(v2EventRoutes.event, { sport: 'baseball', id: matchId });
   assertLineupsCarried(event);
   return { matchId, payload: await ctx.upstream.load(v2BaseballRoutes.lineups, { matchId }) };

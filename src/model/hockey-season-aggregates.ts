@@ -12,7 +12,7 @@
  * costs nothing. `cost` tells a client beforehand how many upstream requests
  * the aggregate will spend, from the cache's own state.
  */
-import type { GatewayContext } from '../context.js';
+import type { LoaderPort, UpstreamCachePort } from '../loaders/loader-ports.js';
 import { v2EventRoutes } from '../upstream/routes/v2-events.js';
 import { v2HockeyRoutes, type PlayerStatLine } from '../upstream/routes/v2-hockey.js';
 import type { V2Event, V2Ref } from '../upstream/routes/v2.js';
@@ -56,7 +56,7 @@ export interface HockeySeasonCost extends SeasonKey {
 }
 
 /** The team's finished matches of one season: every `events/last` page of the season. */
-export async function finishedSeasonMatches(ctx: GatewayContext, key: SeasonKey): Promise<V2Event[]> {
+export async function finishedSeasonMatches(ctx: LoaderPort, key: SeasonKey): Promise<V2Event[]> {
   const matches: V2Event[] = [];
   for (let page = 0; ; page++) {
     const payload = await ctx.upstream.load(v2EventRoutes.seasonEvents, {
@@ -73,13 +73,13 @@ export async function finishedSeasonMatches(ctx: GatewayContext, key: SeasonKey)
   }
 }
 
-export async function seasonCost(ctx: GatewayContext, key: SeasonKey): Promise<HockeySeasonCost> {
+export async function seasonCost(ctx: LoaderPort & UpstreamCachePort, key: SeasonKey): Promise<HockeySeasonCost> {
   const matches = await finishedSeasonMatches(ctx, key);
-  const fetcher = ctx.services.fetcher;
+  const cache = ctx.upstreamCache;
   let cached = 0;
   for (const match of matches) {
-    if (fetcher.isCached(v2HockeyRoutes.finishedMatchStatistics, { matchId: match.id })) cached += 1;
-    if (fetcher.isCached(v2HockeyRoutes.finishedMatchPlayerStatistics, { matchId: match.id })) cached += 1;
+    if (cache.isCached(v2HockeyRoutes.finishedMatchStatistics, { matchId: match.id })) cached += 1;
+    if (cache.isCached(v2HockeyRoutes.finishedMatchPlayerStatistics, { matchId: match.id })) cached += 1;
   }
   return {
     ...key,
@@ -105,7 +105,7 @@ class Totals {
   }
 }
 
-export async function seasonAggregates(ctx: GatewayContext, key: SeasonKey): Promise<HockeySeasonAggregates> {
+export async function seasonAggregates(ctx: LoaderPort, key: SeasonKey): Promise<HockeySeasonAggregates> {
   const matches = await finishedSeasonMatches(ctx, key);
   // Every match's two routes are asked in the same tick: the loader batches them and de-duplicates repeats.
   const loaded = await Promise.all(

@@ -30,7 +30,7 @@
  * Every other type has a route of its own and no `via`. An entity returned
  * by a source carries the ID's `via` again, so `node(id:).id` is the ID asked.
  */
-import type { GatewayContext } from '../context.js';
+import type { LoaderPort, UpstreamCachePort } from '../loaders/loader-ports.js';
 import { ErrorCode, GatewayError } from '../upstream/errors.js';
 import { knownGap } from '../upstream/known-gaps.js';
 import type { Route } from '../upstream/routes/route.js';
@@ -327,11 +327,11 @@ export function sourcesOf(id: GlobalId): readonly NodeSource[] {
  * hold it: read through the operation's loader, so this costs nothing.
  */
 export async function freshListingHit(
-  ctx: GatewayContext,
+  ctx: LoaderPort & UpstreamCachePort,
   sources: readonly NodeSource[],
 ): Promise<object | undefined> {
   for (const candidate of sources.slice(0, -1)) {
-    if (!ctx.services.fetcher.isCached(candidate.route, candidate.params as never)) continue;
+    if (!ctx.upstreamCache.isCached(candidate.route, candidate.params as never)) continue;
     try {
       const hit = candidate.pick(await ctx.upstream.load(candidate.route, candidate.params as never));
       if (hit !== undefined) return hit;
@@ -343,7 +343,7 @@ export async function freshListingHit(
 }
 
 /** `node(id:)`: the entity again, from the cheapest source that holds it. */
-export async function locateNode(ctx: GatewayContext, id: GlobalId): Promise<object> {
+export async function locateNode(ctx: LoaderPort & UpstreamCachePort, id: GlobalId): Promise<object> {
   const sources = sourcesOf(id);
   const hit = await freshListingHit(ctx, sources);
   if (hit !== undefined) return hit;

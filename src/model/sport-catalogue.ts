@@ -10,7 +10,7 @@
  * `sportKey`, the key exactly as the catalogue gives it.
  */
 import { isEnumType, type GraphQLSchema } from 'graphql';
-import type { GatewayContext } from '../context.js';
+import type { LoaderPort } from '../loaders/loader-ports.js';
 import { ErrorCode, GatewayError } from '../upstream/errors.js';
 import { referenceRoutes, type SportReference } from '../upstream/routes/reference.js';
 import { nearestName } from './nearest-name.js';
@@ -72,7 +72,7 @@ export function sportEnumValues(schema: GraphQLSchema): ReadonlySet<string> {
   return values;
 }
 
-export async function catalogueEntries(ctx: GatewayContext): Promise<readonly SportReference[]> {
+export async function catalogueEntries(ctx: LoaderPort): Promise<readonly SportReference[]> {
   return (await ctx.upstream.load(referenceRoutes.sports, {})).sports;
 }
 
@@ -120,7 +120,7 @@ const suggestion = (wanted: string, entries: readonly SportReference[]): string 
  * the key that was looked for).
  */
 export async function chosenEntry(
-  ctx: GatewayContext,
+  ctx: LoaderPort,
   choice: SportChoice,
   version?: SlugVersion,
 ): Promise<SportReference> {
@@ -164,13 +164,13 @@ export function slugOf(entry: SportReference, version: SlugVersion): string {
 }
 
 /** The version's slug for a choice, read from the catalogue. */
-export async function slugOn(ctx: GatewayContext, choice: SportChoice, version: SlugVersion): Promise<string> {
+export async function slugOn(ctx: LoaderPort, choice: SportChoice, version: SlugVersion): Promise<string> {
   return slugOf(await chosenEntry(ctx, choice, version), version);
 }
 
 /** The entry a choice names and the enum value it stands for (for an enum choice, the given one). */
 export async function chosenSport(
-  ctx: GatewayContext,
+  ctx: LoaderPort,
   choice: SportChoice,
   schema: GraphQLSchema,
   version?: SlugVersion,

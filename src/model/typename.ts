@@ -20,7 +20,7 @@ interface Tagged {
 export function tagType<T extends object>(value: T, typeName: string): T {
   const tagged = value as T & Tagged;
   if (tagged[TYPE_NAME] === typeName) return value;
-  if (Object.prototype.hasOwnProperty.call(tagged, TYPE_NAME)) tagged[TYPE_NAME] = typeName;
+  if (Object.hasOwn(tagged, TYPE_NAME)) tagged[TYPE_NAME] = typeName;
   else
     Object.defineProperty(tagged, TYPE_NAME, {
       value: typeName,

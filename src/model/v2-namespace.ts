@@ -4,7 +4,7 @@
  * spellings stay the upstream's own.
  */
 import type { GraphQLSchema } from 'graphql';
-import type { GatewayContext } from '../context.js';
+import type { LoaderPort } from '../loaders/loader-ports.js';
 import { ErrorCode, GatewayError } from '../upstream/errors.js';
 import { chosenSport, slugOn, type SportChoice } from './sport-catalogue.js';
 
@@ -20,17 +20,13 @@ export interface V2Namespace {
  * answered with no request at all); a key is looked up at once, so that the
  * sport-specific fields know which enum value, if any, it stands for.
  */
-export async function v2Namespace(
-  ctx: GatewayContext,
-  choice: SportChoice,
-  schema: GraphQLSchema,
-): Promise<V2Namespace> {
+export async function v2Namespace(ctx: LoaderPort, choice: SportChoice, schema: GraphQLSchema): Promise<V2Namespace> {
   if (choice.sport !== undefined) return { choice, sport: choice.sport };
   return { choice, sport: (await chosenSport(ctx, choice, schema, 'v2')).sport };
 }
 
 /** The V2 slug of a sport; NOT_SUPPORTED, naming the catalogue entry, when V2 does not carry it. */
-export function v2Slug(ctx: GatewayContext, choice: SportChoice): Promise<string> {
+export function v2Slug(ctx: LoaderPort, choice: SportChoice): Promise<string> {
   return slugOn(ctx, choice, 'v2');
 }
 

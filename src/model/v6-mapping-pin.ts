@@ -15,8 +15,7 @@
  * - A version that already moved the generation does not move it again (the
  *   upstream may still serve the old mapping for a while): no request storm.
  */
-import type { GatewayContext } from '../context.js';
-import type { UpstreamFetcher } from '../upstream/fetcher.js';
+import type { LoaderPort, UpstreamCachePort } from '../loaders/loader-ports.js';
 import { v6FootballRoutes, type V6StatMappingPayload } from '../upstream/routes/v6-football.js';
 
 interface Pin {
@@ -27,10 +26,10 @@ interface Pin {
   requested: Set<string>;
 }
 
-/** One pin per gateway (per fetcher, whose cache holds the mapping). */
-const pins = new WeakMap<UpstreamFetcher, Pin>();
+/** One pin per gateway: per upstream cache (the fetcher, whose cache holds the mapping). */
+const pins = new WeakMap<object, Pin>();
 
-function pinOf(fetcher: UpstreamFetcher): Pin {
+function pinOf(fetcher: object): Pin {
   let pin = pins.get(fetcher);
   if (pin === undefined) {
     pin = { generation: 0, version: undefined, requested: new Set() };
@@ -43,8 +42,11 @@ function pinOf(fetcher: UpstreamFetcher): Pin {
  * The mapping to read statistics with. `expectedVersion` is the version a
  * team-stats payload was written against, when it says so.
  */
-export async function loadStatMapping(ctx: GatewayContext, expectedVersion?: string): Promise<V6StatMappingPayload> {
-  const pin = pinOf(ctx.services.fetcher);
+export async function loadStatMapping(
+  ctx: LoaderPort & UpstreamCachePort,
+  expectedVersion?: string,
+): Promise<V6StatMappingPayload> {
+  const pin = pinOf(ctx.upstreamCache);
   if (
     expectedVersion !== undefined &&
     pin.version !== undefined &&

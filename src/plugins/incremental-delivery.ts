@@ -23,6 +23,7 @@
 import { BREAK, GraphQLError, Kind, visit, type DocumentNode } from 'graphql';
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import type { Plugin } from 'graphql-yoga';
+import { Code } from '../codes/error-codes.js';
 import type { GatewayContext } from '../context.js';
 
 const verdicts = new WeakMap<DocumentNode, boolean>();
@@ -86,7 +87,7 @@ export function useIncrementalDelivery(): [Plugin, Plugin<GatewayContext>] {
         errors: [
           new GraphQLError(
             'This operation uses @defer or @stream, whose answer comes in parts: send `accept: multipart/mixed` (or `text/event-stream`), or drop the directives.',
-            { extensions: { code: 'NOT_ACCEPTABLE', http: { status: 406 } } },
+            { extensions: { code: Code.NOT_ACCEPTABLE, http: { status: 406 } } },
           ),
         ],
       });

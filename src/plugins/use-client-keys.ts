@@ -8,6 +8,7 @@
 import type { Plugin } from 'graphql-yoga';
 import { presentedKey, type ClientKeys } from '../access/client-keys.js';
 import { presentedKeyInContext } from '../access/presented-in-context.js';
+import { Code } from '../codes/error-codes.js';
 
 export function useClientKeys(
   keys: ClientKeys,
@@ -29,7 +30,7 @@ export function useClientKeys(
       const result = keys.check(presentedKey((name) => request.headers.get(name)));
       if (result.ok) return;
       const message = result.status === 401 ? 'A gateway client key is required.' : 'This client key is not valid.';
-      const code = result.status === 401 ? 'UNAUTHENTICATED' : 'FORBIDDEN';
+      const code = result.status === 401 ? Code.UNAUTHENTICATED : Code.FORBIDDEN;
       endResponse(
         new fetchAPI.Response(JSON.stringify({ errors: [{ message, extensions: { code } }] }), {
           status: result.status,

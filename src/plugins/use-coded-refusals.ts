@@ -5,15 +5,20 @@
  * (src/transport/http/refusal.ts), so a client always has a code to match on.
  */
 import type { Plugin } from 'graphql-yoga';
+import { Code } from '../codes/error-codes.js';
 import { refusalBody, type Refusal } from '../transport/http/refusal.js';
 
 const bodiless: Readonly<Record<number, Refusal>> = {
-  404: { status: 404, code: 'NOT_FOUND', message: 'Nothing is served at this path.' },
-  405: { status: 405, code: 'METHOD_NOT_ALLOWED', message: 'This path does not answer this method.' },
-  406: { status: 406, code: 'NOT_ACCEPTABLE', message: 'None of the media types in `accept` can carry this answer.' },
+  404: { status: 404, code: Code.NOT_FOUND, message: 'Nothing is served at this path.' },
+  405: { status: 405, code: Code.METHOD_NOT_ALLOWED, message: 'This path does not answer this method.' },
+  406: {
+    status: 406,
+    code: Code.NOT_ACCEPTABLE,
+    message: 'None of the media types in `accept` can carry this answer.',
+  },
   415: {
     status: 415,
-    code: 'UNSUPPORTED_MEDIA_TYPE',
+    code: Code.UNSUPPORTED_MEDIA_TYPE,
     message: 'The request body has a content type the gateway cannot read.',
   },
 };

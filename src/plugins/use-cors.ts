@@ -19,10 +19,9 @@
  */
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
-import type { HostPolicy } from '../transport/http/allowed-hosts.js';
+import { Code } from '../codes/error-codes.js';
+import type { HostPolicy } from '../access/allowed-hosts.js';
 import { refusalBody } from '../transport/http/refusal.js';
-
-export const CORS_REFUSED = 'CORS_ORIGIN_REFUSED';
 
 export interface CorsOptions {
   readonly policy: HostPolicy;
@@ -96,7 +95,7 @@ export function useCors({
         `The browser asked whether a page of ${named} may call this gateway, and it may not: the origin is not in GATEWAY_CORS_ORIGINS. ` +
         'To admit a front-end (a dev server on another port, a deployed app), add its origin to GATEWAY_CORS_ORIGINS (comma-separated, e.g. http://localhost:5173) and restart the gateway.';
       endResponse(
-        new fetchAPI.Response(refusalBody(url.pathname, { status: 403, code: CORS_REFUSED, message }), {
+        new fetchAPI.Response(refusalBody(url.pathname, { status: 403, code: Code.CORS_ORIGIN_REFUSED, message }), {
           status: 403,
           headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', vary: 'Origin' },
         }),

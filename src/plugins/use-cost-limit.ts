@@ -8,7 +8,7 @@
  * budget guard (src/spend/operation-budget.ts), which the trace plugin
  * settles with what was really spent.
  *
- * It hooks `onExecute`, which graphql-ws runs too (server.ts sends every
+ * It hooks `onExecute`, which graphql-ws runs too (src/transport/ws/graphql-ws-server.ts sends every
  * WebSocket operation through yoga's envelop), so both transports are
  * covered. An estimate is reused for the same document and variables
  * while nothing cached has changed (src/spend/estimate/estimate-memo.ts).
@@ -81,6 +81,7 @@ export function useCostLimit({
           fragments: {},
           variables: coerced.coerced,
           context,
+          config: context.services.config,
           costs,
         });
         // A walk that loaded anything made part of the state it read: not one to reuse.

@@ -7,7 +7,8 @@
  */
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { HostPolicy } from '../transport/http/allowed-hosts.js';
+import { Code } from '../codes/error-codes.js';
+import type { HostPolicy } from '../access/allowed-hosts.js';
 import { crossSiteMessage, crossSiteVerdict } from '../transport/http/cross-site.js';
 
 export const CSRF_HEADER = 'x-graphql-csrf';
@@ -33,7 +34,7 @@ export function useCsrfRefusal({ policy, signals = [CSRF_HEADER], onRefusal }: C
       onRefusal?.(verdict.fetchSite);
       throw new GraphQLError(crossSiteMessage(verdict), {
         extensions: {
-          code: 'CSRF_REFUSED',
+          code: Code.CSRF_REFUSED,
           fetchSite: verdict.fetchSite ?? null,
           origin: verdict.origin ?? null,
           http: { status: 403 },

@@ -4,7 +4,7 @@
  * validation errors GRAPHQL_VALIDATION_FAILED, bad variables BAD_USER_INPUT,
  * anything else that reached a field INTERNAL_SERVER_ERROR. Our own coded
  * errors pass through as they are. The same mapping serves HTTP (here) and
- * graphql-ws (server.ts, for errors returned before execution).
+ * graphql-ws (src/transport/ws/graphql-ws-server.ts, for errors returned before execution).
  *
  * Over HTTP, a request refused before execution (no `data`) answers the
  * status of its code in `refusalStatus`, whatever the `accept` header: yoga
@@ -15,6 +15,7 @@
  */
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { Code } from '../codes/error-codes.js';
 
 /** Prefix of every limit refusal (use-operation-limits.ts). */
 export const LIMIT_REFUSAL = 'Operation refused:';
@@ -26,28 +27,28 @@ export const LIMIT_REFUSAL = 'Operation refused:';
  * is 200, as the same code is when a field meets it).
  */
 export const refusalStatus: Readonly<Record<string, number>> = {
-  BAD_REQUEST: 400,
-  METHOD_NOT_ALLOWED: 405,
-  GRAPHQL_PARSE_FAILED: 400,
-  GRAPHQL_VALIDATION_FAILED: 400,
-  OPERATION_LIMIT_EXCEEDED: 400,
-  COST_LIMIT_EXCEEDED: 400,
-  BAD_USER_INPUT: 400,
-  VARIABLES_TOO_DEEP: 400,
-  VARIABLES_TOO_LARGE: 400,
-  EXTENSIONS_TOO_DEEP: 400,
-  EXTENSIONS_TOO_LARGE: 400,
-  CSRF_REFUSED: 403,
+  [Code.BAD_REQUEST]: 400,
+  [Code.METHOD_NOT_ALLOWED]: 405,
+  [Code.GRAPHQL_PARSE_FAILED]: 400,
+  [Code.GRAPHQL_VALIDATION_FAILED]: 400,
+  [Code.OPERATION_LIMIT_EXCEEDED]: 400,
+  [Code.COST_LIMIT_EXCEEDED]: 400,
+  [Code.BAD_USER_INPUT]: 400,
+  [Code.VARIABLES_TOO_DEEP]: 400,
+  [Code.VARIABLES_TOO_LARGE]: 400,
+  [Code.EXTENSIONS_TOO_DEEP]: 400,
+  [Code.EXTENSIONS_TOO_LARGE]: 400,
+  [Code.CSRF_REFUSED]: 403,
   // An execution that never settled, answered by the safety net (use-operation-timeout.ts): no `data` to give.
-  OPERATION_TIMEOUT: 504,
+  [Code.OPERATION_TIMEOUT]: 504,
 };
 
-function codeFor(error: GraphQLError): string {
-  if (error.message.includes(LIMIT_REFUSAL)) return 'OPERATION_LIMIT_EXCEEDED';
-  if (error.message.startsWith('Syntax Error')) return 'GRAPHQL_PARSE_FAILED';
-  if (/^Variable "\$/.test(error.message)) return 'BAD_USER_INPUT';
-  if (error.path === undefined) return 'GRAPHQL_VALIDATION_FAILED';
-  return 'INTERNAL_SERVER_ERROR';
+function codeFor(error: GraphQLError): Code {
+  if (error.message.includes(LIMIT_REFUSAL)) return Code.OPERATION_LIMIT_EXCEEDED;
+  if (error.message.startsWith('Syntax Error')) return Code.GRAPHQL_PARSE_FAILED;
+  if (/^Variable "\$/.test(error.message)) return Code.BAD_USER_INPUT;
+  if (error.path === undefined) return Code.GRAPHQL_VALIDATION_FAILED;
+  return Code.INTERNAL_SERVER_ERROR;
 }
 
 /** GraphQL Armor's limits (use-operation-limits.ts) throw their refusals as if the parser had failed. */
@@ -66,16 +67,16 @@ const httpOf = (error: GraphQLError): HttpExtension | undefined =>
  * (PUT, a mutation over GET) included; that one has a code of its own.
  */
 const isMethodRefusal = (error: GraphQLError): boolean =>
-  error.extensions?.['code'] === 'BAD_REQUEST' && httpOf(error)?.status === 405;
+  error.extensions?.['code'] === Code.BAD_REQUEST && httpOf(error)?.status === 405;
 
 export function withCode(
   error: GraphQLError,
-  code: string = isMethodRefusal(error) ? 'METHOD_NOT_ALLOWED' : codeFor(error),
+  code: Code = isMethodRefusal(error) ? Code.METHOD_NOT_ALLOWED : codeFor(error),
 ): GraphQLError {
   // graphql-jit (use-jit.ts) reports a null in a non-null field with its own GraphQLError, which has no `extensions`.
   if (typeof error.extensions?.['code'] === 'string' && !isMethodRefusal(error)) return error;
   const message =
-    code === 'OPERATION_LIMIT_EXCEEDED' && error.message.startsWith(armorPrefix)
+    code === Code.OPERATION_LIMIT_EXCEEDED && error.message.startsWith(armorPrefix)
       ? error.message.slice(armorPrefix.length)
       : error.message;
   return new GraphQLError(message, {
@@ -135,7 +136,7 @@ export function useErrorCodes(): Plugin {
               error instanceof GraphQLError
                 ? withCode(
                     error,
-                    codeFor(error) === 'INTERNAL_SERVER_ERROR' ? 'GRAPHQL_VALIDATION_FAILED' : codeFor(error),
+                    codeFor(error) === Code.INTERNAL_SERVER_ERROR ? Code.GRAPHQL_VALIDATION_FAILED : codeFor(error),
                   )
                 : error,
             ),

@@ -2,7 +2,7 @@
  * Refuses, with 400 and a coded error, an HTTP operation (GET, POST, SSE)
  * whose `variables` or `extensions` are past the bounds of
  * src/transport/http/input-bounds.ts, before any other plugin or graphql-js walks
- * them. First in the plugin list (src/server.ts) so its `onParams` runs
+ * them. First in the plugin list (src/plugins/pipeline.ts) so its `onParams` runs
  * before every other one.
  */
 import { GraphQLError } from 'graphql';

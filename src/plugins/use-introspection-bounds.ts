@@ -28,6 +28,7 @@ import {
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
+import { Code } from '../codes/error-codes.js';
 import { LIMIT_REFUSAL } from './use-error-codes.js';
 import { perOperation } from './per-operation.js';
 
@@ -69,7 +70,7 @@ export function noAliasedIntrospectionRule(context: ValidationContext): ASTVisit
             `${LIMIT_REFUSAL} introspection fields cannot be aliased (one introspection per operation).`,
             {
               nodes: [operation],
-              extensions: { code: 'OPERATION_LIMIT_EXCEEDED' },
+              extensions: { code: Code.OPERATION_LIMIT_EXCEEDED },
             },
           ),
         );
@@ -123,7 +124,7 @@ interface IntrospectionContext {
 export function useIntrospectionBounds({
   maxStoredResults = 16,
 }: IntrospectionBoundsOptions = {}): Plugin<IntrospectionContext> {
-  // `data` only: the trace plugin (before this one, src/server.ts) adds this operation's own `extensions.cost` to a hit.
+  // `data` only: the trace plugin (before this one, src/plugins/pipeline.ts) adds this operation's own `extensions.cost` to a hit.
   const results = new LRUCache<string, { readonly data: Record<string, unknown> }>({ max: maxStoredResults });
   return {
     onValidate({ addValidationRule }) {

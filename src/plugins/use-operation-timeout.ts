@@ -28,10 +28,9 @@
 import { getOperationAST, GraphQLError, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
+import { Code } from '../codes/error-codes.js';
 import type { GatewayContext } from '../context.js';
 import type { SettleSweep } from './settle-sweep.js';
-
-export const OPERATION_TIMEOUT = 'OPERATION_TIMEOUT';
 
 export interface OperationTimeoutOptions {
   readonly sweep: SettleSweep;
@@ -53,7 +52,7 @@ function timedOut(settleMs: number): ExecutionResult {
       new GraphQLError(
         `The operation did not finish within ${settleMs} ms and was abandoned; what it spent upstream is counted.`,
         {
-          extensions: { code: OPERATION_TIMEOUT },
+          extensions: { code: Code.OPERATION_TIMEOUT },
         },
       ),
     ],
@@ -76,7 +75,7 @@ export function useOperationTimeout({
           resolve(timedOut(settleMs));
           const operationName = args.operationName ?? getOperationAST(args.document, undefined)?.name?.value ?? null;
           logger.warn(
-            { operationName, settleMs, code: OPERATION_TIMEOUT },
+            { operationName, settleMs, code: Code.OPERATION_TIMEOUT },
             'an operation did not settle in time: answered OPERATION_TIMEOUT',
           );
         });

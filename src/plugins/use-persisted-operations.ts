@@ -1,6 +1,6 @@
 /**
  * Persisted operations, in one of three modes chosen by configuration
- * (src/persisted/config.ts):
+ * (src/config/persisted.ts):
  *
  * - `apq` (default): Apollo's automatic persisted queries through
  *   @graphql-yoga/plugin-apq, as Apollo Client's persisted-queries link and
@@ -21,15 +21,16 @@
  * The same rules reach the doors that do not pass yoga's `onParams`: the
  * result-cache fast path asks `documentOf` which text a request names
  * (src/results/fast-path.ts), and graphql-ws subscribe messages are resolved
- * by `webSocketDocument` (src/server.ts).
+ * by `webSocketDocument` (src/transport/ws/graphql-ws-server.ts).
  */
 import { GraphQLError } from 'graphql';
 import { useAPQ } from '@graphql-yoga/plugin-apq';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import type { Plugin } from 'graphql-yoga';
+import { Code } from '../codes/error-codes.js';
 import type { ApqBounds, ApqStore } from '../persisted/apq-store.js';
-import type { PersistedOperationsConfig } from '../persisted/config.js';
-import type { TrustedManifest } from '../persisted/trusted-manifest.js';
+import type { PersistedOperationsConfig } from '../config/persisted.js';
+import type { TrustedManifest } from '../config/trusted-manifest.js';
 
 export type PersistedMode = 'apq' | 'trusted' | 'off';
 
@@ -79,16 +80,16 @@ const trustedRefusals = {
   notFound: {
     message:
       "No trusted document has this ID: only the operations of the gateway's manifest run (TRUSTED_DOCUMENTS_FILE).",
-    extensions: { code: 'TRUSTED_DOCUMENT_NOT_FOUND', http: { status: 400 } },
+    extensions: { code: Code.TRUSTED_DOCUMENT_NOT_FOUND, http: { status: 400 } },
   },
   persistedQueryOnly: {
     message:
       'This gateway runs trusted documents only, and this document is not one of them: send the ID of a trusted document in extensions.persistedQuery.sha256Hash (version 1), or its exact text.',
-    extensions: { code: 'TRUSTED_DOCUMENTS_ONLY', http: { status: 403 } },
+    extensions: { code: Code.TRUSTED_DOCUMENTS_ONLY, http: { status: 403 } },
   },
   keyNotFound: {
     message: 'No document: send the ID of a trusted document in extensions.persistedQuery.sha256Hash (version 1).',
-    extensions: { code: 'PERSISTED_QUERY_ID_REQUIRED', http: { status: 400 } },
+    extensions: { code: Code.PERSISTED_QUERY_ID_REQUIRED, http: { status: 400 } },
   },
 } as const;
 
@@ -118,7 +119,7 @@ export function persistedOperations({ config, apq }: PersistedOperationsOptions)
 
 function automaticPersistedQueries(store: ApqStore): PersistedOperations {
   const notFound = (): GraphQLError =>
-    new GraphQLError('PersistedQueryNotFound', { extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } });
+    new GraphQLError('PersistedQueryNotFound', { extensions: { code: Code.PERSISTED_QUERY_NOT_FOUND } });
   return {
     mode: 'apq',
     plugins: [

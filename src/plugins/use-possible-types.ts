@@ -9,7 +9,7 @@
  * at codegen time by graphql-codegen's fragment-matcher plugin
  * (codegen.ts), so it always matches the schema the gateway serves. It
  * names the schema's types as introspection does, so it is served only
- * while introspection is (server.ts).
+ * while introspection is (src/plugins/pipeline.ts).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

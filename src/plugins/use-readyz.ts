@@ -3,7 +3,7 @@ import type { StateReadiness } from '../state/contracts.js';
 
 export interface ReadyzOptions {
   endpoint?: string;
-  /** Whether the gateway takes traffic now (src/server.ts: the state's readiness, and not draining). */
+  /** Whether the gateway takes traffic now (src/gateway/lifecycle.ts: the state's readiness, and not draining). */
   readiness: () => StateReadiness;
 }
 

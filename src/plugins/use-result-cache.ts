@@ -2,7 +2,7 @@
  * Answers a repeated query from the operation-result cache
  * (src/results/result-cache.ts) without executing it.
  *
- * Plugin order (src/server.ts): before the cost plugin. A hit spends no
+ * Plugin order (src/plugins/pipeline.ts): before the cost plugin. A hit spends no
  * upstream request, so there is nothing to estimate, refuse or hold: it is
  * served even to a client whose budget (or a plan whose allowance) is spent,
  * and charged 0. Skipping the estimate is also most of what a hit saves

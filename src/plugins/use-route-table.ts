@@ -5,11 +5,12 @@
  * that is not in it, with what it can spend, does not open.
  */
 import type { Plugin } from 'graphql-yoga';
+import { Code } from '../codes/error-codes.js';
 import { rawTarget } from '../transport/http/raw-target.js';
 import { refusalBody, type Refusal } from '../transport/http/refusal.js';
 import { routeOf } from '../route-table.js';
 
-const notServed: Refusal = { status: 404, code: 'NOT_FOUND', message: 'No such route on this gateway.' };
+const notServed: Refusal = { status: 404, code: Code.NOT_FOUND, message: 'No such route on this gateway.' };
 
 export function useRouteTable(): Plugin {
   return {

@@ -1,6 +1,6 @@
 import type { ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { endOnAbort } from '../live/end-on-abort.js';
+import { endOnAbort } from '../streams/end-on-abort.js';
 
 const isStream = (
   value: ExecutionResult | AsyncIterableIterator<ExecutionResult>,
@@ -9,7 +9,7 @@ const isStream = (
 /**
  * Every subscription, over graphql-ws and SSE alike (both run through
  * envelop's subscribe), completes when `signal` aborts: the gateway's
- * graceful shutdown (src/server.ts) ends them before it closes sockets.
+ * graceful shutdown (src/gateway/lifecycle.ts) ends them before it closes sockets.
  */
 export function useSubscriptionDrain(signal: AbortSignal): Plugin {
   return {

@@ -59,7 +59,8 @@ function judge(document: DocumentNode, operationName: string | null | undefined)
           );
         case Kind.INLINE_FRAGMENT:
           return clean(selection.selectionSet);
-        case Kind.FRAGMENT_SPREAD: {
+        // The third and last kind: Kind.FRAGMENT_SPREAD.
+        default: {
           const name = selection.name.value;
           if (visited.has(name)) return true;
           visited.add(name);

@@ -23,7 +23,7 @@
 import { GraphQLError } from 'graphql';
 import type { SpendGate, SpendRefusal } from './spend-gate.js';
 import { refusalError } from './spend-refusal.js';
-import type { Estimate } from './estimate/cost-rule.js';
+import type { Estimate } from './resource-estimate.js';
 import { SpendMeter } from './spend-meter.js';
 
 export type PollOutcome<T> =

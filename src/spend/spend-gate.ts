@@ -35,7 +35,8 @@
  * per-operation limit is; a QUOTA_EXHAUSTED message says how much is left
  * (the client can read as much from `quota` and `extensions.cost`).
  */
-import type { Estimate } from './estimate/cost-rule.js';
+import { Code } from '../codes/error-codes.js';
+import type { Estimate } from './resource-estimate.js';
 import { ErrorCode } from '../upstream/errors.js';
 import type { Ledger } from './ledger.js';
 import type { SpendGuard } from './spend-meter.js';
@@ -43,12 +44,10 @@ import { ChargeTally, TallyPayer } from './charge-tally.js';
 import type { Budgets } from './client-budgets.js';
 import { OperationBudget } from './operation-budget.js';
 
-export const COST_LIMIT_EXCEEDED = 'COST_LIMIT_EXCEEDED';
-
 export type SpendScope = 'plan' | 'client';
 
 export interface SpendRefusal {
-  readonly code: typeof COST_LIMIT_EXCEEDED | typeof ErrorCode.QuotaExhausted;
+  readonly code: typeof Code.COST_LIMIT_EXCEEDED | typeof ErrorCode.QuotaExhausted;
   readonly message: string;
   /** What ran out: absent for the per-operation limit. */
   readonly scope?: SpendScope;
@@ -209,7 +208,7 @@ export class SpendGate {
 
   #limitRefusal(estimated: number, what: string): SpendRefusal {
     return {
-      code: COST_LIMIT_EXCEEDED,
+      code: Code.COST_LIMIT_EXCEEDED,
       message: `Refused: this ${what} could cost more upstream requests than one ${what} may spend. Ask for fewer items or fields.`,
       estimated,
     };

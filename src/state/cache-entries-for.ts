@@ -17,7 +17,7 @@ import { openCacheStoreFile } from './cache-store-file.js';
 
 /** @throws StateFileError when the cache file cannot be read or written at all. */
 export async function cacheEntriesFor(config: Config, logger: Logger): Promise<CacheEntries> {
-  if (config.cacheStore === 'memory' || !config.bench.upstreamCache) return new MemoryEntries(config.cacheMaxBytes);
+  if (config.cacheStore === 'memory') return new MemoryEntries(config.cacheMaxBytes);
   const store = await openCacheStoreFile(config.dataDir, logger);
   return DiskEntries.open({
     store,

@@ -26,7 +26,7 @@
  *   naming the error, and the next start sets it aside the same way.
  */
 import { writeFileSync } from 'node:fs';
-import { access, open as openFile, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { access, type FileHandle, open as openFile, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import type { Logger } from 'pino';
@@ -207,7 +207,7 @@ function describeForeign(root: RootDatabase<Buffer, string>): string | undefined
 
 /** Why `file` is not an LMDB file as this code creates them, or undefined (absent counts as fine: a new store). */
 async function lmdbHeaderProblem(file: string): Promise<string | undefined> {
-  let handle;
+  let handle: FileHandle;
   try {
     handle = await openFile(file, 'r');
   } catch (error) {

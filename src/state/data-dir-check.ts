@@ -12,6 +12,7 @@
  */
 import { closeSync, mkdirSync, openSync, rmSync, statfsSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { Code } from '../codes/error-codes.js';
 
 /**
  * Below this much free space the directory counts as full: the ledger, the
@@ -24,7 +25,7 @@ const PROBE_BYTES = 4096;
 
 /** Stable code for a DATA_DIR the gateway cannot use (src/main.ts prints the message, exits 2). */
 export class DataDirUnusableError extends Error {
-  readonly code = 'DATA_DIR_UNUSABLE';
+  readonly code = Code.DATA_DIR_UNUSABLE;
   constructor(
     readonly dataDir: string,
     problem: string,

@@ -15,12 +15,13 @@
 import { closeSync, ftruncateSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { tryLock } from 'fs-native-extensions';
+import { Code } from '../codes/error-codes.js';
 
 export const LOCK_FILE = '.lock';
 
 /** Stable code for start-up failures caused by state (src/main.ts prints the message, exits 2). */
 export class DataDirInUseError extends Error {
-  readonly code = 'DATA_DIR_IN_USE';
+  readonly code = Code.DATA_DIR_IN_USE;
   constructor(
     readonly dataDir: string,
     holder: string | undefined,

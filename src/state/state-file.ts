@@ -12,9 +12,10 @@
 import { randomBytes } from 'node:crypto';
 import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { Code } from '../codes/error-codes.js';
 
 export class StateFileError extends Error {
-  readonly code = 'STATE_FILE_INVALID';
+  readonly code = Code.STATE_FILE_INVALID;
   constructor(
     readonly file: string,
     problem: string,

@@ -3,7 +3,7 @@
  * OTLP/HTTP (JSON) to the configured endpoint, and the W3C trace-context
  * propagator that reads an incoming `traceparent`.
  *
- * Off unless an endpoint is configured (src/tracing/config.ts), and then
+ * Off unless an endpoint is configured (src/config/tracing.ts), and then
  * nothing of the SDK is even loaded: ./sdk.js is imported here, on
  * demand. The provider is the gateway's own, never registered globally,
  * and no context manager is installed: spans are parented explicitly (the
@@ -17,7 +17,7 @@
  */
 import { ROOT_CONTEXT, type Context, type TextMapGetter, type Tracer } from '@opentelemetry/api';
 import type { Logger } from 'pino';
-import type { TracingConfig } from './config.js';
+import type { TracingConfig } from '../config/tracing.js';
 
 /** Reads one request header, lower-case name; undefined when absent. */
 export type HeaderReader = (name: string) => string | undefined;

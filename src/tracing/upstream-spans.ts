@@ -16,6 +16,7 @@
  * - on failure `error.type` = the coded error, and an error status.
  */
 import { SpanKind, SpanStatusCode, type Context, type Tracer } from '@opentelemetry/api';
+import { Code } from '../codes/error-codes.js';
 import type { LoadObserver, LoadOutcome } from '../loaders/upstream-loader.js';
 import type { CacheSource } from '../upstream/cache.js';
 import { GatewayError } from '../upstream/errors.js';
@@ -59,7 +60,7 @@ export function upstreamSpans(tracer: Tracer, parent: Context, ledger: Pick<Ledg
           });
         }
         if (outcome.error !== undefined) {
-          const code = outcome.error instanceof GatewayError ? outcome.error.code : 'INTERNAL_SERVER_ERROR';
+          const code = outcome.error instanceof GatewayError ? outcome.error.code : Code.INTERNAL_SERVER_ERROR;
           span.setAttribute('error.type', code);
           span.setStatus({ code: SpanStatusCode.ERROR, message: code });
         }

@@ -3,7 +3,7 @@
  * caller's span when the request carries a W3C `traceparent`, with a child
  * span per upstream resource it loads (src/tracing/upstream-spans.ts).
  *
- * Plugin order (src/server.ts): before the result cache and the cost
+ * Plugin order (src/plugins/pipeline.ts): before the result cache and the cost
  * plugin, so that the span covers a stored result served, a refusal, and
  * the cheap lists the estimate loads first. It ends when the operation has
  * answered: at once, or after the last payload of `@defer`/`@stream`.
@@ -23,6 +23,7 @@ import type { IncomingMessage } from 'node:http';
 import { SpanKind, SpanStatusCode, trace, type Attributes, type Span } from '@opentelemetry/api';
 import { getOperationAST, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { Code } from '../codes/error-codes.js';
 import type { GatewayContext } from '../context.js';
 import { operationCosts } from '../spend/estimate/operation-costs.js';
 import type { HeaderReader, Tracing } from './open-tracing.js';
@@ -42,7 +43,7 @@ function headersOf(context: GatewayContext): HeaderReader {
 const codesOf = (errors: ExecutionResult['errors']): string[] => [
   ...new Set(
     (errors ?? []).map((error) =>
-      typeof error.extensions?.['code'] === 'string' ? error.extensions['code'] : 'INTERNAL_SERVER_ERROR',
+      typeof error.extensions?.['code'] === 'string' ? error.extensions['code'] : Code.INTERNAL_SERVER_ERROR,
     ),
   ),
 ];

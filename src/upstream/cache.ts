@@ -35,6 +35,7 @@
  *   (src/state/open-state.ts) hands the tier over; nothing here asks which.
  */
 import { performance } from 'node:perf_hooks';
+import { Code } from '../codes/error-codes.js';
 import { MemoryEntries, type CacheEntries, type Stored, type StoredValue } from './cache-entries.js';
 import { loadOnceInCluster } from './cluster-flight.js';
 import { GatewayError, staleEligible, type ErrorCode } from './errors.js';
@@ -322,7 +323,7 @@ export class ResponseCache {
           const { value, size } = await load();
           return { kind: 'value', value, storedAt: this.now(), ttlMs, size: Math.max(1, size) };
         } catch (error) {
-          if (error instanceof GatewayError && error.code === 'NOT_FOUND') {
+          if (error instanceof GatewayError && error.code === Code.NOT_FOUND) {
             return { kind: 'error', error: sharedErrorOf(error), storedAt: this.now(), ttlMs };
           }
           throw error;

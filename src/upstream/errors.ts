@@ -7,18 +7,20 @@
  * it may hold anything, including what a client must not see.
  */
 import { GraphQLError } from 'graphql';
+import { Code } from '../codes/error-codes.js';
 
+/** The codes a `GatewayError` carries, by name: a few of the registry's (src/codes/error-codes.ts). */
 export const ErrorCode = {
-  NotFound: 'NOT_FOUND',
-  BadUserInput: 'BAD_USER_INPUT',
-  NotSupported: 'NOT_SUPPORTED',
-  UpstreamUnavailable: 'UPSTREAM_UNAVAILABLE',
-  UpstreamTimeout: 'UPSTREAM_TIMEOUT',
-  UpstreamAuth: 'UPSTREAM_AUTH',
-  QuotaExhausted: 'QUOTA_EXHAUSTED',
-  UpstreamUnreachable: 'UPSTREAM_UNREACHABLE',
+  NotFound: Code.NOT_FOUND,
+  BadUserInput: Code.BAD_USER_INPUT,
+  NotSupported: Code.NOT_SUPPORTED,
+  UpstreamUnavailable: Code.UPSTREAM_UNAVAILABLE,
+  UpstreamTimeout: Code.UPSTREAM_TIMEOUT,
+  UpstreamAuth: Code.UPSTREAM_AUTH,
+  QuotaExhausted: Code.QUOTA_EXHAUSTED,
+  UpstreamUnreachable: Code.UPSTREAM_UNREACHABLE,
   /** The upstream answered 2xx with a body the gateway cannot read. */
-  UpstreamInvalidResponse: 'UPSTREAM_INVALID_RESPONSE',
+  UpstreamInvalidResponse: Code.UPSTREAM_INVALID_RESPONSE,
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

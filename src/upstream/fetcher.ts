@@ -84,6 +84,12 @@ export class UpstreamFetcher {
   private readonly logger: Logger;
   /** What is wrong with the upstream now, for the operator: logged, on `/healthz` and `/metrics` (trouble.ts). */
   readonly trouble: UpstreamTrouble;
+  /**
+   * Whether a resource loaded once answers later calls (the cache, in-flight
+   * sharing): what the cost estimate reads ahead is then reused. Only the
+   * bench's naive fetcher (bench/naive-upstream.ts) says no.
+   */
+  readonly sharesLoads: boolean = true;
 
   constructor(options: UpstreamFetcherOptions) {
     const { config, metrics, ledger } = options;
@@ -168,17 +174,6 @@ export class UpstreamFetcher {
   ): Promise<CacheResult<T>> {
     const { request, key } = prepared;
     const ttlMs = this.config.cacheTtls[route.cacheClass] * 1000;
-    if (!this.config.bench.upstreamCache) {
-      // Bench-only (UPSTREAM_CACHE=off): every call goes upstream, unshared.
-      const loaded = this.load(route, request, options.deadline, options.meter).then(
-        ({ value }): CacheResult<CheckedPayload<T>> => ({ value, source: 'upstream' }),
-      );
-      return raceDeadline(
-        loaded.then((result) => unwrap(route, result)),
-        options.deadline,
-        route,
-      );
-    }
     const labels = { route: route.template };
     // A fresh entry answers at once: no deadline timer or race for what cannot be late.
     const fresh = this.cache.fresh<CheckedPayload<T>>(key, { onHit: () => this.metrics.cacheHits.inc(labels) });
@@ -206,7 +201,7 @@ export class UpstreamFetcher {
   }
 
   /** The checked payload (sanitized, with its dropped parts listed) is what the cache keeps. */
-  private async load<T>(
+  protected async load<T>(
     route: Route<unknown, T>,
     request: RouteRequest,
     deadline: number,
@@ -269,7 +264,7 @@ function keyOfRequest<P>(route: Route<P, unknown>, params: P, request: RouteRequ
 }
 
 /** The payload a caller reads, its dropped parts marked for the fields that read them. */
-function unwrap<T>(route: Route<unknown, T>, result: CacheResult<CheckedPayload<T>>): CacheResult<T> {
+export function unwrap<T>(route: Route<unknown, T>, result: CacheResult<CheckedPayload<T>>): CacheResult<T> {
   const { payload, dropped } = result.value;
   if (dropped.length > 0) markDegraded(payload, dropped, route);
   return { ...result, value: payload };
@@ -323,7 +318,7 @@ function alternativeOf(body: Buffer): string | undefined {
  * A caller that joined an in-flight request started by another operation
  * still answers by its own deadline.
  */
-function raceDeadline<T>(promise: Promise<T>, deadline: number, route: Route<unknown, unknown>): Promise<T> {
+export function raceDeadline<T>(promise: Promise<T>, deadline: number, route: Route<unknown, unknown>): Promise<T> {
   const remaining = deadline - Date.now();
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {

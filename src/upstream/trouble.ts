@@ -24,25 +24,9 @@ import type { Logger } from 'pino';
 import { upstreamAssumptions } from './assumptions.js';
 import type { Ledger, QuotaSnapshot } from '../spend/ledger.js';
 import { imageRoutes } from './routes/images.js';
+import { troubleCodes, troubleStates, type TroubleState } from '../codes/trouble-codes.js';
 
-export const troubleStates = [
-  'key_refused',
-  'unreachable',
-  'allowance_spent',
-  'image_incident',
-  'payload_invalid',
-] as const;
-
-export type TroubleState = (typeof troubleStates)[number];
-
-/** The code `/healthz` gives for each state (stable: alerts match on it). */
-export const troubleCodes: Readonly<Record<TroubleState, string>> = {
-  key_refused: 'UPSTREAM_KEY_REFUSED',
-  unreachable: 'UPSTREAM_UNREACHABLE',
-  allowance_spent: 'ALLOWANCE_SPENT',
-  image_incident: 'IMAGE_INCIDENT',
-  payload_invalid: 'UPSTREAM_PAYLOAD_INVALID',
-};
+export { troubleCodes, troubleStates, type TroubleState };
 
 /** What the operator does about each state: the last part of its start line and of its `/healthz` reason. */
 const actions: Readonly<Record<TroubleState, string>> = {

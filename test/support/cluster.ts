@@ -12,7 +12,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../src/net/free-port.js';
-import { startSandbox, type SandboxHandle, type SandboxOptions } from '../../src/sandbox/server.js';
+import { startSandbox, type SandboxHandle, type SandboxOptions } from '../../sandbox/server.js';
 import { isPlan, planAllowances } from '../../src/upstream/assumptions.js';
 import { startGatewayProcess, type GatewayProcess } from './gateway-process.js';
 import { startRedis, type RedisServer } from './redis-server.js';

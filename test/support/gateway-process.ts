@@ -44,8 +44,10 @@ export interface GatewayProcessOptions {
   onOutput?: (chunk: string) => void;
   /** How long it may take to answer /healthz; past it, it is killed and the start fails with its output. @default 60_000 */
   readyTimeoutMs?: number;
-  /** An IPC channel to the child (`process.send`), as the bench opens one for its probes (src/bench-control.ts). @default false */
+  /** An IPC channel to the child (`process.send`), as the bench opens one for its probes (bench/control.ts). @default false */
   ipc?: boolean;
+  /** The node arguments that run the gateway (the bench's entry: bench/gateway-main.ts). @default ['dist/main.js'] */
+  entry?: readonly string[];
 }
 
 /** Spawns the gateway; `ready` resolves once /healthz answers and rejects, with its output, if it exits first. */
@@ -54,9 +56,9 @@ function spawnGateway(
   port: number,
   dataDir: string,
   ownsDataDir: boolean,
-  options: Pick<GatewayProcessOptions, 'detached' | 'onOutput' | 'readyTimeoutMs' | 'ipc'> = {},
+  options: Pick<GatewayProcessOptions, 'detached' | 'onOutput' | 'readyTimeoutMs' | 'ipc' | 'entry'> = {},
 ): { handle: GatewayProcess; ready: Promise<GatewayProcess>; exited: Promise<void> } {
-  const child = spawn(process.execPath, ['dist/main.js'], {
+  const child = spawn(process.execPath, options.entry ?? ['dist/main.js'], {
     cwd: root,
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
     stdio: options.ipc === true ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],

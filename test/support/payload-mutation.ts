@@ -1,7 +1,7 @@
 /**
  * fast-check mutations of a real upstream JSON payload: fields removed, set to
  * null or to a value of the wrong type, the whole body replaced, and one
- * array grown huge (by the sandbox, see `grow` in src/sandbox/faults.ts).
+ * array grown huge (by the sandbox, see `grow` in sandbox/faults.ts).
  */
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
@@ -32,7 +32,9 @@ export function pathsOf(value: unknown): JsonPath[] {
     paths.push(next.path);
     if (Array.isArray(next.value)) {
       // Two entries are enough: the rest are the same shape.
-      next.value.slice(0, 2).forEach((item, index) => queue.push({ path: [...next.path, index], value: item }));
+      next.value.slice(0, 2).forEach((item, index) => {
+        queue.push({ path: [...next.path, index], value: item });
+      });
     } else if (typeof next.value === 'object' && next.value !== null) {
       for (const [key, item] of Object.entries(next.value)) queue.push({ path: [...next.path, key], value: item });
     }
@@ -147,7 +149,9 @@ export function answerOutside(
     if (path[path.length - 1] === 'raw' || isDeepStrictEqual(a, b)) return;
     if (sent !== undefined && isDeepStrictEqual(b, sent)) return;
     if (Array.isArray(a) && Array.isArray(b) && a.length === b.length) {
-      a.forEach((item, index) => walk(item, b[index], [...path, index]));
+      a.forEach((item, index) => {
+        walk(item, b[index], [...path, index]);
+      });
       return;
     }
     if (

@@ -93,7 +93,7 @@ export function parseResponse(raw: Buffer): { response: RawResponse; complete: b
       const colon = line.indexOf(':');
       if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
     }
-    let body = rest.subarray(headEnd + 4);
+    const body = rest.subarray(headEnd + 4);
     // What follows a 101 is another protocol: the answer is the switch itself.
     if (status === 101) return { response: { status, headers, body: Buffer.alloc(0) }, complete: true };
     if (status >= 100 && status < 200) {

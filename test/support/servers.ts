@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
-import { createGateway, type Gateway } from '../../src/server.js';
-import { startSandbox, type SandboxHandle, type SandboxOptions } from '../../src/sandbox/server.js';
+import { createGateway, type Gateway, type GatewaySeams } from '../../src/gateway.js';
+import { startSandbox, type SandboxHandle, type SandboxOptions } from '../../sandbox/server.js';
 
 export interface TestStack {
   sandbox: SandboxHandle;
@@ -30,6 +30,8 @@ export interface StackOptions {
   sandbox?: SandboxOptions;
   /** Changes the loaded config before each gateway start: a setting the environment cannot express (a bound loadConfig derives). */
   adjust?: (config: Config) => Config;
+  /** How the gateway makes its parts (the bench's naive upstream: bench/naive-upstream.ts). */
+  seams?: GatewaySeams;
 }
 
 export async function startStack(options: StackOptions = {}): Promise<TestStack> {
@@ -63,7 +65,11 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
       }),
     );
   const start = (env?: Record<string, string>) =>
-    createGateway(makeConfig(env), { baseUrl: sandbox.url, logger: createLogger('debug', logStream) });
+    createGateway(makeConfig(env), {
+      ...options.seams,
+      baseUrl: sandbox.url,
+      logger: createLogger('debug', logStream),
+    });
 
   const stack: TestStack = {
     sandbox,

@@ -4,19 +4,29 @@
  * table is written with.
  */
 import type { GraphQLSchema } from 'graphql';
-import type { GatewayContext } from '../../context.js';
-import type { UpstreamFetcher } from '../../upstream/fetcher.js';
+import type { Config } from '../../config.js';
+import type { LoaderPort, UpstreamCachePort } from '../../loaders/loader-ports.js';
+import type { V2ImageParams } from '../../upstream/routes/images.js';
 import type { Route } from '../../upstream/routes/route.js';
+import { nothing, resourceEstimate, type AnyRoute, type Estimate } from '../resource-estimate.js';
 
 export type Args = Readonly<Record<string, unknown>>;
 
-/** Any route, whatever its parameters and payload. */
-export type AnyRoute = Route<never, unknown>;
+/**
+ * The ports a cost reads. The estimate walk also runs resolvers with it
+ * (resolve-known.ts), so the object is the operation's whole resolver
+ * context; the rules themselves read only these.
+ */
+export type EstimateContext = LoaderPort & UpstreamCachePort & ImageCostPort;
 
-/** One upstream resource, named completely by a field's arguments. */
-export interface Resource {
-  readonly route: AnyRoute;
-  readonly params: unknown;
+/** What a logo costs, asked of the image service (src/images/service.ts) without the features room above. */
+export interface ImageCostPort {
+  readonly images: () => Promise<{ imageCost(request: { version: 'v2'; params: V2ImageParams }): Estimate }>;
+}
+
+/** The configuration the estimate reads: the per-operation limit. */
+export interface EstimateConfig {
+  readonly limits: Pick<Config['limits'], 'maxOperationCost'>;
 }
 
 export interface CostInput {
@@ -24,20 +34,14 @@ export interface CostInput {
   readonly args: Args;
   /** Arguments of the enclosing fields, nearest first (a team field's `id` lives on its parent). */
   readonly ancestors: readonly Args[];
-  readonly fetcher: UpstreamFetcher;
+  readonly fetcher: UpstreamCachePort['upstreamCache'];
   /** The operation's context: a cost may read fresh cache entries through its loader. */
-  readonly context: GatewayContext;
+  readonly context: EstimateContext;
+  readonly config: EstimateConfig;
   /** The parent's resolved value, when the estimate knows it (src/spend/estimate/resolve-known.ts); absent otherwise. */
   readonly parent?: unknown;
   /** The schema the operation runs on: type names from a client are looked up here, as execution looks them up. */
   readonly schema: GraphQLSchema;
-}
-
-/** Counted requests one resolution may send. */
-export interface Estimate {
-  requests: number;
-  /** Of `requests`, those for which the cache holds no answer at all, not even a stale one. */
-  unanswerable: number;
 }
 
 export interface FieldCost {
@@ -75,14 +79,11 @@ export interface FieldCost {
  * never more than one operation may spend in all (the per-operation limit),
  * so a query made of many probes is refused like any other.
  */
-export function mayProbe({ context }: CostInput): boolean {
-  const { bench, limits } = context.services.config;
-  // With the bench-only switches off nothing loaded ahead is reused: execution would send it again.
-  if (!bench.upstreamCache || !bench.upstreamLoaders) return false;
-  return context.upstream.meter.counted < limits.maxOperationCost;
+export function mayProbe({ context, config }: CostInput): boolean {
+  // When nothing loaded ahead is reused (the bench's naive gateway), execution would send it again.
+  if (!context.upstream.reusesLoads) return false;
+  return context.upstream.meter.counted < config.limits.maxOperationCost;
 }
-
-export const nothing: Estimate = { requests: 0, unanswerable: 0 };
 
 const countedIn = (routes: readonly AnyRoute[]): number => routes.filter((route) => route.counted).length;
 
@@ -112,12 +113,6 @@ export function resource<P>(route: Route<P, unknown>, params: (args: Args) => P)
       return resourceEstimate(fetcher, { route: any, params: named });
     },
   };
-}
-
-export function resourceEstimate(fetcher: UpstreamFetcher, { route, params }: Resource): Estimate {
-  const typed = route as unknown as Route<unknown, unknown>;
-  if (!typed.counted || fetcher.isCached(typed, params)) return nothing;
-  return { requests: 1, unanswerable: fetcher.canAnswer(typed, params) ? 0 : 1 };
 }
 
 /** One counted request per item of the list argument `name` (one load per ID). */

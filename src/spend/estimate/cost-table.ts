@@ -40,7 +40,6 @@ import { withLogoSportArgs, withSportArgs } from './sport-args.js';
 import {
   computed,
   mayProbe,
-  nothing,
   paged,
   resource,
   resourceList,
@@ -48,9 +47,9 @@ import {
   routes,
   type Args,
   type CostInput,
-  type Estimate,
   type FieldCost,
 } from './cost-rule.js';
+import { nothing, type Estimate } from '../resource-estimate.js';
 
 export const ASSUMED_V2_EVENTS_PAGE_SIZE = 10;
 export const DEFAULT_LIST_SIZE = 50;

@@ -30,7 +30,8 @@
 import type { GraphQLSchema, OperationDefinitionNode } from 'graphql';
 import type { Peeked } from '../../upstream/cache.js';
 import { knownStateVersion } from '../../upstream/known-state.js';
-import type { Estimate, FieldCost } from './cost-rule.js';
+import type { FieldCost } from './cost-rule.js';
+import type { Estimate } from '../resource-estimate.js';
 
 export interface EstimateMemoOptions {
   /** @default 500 */

@@ -49,8 +49,16 @@ import {
   type SelectionNode,
   type SelectionSetNode,
 } from 'graphql';
-import type { GatewayContext } from '../../context.js';
-import { DEFAULT_FIRST, mayProbe, type Args, type CostInput, type Estimate, type FieldCost } from './cost-rule.js';
+import {
+  DEFAULT_FIRST,
+  mayProbe,
+  type Args,
+  type CostInput,
+  type EstimateConfig,
+  type EstimateContext,
+  type FieldCost,
+} from './cost-rule.js';
+import type { Estimate } from '../resource-estimate.js';
 import { DEFAULT_LIST_SIZE, fieldCosts, listSizes, unresolvable } from './cost-table.js';
 import { concreteTypeOf, resolveField, type Missing, type Resolution } from './resolve-known.js';
 
@@ -60,7 +68,8 @@ export interface EstimateInput {
   fragments: Readonly<Record<string, FragmentDefinitionNode>>;
   /** Coerced variable values. */
   variables: Readonly<Record<string, unknown>>;
-  context: GatewayContext;
+  context: EstimateContext;
+  config: EstimateConfig;
   /** @default fieldCosts */
   costs?: Readonly<Record<string, FieldCost>>;
 }
@@ -120,10 +129,8 @@ export async function estimateOperation(input: EstimateInput): Promise<Estimate>
   const root = input.schema.getRootType(input.operation.operation);
   if (root === undefined || root === null) return { requests: 0, unanswerable: 0 };
   // A query's root value is known (its resolvers read nothing from it): the walk starts over values. Nothing else is ever run ahead.
-  // With the bench-only switches off nothing read ahead is reused (execution would load it again): the table alone then.
-  const { bench } = input.context.services.config;
-  const reused = bench.upstreamCache && bench.upstreamLoaders;
-  const known = input.operation.operation === 'query' && reused ? { value: {} } : undefined;
+  // When nothing read ahead is reused (the bench's naive gateway), execution would load it again: the table alone then.
+  const known = input.operation.operation === 'query' && input.context.upstream.reusesLoads ? { value: {} } : undefined;
   const costs = input.costs ?? fieldCosts;
   const walk: Walk = { input, costs, counted: new Set(), credit: 0, facts: staticFacts(input.schema, costs) };
   const total = await selectionCost(walk, root, input.operation.selectionSet, [], undefined, known);
@@ -257,8 +264,9 @@ async function fieldCost(
   const input: CostInput = {
     args,
     ancestors,
-    fetcher: walk.input.context.services.fetcher,
+    fetcher: walk.input.context.upstreamCache,
     context: walk.input.context,
+    config: walk.input.config,
     schema: walk.input.schema,
     ...(parent === undefined ? {} : { parent: parent.value }),
   };

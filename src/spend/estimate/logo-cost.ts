@@ -9,13 +9,13 @@
  * team (src/spend/estimate/resolve-known.ts) the store is asked for exactly that
  * image, so logos already stored cost nothing across a list of teams.
  */
-import { imageServiceFor } from '../../images/for-services.js';
 import { isV6FileName } from '../../images/paths.js';
 import type { V2ImageParams } from '../../upstream/routes/images.js';
 import { integerId } from '../../model/native-id.js';
 import { sportChoice, type SportArgNames, type SportChoice } from '../../model/sport-catalogue.js';
 import { v2Slug } from '../../model/v2-namespace.js';
-import { computed, nothing, type Args, type CostInput, type Estimate, type FieldCost } from './cost-rule.js';
+import { computed, type Args, type CostInput, type FieldCost } from './cost-rule.js';
+import { nothing, type Estimate } from '../resource-estimate.js';
 
 const V2_LOGO_SPORT_ARGS: SportArgNames = { sport: 'v2Sport', sportKey: 'v2SportKey' };
 
@@ -67,7 +67,7 @@ export function logoCost(
       return nothing;
     }
     if (!hasV1 && args['v1CompetitorId'] == null && v2 === undefined && v6Logo == null) return nothing;
-    const images = await imageServiceFor(input.context.services);
+    const images = await input.context.images();
     const v2Cost =
       v2 === undefined
         ? nothing

@@ -6,13 +6,13 @@
  * request loader), so a resource several IDs need counts once: ten
  * competitors of one league table cost one standings request.
  */
-import type { GatewayContext } from '../../context.js';
 import { fromGlobalId } from '../../model/global-id.js';
 import { freshListingHit, sourcesOf, type NodeSource } from '../../model/node-sources.js';
-import { nothing, resourceEstimate, type Estimate } from './cost-rule.js';
+import type { EstimateContext } from './cost-rule.js';
+import { nothing, resourceEstimate, type Estimate } from '../resource-estimate.js';
 
 /** The source an ID will be loaded from, or undefined when it costs nothing (cached listing, or refused before any request). */
-async function sourceToLoad(context: GatewayContext, id: unknown): Promise<NodeSource | undefined> {
+async function sourceToLoad(context: EstimateContext, id: unknown): Promise<NodeSource | undefined> {
   let sources: readonly NodeSource[];
   try {
     sources = sourcesOf(fromGlobalId(String(id)));
@@ -24,8 +24,8 @@ async function sourceToLoad(context: GatewayContext, id: unknown): Promise<NodeS
   return sources[sources.length - 1];
 }
 
-export async function nodesCost(context: GatewayContext, ids: readonly unknown[]): Promise<Estimate> {
-  const { fetcher } = context.services;
+export async function nodesCost(context: EstimateContext, ids: readonly unknown[]): Promise<Estimate> {
+  const fetcher = context.upstreamCache;
   const byResource = new Map<string, Estimate>();
   for (const id of ids) {
     const source = await sourceToLoad(context, id);

@@ -35,10 +35,9 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
-import type { GatewayContext } from '../../context.js';
 import type { UpstreamLoader } from '../../loaders/upstream-loader.js';
 import type { Route } from '../../upstream/routes/route.js';
-import type { Args } from './cost-rule.js';
+import type { Args, EstimateContext } from './cost-rule.js';
 
 /** A counted resource the cache does not hold fresh: what a dry run stopped at. */
 export interface Missing {
@@ -79,21 +78,21 @@ export interface ResolveInput {
   readonly operation: OperationDefinitionNode;
   readonly fragments: Readonly<Record<string, FragmentDefinitionNode>>;
   readonly variables: Readonly<Record<string, unknown>>;
-  readonly context: GatewayContext;
+  readonly context: EstimateContext;
 }
 
 /** A dry context, and the counted resources its resolvers asked for during the current resolution. */
 interface DryContext {
-  readonly context: GatewayContext;
+  readonly context: EstimateContext;
   /** Reset by each resolveField: the walk resolves one field at a time. */
   asked: Missing[];
 }
 
 /** The operation's context with a loader that only reads what is known (see the module comment). */
-function dryContext(context: GatewayContext): DryContext {
+function dryContext(context: EstimateContext): DryContext {
   const real = context.upstream;
-  const { fetcher } = context.services;
-  const dry: { context: GatewayContext; asked: Missing[] } = { context, asked: [] };
+  const fetcher = context.upstreamCache;
+  const dry: { context: EstimateContext; asked: Missing[] } = { context, asked: [] };
   const load = async <P, T>(route: Route<P, T>, params: P): Promise<T> => {
     if (!route.counted) return real.load(route, params);
     // The key once, for the look-up and for what the walk records as missing.
@@ -113,7 +112,7 @@ function dryContext(context: GatewayContext): DryContext {
   return dry;
 }
 
-const dryContexts = new WeakMap<GatewayContext, DryContext>();
+const dryContexts = new WeakMap<EstimateContext, DryContext>();
 
 export async function resolveField(
   input: ResolveInput,

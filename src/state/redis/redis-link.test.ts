@@ -47,7 +47,10 @@ describe('cluster membership on Redis', () => {
     links.push(link);
     return link;
   };
-  const nextPrefix = (): string => `members-test-${(prefixes += 1)}:`;
+  const nextPrefix = (): string => {
+    prefixes += 1;
+    return `members-test-${prefixes}:`;
+  };
 
   beforeAll(async () => {
     redis = await startRedis();

@@ -150,7 +150,8 @@ export class RedisResponseTier implements SharedTier {
 
   async claim(key: string, now: number, withStale: boolean): Promise<Claim> {
     if (!this.#link.up) return { kind: 'away' };
-    const token = `${this.#link.replicaId}:${this.#tokenSalt}:${(this.#tokens += 1)}`;
+    this.#tokens += 1;
+    const token = `${this.#link.replicaId}:${this.#tokenSalt}:${this.#tokens}`;
     let reply: unknown;
     try {
       reply = await this.#claim(

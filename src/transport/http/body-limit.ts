@@ -6,16 +6,17 @@
  * A body within the bound is read here, whole, and handed on as the
  * request's `body` (a Buffer): @whatwg-node/server reads that instead of
  * the stream, so yoga's own body limit, which wraps every request in a new
- * Request, a TransformStream and an AbortSignal, is off (server.ts), and
+ * Request, a TransformStream and an AbortSignal, is off (src/gateway/graphql-yoga.ts), and
  * the result-cache fast path reads the same Buffer. The bound is at most
  * LIMIT_MAX_BODY_BYTES (100 KiB by default), so holding it costs nothing
  * a stream would have saved.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { Code } from '../../codes/error-codes.js';
 import { guarded, type ReportError } from './request-guard.js';
 import { writeRefusal, type Refusal } from './refusal.js';
 
-const tooLarge: Refusal = { status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'Request body too large.' };
+const tooLarge: Refusal = { status: 413, code: Code.PAYLOAD_TOO_LARGE, message: 'Request body too large.' };
 
 /** The request's body as read by `limitRequestBody`: absent when it was empty. */
 export function bufferedBody(req: IncomingMessage): Buffer | undefined {

@@ -8,16 +8,17 @@
  */
 import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { Code } from '../../codes/error-codes.js';
 import { writeRawRefusal, type Refusal } from './refusal.js';
 
 function refusalFor(error: NodeJS.ErrnoException): Refusal {
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
-      return { status: 431, code: 'REQUEST_HEADERS_TOO_LARGE', message: 'The request headers are too large.' };
+      return { status: 431, code: Code.REQUEST_HEADERS_TOO_LARGE, message: 'The request headers are too large.' };
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return { status: 408, code: 'REQUEST_TIMEOUT', message: 'The request was not received in time.' };
+      return { status: 408, code: Code.REQUEST_TIMEOUT, message: 'The request was not received in time.' };
     default:
-      return { status: 400, code: 'BAD_HTTP_REQUEST', message: 'The request is not valid HTTP.' };
+      return { status: 400, code: Code.BAD_HTTP_REQUEST, message: 'The request is not valid HTTP.' };
   }
 }
 

@@ -19,6 +19,7 @@
 import type { IncomingMessage, RequestListener, Server, ServerOptions } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { Code } from '../../codes/error-codes.js';
 import { writeRawRefusal, writeRefusal, type Refusal } from './refusal.js';
 
 export interface ConnectionBoundsOptions {
@@ -31,7 +32,7 @@ export interface ConnectionBoundsOptions {
 
 export const tooManyConnections: Refusal = {
   status: 503,
-  code: 'TOO_MANY_CONNECTIONS',
+  code: Code.TOO_MANY_CONNECTIONS,
   message: 'The gateway holds as many connections as it may; try again shortly.',
 };
 const RETRY_AFTER = { 'retry-after': '1' };

@@ -11,7 +11,7 @@
  *   in the address bar, a bookmark) runs;
  * - `same-site` / `cross-site` runs only from an allowed origin: a
  *   `GATEWAY_CORS_ORIGINS` origin or a page whose host name the gateway
- *   answers for (the same rule as a WebSocket's, src/transport/http/allowed-hosts.ts);
+ *   answers for (the same rule as a WebSocket's, src/access/allowed-hosts.ts);
  * - without `Sec-Fetch-Site` (browsers older than 2023, or a plain-HTTP
  *   origin that is not loopback, where browsers do not send it), an
  *   `Origin` is judged the same way; with neither header the request is
@@ -25,7 +25,7 @@
  * or no-cors GET, which is exactly the request a custom-header rule had to
  * refuse from every client that did not know the header.
  */
-import type { HostPolicy } from './allowed-hosts.js';
+import type { HostPolicy } from '../../access/allowed-hosts.js';
 
 export interface RequestHeaders {
   get(name: string): string | null;

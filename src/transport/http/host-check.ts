@@ -1,5 +1,5 @@
 /**
- * The `Host` and `Origin` checks of the front door (src/transport/http/allowed-hosts.ts):
+ * The `Host` and `Origin` checks of the front door (src/access/allowed-hosts.ts):
  * an HTTP request for a name the gateway does not answer for is refused
  * with 421 `HOST_NOT_ALLOWED` before anything reads it; a WebSocket upgrade
  * is refused the same way, or with 403 `ORIGIN_NOT_ALLOWED` when a browser
@@ -11,25 +11,26 @@
  * replica.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import type { HostPolicy } from './allowed-hosts.js';
+import { Code } from '../../codes/error-codes.js';
+import type { HostPolicy } from '../../access/allowed-hosts.js';
 import { writeRefusal, refusalBody, type Refusal } from './refusal.js';
 
 export const hostNotAllowed: Refusal = {
   status: 421,
-  code: 'HOST_NOT_ALLOWED',
+  code: Code.HOST_NOT_ALLOWED,
   message: 'This gateway does not answer for that host name.',
 };
 
 export const originNotAllowed: Refusal = {
   status: 403,
-  code: 'ORIGIN_NOT_ALLOWED',
+  code: Code.ORIGIN_NOT_ALLOWED,
   message: 'Pages of this origin may not open a WebSocket to the gateway.',
 };
 
 /** RFC 9112: an HTTP/1.1 request without `Host` is a bad request (Node's own check answers it with no body, so it is off and done here). */
 export const hostRequired: Refusal = {
   status: 400,
-  code: 'BAD_HTTP_REQUEST',
+  code: Code.BAD_HTTP_REQUEST,
   message: 'An HTTP/1.1 request needs a Host header.',
 };
 

@@ -1,6 +1,6 @@
 /**
  * HTTP requests the gateway has not finished answering, for the graceful
- * shutdown (src/server.ts): it waits for them, and from the drain on every
+ * shutdown (src/gateway/lifecycle.ts): it waits for them, and from the drain on every
  * answer says `Connection: close`, so a keep-alive client opens its next
  * connection elsewhere instead of on a gateway about to exit.
  */

@@ -5,10 +5,11 @@
  * overflow the stack somewhere past a few thousand levels, and a 100 KiB
  * body holds 50,000 of them. One check for every door: yoga's `onParams`
  * (HTTP GET and POST, SSE; src/plugins/use-input-bounds.ts), the result-cache
- * fast path, and graphql-ws `subscribe` (src/server.ts).
+ * fast path, and graphql-ws `subscribe` (src/transport/ws/graphql-ws-server.ts).
  *
  * The walk itself is iterative and stops at the first value past a bound.
  */
+import { Code } from '../../codes/error-codes.js';
 
 export interface InputBounds {
   /** Nesting levels of objects and arrays; `{}` is 1 deep, `{"a": []}` 2. */
@@ -18,10 +19,10 @@ export interface InputBounds {
 }
 
 export type InputRefusalCode =
-  | 'VARIABLES_TOO_DEEP'
-  | 'VARIABLES_TOO_LARGE'
-  | 'EXTENSIONS_TOO_DEEP'
-  | 'EXTENSIONS_TOO_LARGE';
+  | typeof Code.VARIABLES_TOO_DEEP
+  | typeof Code.VARIABLES_TOO_LARGE
+  | typeof Code.EXTENSIONS_TOO_DEEP
+  | typeof Code.EXTENSIONS_TOO_LARGE;
 
 export interface InputRefusal {
   readonly code: InputRefusalCode;
@@ -54,12 +55,15 @@ export function measure(value: unknown, bounds: InputBounds): Verdict {
 
 const refusals: Record<'variables' | 'extensions', Record<'deep' | 'large', InputRefusal>> = {
   variables: {
-    deep: { code: 'VARIABLES_TOO_DEEP', message: 'The request was refused: its variables are nested too deeply.' },
-    large: { code: 'VARIABLES_TOO_LARGE', message: 'The request was refused: its variables hold too many values.' },
+    deep: { code: Code.VARIABLES_TOO_DEEP, message: 'The request was refused: its variables are nested too deeply.' },
+    large: { code: Code.VARIABLES_TOO_LARGE, message: 'The request was refused: its variables hold too many values.' },
   },
   extensions: {
-    deep: { code: 'EXTENSIONS_TOO_DEEP', message: 'The request was refused: its extensions are nested too deeply.' },
-    large: { code: 'EXTENSIONS_TOO_LARGE', message: 'The request was refused: its extensions hold too many values.' },
+    deep: { code: Code.EXTENSIONS_TOO_DEEP, message: 'The request was refused: its extensions are nested too deeply.' },
+    large: {
+      code: Code.EXTENSIONS_TOO_LARGE,
+      message: 'The request was refused: its extensions hold too many values.',
+    },
   },
 };
 

@@ -7,11 +7,12 @@
  */
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+import type { Code } from '../../codes/error-codes.js';
 
 export interface Refusal {
   readonly status: number;
-  /** Stable, documented in docs/errors.md (test/docs-errors.test.ts). */
-  readonly code: string;
+  /** Stable: registered in src/codes/error-codes.ts, documented in docs/errors.md. */
+  readonly code: Code;
   readonly message: string;
 }
 

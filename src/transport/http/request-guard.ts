@@ -8,6 +8,7 @@
  * they are wrapped with `guarded` too.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { Code } from '../../codes/error-codes.js';
 import { writeRefusal, type Refusal } from './refusal.js';
 
 /** Told about every exception a guard caught, with the request it broke. */
@@ -15,7 +16,7 @@ export type ReportError = (error: unknown, req: IncomingMessage) => void;
 
 const internalError: Refusal = {
   status: 500,
-  code: 'INTERNAL_SERVER_ERROR',
+  code: Code.INTERNAL_SERVER_ERROR,
   message: 'The gateway could not answer this request.',
 };
 

@@ -11,13 +11,14 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { WebSocket, WebSocketServer } from 'ws';
+import { Code } from '../../codes/error-codes.js';
 import type { ReportError } from './request-guard.js';
 import { writeRawRefusal, type Refusal } from './refusal.js';
 
-const notFound: Refusal = { status: 404, code: 'NOT_FOUND', message: 'No WebSocket is served at this path.' };
+const notFound: Refusal = { status: 404, code: Code.NOT_FOUND, message: 'No WebSocket is served at this path.' };
 const internalError: Refusal = {
   status: 500,
-  code: 'INTERNAL_SERVER_ERROR',
+  code: Code.INTERNAL_SERVER_ERROR,
   message: 'The gateway could not answer this request.',
 };
 
@@ -25,7 +26,7 @@ const internalError: Refusal = {
 function upgradeRefusal(error: Error): { refusal: Refusal; headers: Record<string, string> } {
   if (error.message === 'Invalid HTTP method')
     return {
-      refusal: { status: 405, code: 'METHOD_NOT_ALLOWED', message: 'A WebSocket upgrade is a GET.' },
+      refusal: { status: 405, code: Code.METHOD_NOT_ALLOWED, message: 'A WebSocket upgrade is a GET.' },
       headers: { allow: 'GET' },
     };
   const headers: Record<string, string> = error.message.includes('Sec-WebSocket-Version')
@@ -34,7 +35,7 @@ function upgradeRefusal(error: Error): { refusal: Refusal; headers: Record<strin
   return {
     refusal: {
       status: 400,
-      code: 'BAD_WEBSOCKET_UPGRADE',
+      code: Code.BAD_WEBSOCKET_UPGRADE,
       message: `The WebSocket upgrade request is not valid: ${error.message}.`,
     },
     headers,

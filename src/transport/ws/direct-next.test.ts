@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
 import { DirectNext, nextFrame, nextHead } from './direct-next.js';
 import { preSerialize, preSerializedReplacer } from './preserialized.js';
-import { MemberQueue } from './shared-subscriptions.js';
+import { MemberQueue } from '../../streams/member-queue.js';
 
 interface FrameOptions {
   fin: boolean;
@@ -170,7 +170,7 @@ describe('a subscriber written to directly', () => {
       expect(written).toBeLessThan(1_000);
     }
     expect(serverSide.bufferedAmount).toBeGreaterThan(0);
-    // Still refused while it stays buffered: the slow-consumer check (server.ts) sees at most one raw frame of backlog.
+    // Still refused while it stays buffered: the slow-consumer check (graphql-ws-server.ts) sees at most one raw frame of backlog.
     expect(direct.write({ data: { oddsSnapshots: { n: 1 } } })).toBe(false);
     client.terminate();
   });
@@ -188,7 +188,11 @@ describe('a member queue with a delivery', () => {
     const delivered: number[] = [];
     let accept = true;
     const queue = new MemberQueue<number>(16, () => undefined, {
-      write: (n) => (accept ? (delivered.push(n), true) : false),
+      write: (n) => {
+        if (!accept) return false;
+        delivered.push(n);
+        return true;
+      },
     });
     // Nobody waits yet: queued for the reader (the first message is graphql-ws's).
     queue.push(1);

@@ -26,37 +26,27 @@
  *
  * - the socket is open and uses no extension (permessage-deflate would
  *   compress ws's frames; the gateway's server never enables it);
- * - nothing is buffered (`bufferedAmount === 0`): ws's sender has nothing
- *   queued and the TCP socket has written everything it was given. This also
- *   keeps a slow consumer's rule: a reader that does not keep up never has
- *   frames piled up here; its results go through graphql-ws, which waits for
- *   each write and keeps only the newest results (shared-subscriptions.ts),
- *   and its `bufferedAmount` stays what server.ts's check reads;
- * - ws's sender is in its default state (not reading a Blob or deflating),
- *   read from ws's internals when they have the expected shape, and never
- *   assumed when they do not.
+ * - nothing is buffered (`bufferedAmount === 0`, ws's public count): the
+ *   TCP socket has written everything it was given, and ws holds nothing
+ *   back. ws counts in `bufferedAmount` every message it holds: the ones it
+ *   queues and the one it is busy with (a Blob being read, a message being
+ *   deflated), so a message of ws's can never be overtaken by a frame
+ *   written here. (Only an empty Blob would be held uncounted; nothing on
+ *   these sockets sends Blobs: graphql-ws sends strings, the keep-alive
+ *   sweep empty pings.) This also keeps a slow consumer's rule: a reader
+ *   that does not keep up never has frames piled up here; its results go
+ *   through graphql-ws, which waits for each write and keeps only the newest
+ *   results (shared-subscriptions.ts), and its `bufferedAmount` stays what
+ *   the slow-consumer check (graphql-ws-server.ts) reads.
+ *
+ * Only ws's public API is read here (src/transport/ws/ws-contract.test.ts
+ * checks what this relies on against the installed ws).
  */
 import type { Duplex } from 'node:stream';
 import type { ExecutionResult } from 'graphql';
 import type { WebSocket } from 'ws';
 import { preSerialize } from './preserialized.js';
-import type { Delivery } from './shared-subscriptions.js';
-
-/** The parts of ws's private sender read here (ws 8: lib/sender.js); with its queue empty, nothing of ws's is buffered (`_bufferedBytes` counts the queue). */
-interface SenderInternals {
-  readonly _state: number;
-  readonly _queue: readonly unknown[];
-}
-
-/** ws's sender state when it is neither deflating nor reading a Blob (`DEFAULT` in lib/sender.js). */
-const SENDER_IDLE = 0;
-
-function senderIdle(socket: WebSocket): boolean {
-  const sender = (socket as unknown as { _sender?: Partial<SenderInternals> })._sender;
-  return (
-    sender !== undefined && sender._state === SENDER_IDLE && Array.isArray(sender._queue) && sender._queue.length === 0
-  );
-}
+import type { Delivery } from '../../streams/member-queue.js';
 
 /** Bytes of a text frame's header (RFC 6455 section 5.2) for a payload of `length` bytes, unmasked. */
 function headerLength(length: number): number {
@@ -149,7 +139,7 @@ class FanoutBuffer {
 let fanout: FanoutBuffer | undefined;
 
 /** One subscriber's socket, as the direct path writes to it. */
-export class DirectNext implements Delivery {
+export class DirectNext implements Delivery<ExecutionResult> {
   /** Made on the first direct write: most subscriptions (not shared, or short) never need it. */
   #head: Buffer | undefined;
   /** Extensions are agreed in the handshake, before any subscription: read once. */
@@ -171,16 +161,17 @@ export class DirectNext implements Delivery {
    */
   write(result: ExecutionResult): boolean {
     const socket = this.socket;
-    // `bufferedAmount` is the TCP socket's pending bytes plus ws's queued ones, none when its sender is idle.
+    // `bufferedAmount` is the TCP socket's pending bytes plus every byte ws holds back (queued, or being read or deflated).
     if (
       !this.#plain ||
       socket.readyState !== socket.OPEN ||
       !this.raw.writable ||
       this.raw.writableLength !== 0 ||
-      !senderIdle(socket)
+      socket.bufferedAmount !== 0
     )
       return false;
-    const head = (this.#head ??= nextHead(this.id));
+    this.#head ??= nextHead(this.id);
+    const head = this.#head;
     if (fanout?.result !== result) fanout = new FanoutBuffer(result);
     const shared = fanout.frame(head);
     this.raw.write(shared ?? nextFrame(head, preSerialize(result).tail));

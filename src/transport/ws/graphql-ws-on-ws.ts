@@ -11,21 +11,16 @@
  *   rather than a set of closures.
  *
  * The rest is `useServer`'s, unchanged: the subprotocol negotiation, an
- * error on a socket closes it with 4500 (src/transport/http/ws-peer-errors.ts relies
+ * error on a socket closes it with 4500 (src/transport/ws/ws-peer-errors.ts relies
  * on that listener), a failing message handler closes with 4500, and
  * `dispose` closes every socket with 1001 Going Away before stopping the
  * ws server.
  */
 import type { IncomingMessage } from 'node:http';
-import {
-  CloseCode,
-  handleProtocols,
-  makeServer,
-  type ServerOptions,
-  type WebSocket as ProtocolSocket,
-} from 'graphql-ws';
+import { handleProtocols, makeServer, type ServerOptions, type WebSocket as ProtocolSocket } from 'graphql-ws';
 import type { Logger } from 'pino';
 import type { WebSocket, WebSocketServer } from 'ws';
+import { CloseCode } from '../../codes/close-codes.js';
 import { KeepAliveSweep } from './keep-alive.js';
 import { keptOfUpgrade, type UpgradeRequest } from './upgrade-request.js';
 
@@ -130,7 +125,7 @@ export function serveOnWs<P extends Record<string, unknown>>(
   return {
     dispose: async () => {
       keepAlive.stop();
-      for (const client of wsServer.clients) client.close(1001, 'Going away');
+      for (const client of wsServer.clients) client.close(CloseCode.GoingAway, 'Going away');
       wsServer.removeAllListeners();
       await new Promise<void>((resolve, reject) => wsServer.close((error) => (error ? reject(error) : resolve())));
     },

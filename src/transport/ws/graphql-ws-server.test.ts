@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { OperationContext } from '../../context.js';
 import { listenGraphqlWs, type TestGraphqlWs } from '../../../test/support/graphql-ws-server.js';
-import { MemberQueue } from './shared-subscriptions.js';
+import { MemberQueue } from '../../streams/member-queue.js';
 
 type Frame = { oddsSnapshots: { n: number } };
 
@@ -84,11 +84,11 @@ describe('graphql-ws on the gateway: shared odds subscribers', () => {
   it('build one context per execution, deliver every frame byte-identical and in order to each id, and complete after the last', async () => {
     const ids = ['a', 'ü ✓', 'c"d'];
     const clients = await Promise.all(ids.map(() => connect(url)));
-    clients.forEach((client, i) =>
+    clients.forEach((client, i) => {
       client.socket.send(
         JSON.stringify({ id: ids[i], type: 'subscribe', payload: { query: ODDS, variables: { m: '1' } } }),
-      ),
-    );
+      );
+    });
     // The first subscriber starts the execution; a frame now reaches everyone who joined, and later joiners get it at once.
     while (parts.sources.get('1') === undefined) await new Promise((resolve) => setImmediate(resolve));
     const source = parts.sources.get('1')!;

@@ -26,9 +26,11 @@ import type { YogaServerInstance } from 'graphql-yoga';
 import type { WebSocket, WebSocketServer } from 'ws';
 import type { ClientKeys } from '../../access/client-keys.js';
 import { presentedKey } from '../../access/client-keys.js';
+import { CloseCode } from '../../codes/close-codes.js';
+import { Code } from '../../codes/error-codes.js';
 import type { OperationLimits } from '../../config.js';
 import type { OperationContext } from '../../context.js';
-import { refuseControlPayload } from '../http/ws-control-bounds.js';
+import { refuseControlPayload } from './ws-control-bounds.js';
 import { inputRefusal, type InputBounds } from '../http/input-bounds.js';
 import { inputRefusalError } from '../../plugins/use-input-bounds.js';
 import type { PersistedOperations } from '../../plugins/use-persisted-operations.js';
@@ -135,7 +137,7 @@ export function serveGraphqlWs({
   // every frame for it; past the bound it is dropped (1013: try again later).
   const slowConsumerCheck = setInterval(() => {
     for (const client of wsServer.clients) {
-      if (client.bufferedAmount > limits.maxWsBufferedBytes) client.close(1013, 'Slow consumer');
+      if (client.bufferedAmount > limits.maxWsBufferedBytes) client.close(CloseCode.TryAgainLater, 'Slow consumer');
     }
   }, 1_000);
   slowConsumerCheck.unref();
@@ -181,7 +183,7 @@ export function serveGraphqlWs({
         if (active >= limits.maxSubscriptionsPerSocket) {
           return [
             new GraphQLError('Too many subscriptions on this connection.', {
-              extensions: { code: 'TOO_MANY_SUBSCRIPTIONS' },
+              extensions: { code: Code.TOO_MANY_SUBSCRIPTIONS },
             }),
           ];
         }
@@ -216,7 +218,7 @@ export function serveGraphqlWs({
         if (getOperationAST(document, payload.operationName ?? null) == null) {
           return refuse([
             new GraphQLError('Could not determine what operation to execute.', {
-              extensions: { code: 'OPERATION_RESOLUTION_FAILURE' },
+              extensions: { code: Code.OPERATION_RESOLUTION_FAILURE },
             }),
           ]);
         }
@@ -237,7 +239,7 @@ export function serveGraphqlWs({
           ? (preSerialize(result) as unknown as FormattedExecutionResult)
           : undefined,
       jsonMessageReplacer: preSerializedReplacer,
-      // A ping payload is echoed back with JSON.stringify: control messages are bounded as variables are (src/transport/http/ws-control-bounds.ts).
+      // A ping payload is echoed back with JSON.stringify: control messages are bounded as variables are (src/transport/ws/ws-control-bounds.ts).
       onPing: (ctx, payload) => {
         refuseControlPayload(ctx.extra.socket, payload, inputBounds);
       },

@@ -11,8 +11,9 @@
  * run (or at once, if it keeps its connection open on purpose).
  */
 import type { WebSocket } from 'ws';
+import { CloseCode } from '../../codes/close-codes.js';
 
-export const IDLE_CLOSE = { code: 1000, reason: 'Idle timeout' } as const;
+export const IDLE_CLOSE = { code: CloseCode.NormalClosure, reason: 'Idle timeout' } as const;
 
 export class IdleSockets {
   readonly #idleMs: number;

@@ -1,6 +1,7 @@
 import { parse, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { MemberQueue, SharedSubscriptions } from './shared-subscriptions.js';
+import { MemberQueue } from '../../streams/member-queue.js';
+import { SharedSubscriptions } from './shared-subscriptions.js';
 import {
   preSerialize,
   preSerializedReplacer,
@@ -10,7 +11,7 @@ import {
 
 /** A source the test pushes results into, counting how often it was started and stopped. */
 function controllableSource() {
-  const state = { started: 0, returned: 0, push: (_: ExecutionResult) => undefined as void };
+  const state = { started: 0, returned: 0, push: (_: ExecutionResult): void => undefined };
   const start = (): AsyncIterable<ExecutionResult> => {
     state.started += 1;
     const queue: ExecutionResult[] = [];

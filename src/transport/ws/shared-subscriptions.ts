@@ -16,10 +16,10 @@
  *
  * Timing: a subscriber joining a running source gets the source's latest
  * result at once (the semantics of "the latest snapshot at once, then every
- * frame"), then every later one. A slow subscriber's queue keeps the newest
- * `queue` results (older ones are dropped, as the odds resolver's own
- * SlidingBuffer did). The source's execution is stopped when its last
- * subscriber leaves.
+ * frame"), then every later one. A slow subscriber's queue
+ * (src/streams/member-queue.ts) keeps the newest `queue` results (older
+ * ones are dropped, as the odds resolver's own SlidingBuffer did). The
+ * source's execution is stopped when its last subscriber leaves.
  *
  * Delivery: a subscriber may bring its own way to deliver (a `Delivery`,
  * src/transport/ws/direct-next.ts writes the frame straight to its socket). It is
@@ -29,19 +29,10 @@
  * result delivered before it.
  */
 import { getOperationAST, type DocumentNode, type ExecutionArgs, type ExecutionResult } from 'graphql';
+import { MemberQueue, type Delivery } from '../../streams/member-queue.js';
 
 export type SubscribeResult = AsyncIterable<ExecutionResult> | ExecutionResult;
 type Start = (args: ExecutionArgs) => SubscribeResult | Promise<SubscribeResult>;
-/** A subscriber's own way to deliver a result, bypassing its iterator (src/transport/ws/direct-next.ts). */
-export interface Delivery<T = ExecutionResult> {
-  /**
-   * Delivers `result` and returns true, or returns false when the
-   * subscriber's own loop must send it. Asked only while that loop waits
-   * with nothing queued.
-   */
-  write(result: T): boolean;
-}
-
 export interface SharedSubscriptionsOptions {
   /** Root subscription fields whose results depend only on their arguments. */
   readonly shareableFields: ReadonlySet<string>;
@@ -55,7 +46,7 @@ class Source {
     readonly forget: () => void,
   ) {}
 
-  readonly members = new Set<MemberQueue>();
+  readonly members = new Set<MemberQueue<ExecutionResult>>();
   latest: ExecutionResult | undefined;
   iterator: AsyncIterator<ExecutionResult> | undefined;
   /** Resolves to the execution's iterable, or to the single result that refused it. */
@@ -81,7 +72,11 @@ export class SharedSubscriptions {
    * while the subscriber waits for one (the first one, the source's latest,
    * is always returned by the iterator).
    */
-  subscribe(args: ExecutionArgs, start: Start, delivery?: Delivery): SubscribeResult | Promise<SubscribeResult> {
+  subscribe(
+    args: ExecutionArgs,
+    start: Start,
+    delivery?: Delivery<ExecutionResult>,
+  ): SubscribeResult | Promise<SubscribeResult> {
     const key = this.#keyOf(args);
     if (key === undefined) return start(args);
     let byKey = this.#sources.get(args.document);
@@ -116,12 +111,12 @@ export class SharedSubscriptions {
     return this.#shared.has(result);
   }
 
-  async #join(source: Source, delivery: Delivery | undefined): Promise<SubscribeResult> {
+  async #join(source: Source, delivery: Delivery<ExecutionResult> | undefined): Promise<SubscribeResult> {
     const started = await source.started;
     if (started === undefined || !isAsyncIterable(started)) return started ?? { errors: [] };
     // Registered at once (not when first iterated), so that a subscriber
     // that leaves before reading still leaves, and the source can stop.
-    const member = new MemberQueue(
+    const member = new MemberQueue<ExecutionResult>(
       this.#queue,
       () => {
         source.members.delete(member);
@@ -177,98 +172,10 @@ export class SharedSubscriptions {
  * 10,000-subscriber frame, `#pump`'s own time was 4-8 ms of a 15-30 ms gap
  * to the floor.
  */
-function deliver(members: ReadonlySet<MemberQueue>, result: ExecutionResult): void {
+function deliver(members: ReadonlySet<MemberQueue<ExecutionResult>>, result: ExecutionResult): void {
   for (const member of members) member.push(result);
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<ExecutionResult> {
   return typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
-}
-
-/**
- * One subscriber's view of a source: a bounded queue that keeps the newest
- * results (a slow reader skips to the latest rather than holding every
- * frame), as a plain async iterator (lighter than a Repeater per subscriber,
- * which matters at 10,000 subscribers). Also what the odds resolvers return:
- * unlike a Repeater, whose executor runs only on the first `next()`, it
- * listens from the moment it is made, so their feed is opened (and its caps
- * checked) inside the subscribe resolver, and `return()` always stops it.
- */
-export class MemberQueue<T = ExecutionResult> implements AsyncIterableIterator<T> {
-  readonly #buffer: T[] = [];
-  #waiting: ((result: IteratorResult<T>) => void) | undefined;
-  #failWaiting: ((error: unknown) => void) | undefined;
-  #done = false;
-  #error: unknown;
-
-  constructor(
-    private readonly size: number,
-    private readonly onLeave: () => void,
-    /**
-     * Offered a result while the reader waits with nothing queued: when it
-     * delivers the result itself, the reader goes on waiting. Anything else
-     * (queued results, the end) still reaches the reader, in order.
-     */
-    private readonly delivery?: Delivery<T>,
-  ) {}
-
-  push(result: T): void {
-    if (this.#done) return;
-    const waiting = this.#waiting;
-    if (waiting !== undefined) {
-      if (this.delivery?.write(result) === true) return;
-      this.#waiting = undefined;
-      this.#failWaiting = undefined;
-      waiting({ value: result, done: false });
-      return;
-    }
-    this.#buffer.push(result);
-    if (this.#buffer.length > this.size) this.#buffer.shift();
-  }
-
-  /** The source ended (or failed): what is queued is still delivered, then the end. */
-  end(error?: unknown): void {
-    if (this.#done) return;
-    this.#done = true;
-    this.#error = error;
-    const waiting = this.#waiting;
-    const fail = this.#failWaiting;
-    this.#waiting = undefined;
-    this.#failWaiting = undefined;
-    if (error !== undefined) fail?.(error);
-    else waiting?.({ value: undefined, done: true });
-  }
-
-  next(): Promise<IteratorResult<T>> {
-    const queued = this.#buffer.shift();
-    if (queued !== undefined) return Promise.resolve({ value: queued, done: false });
-    if (this.#done) {
-      if (this.#error !== undefined) {
-        const error = this.#error;
-        this.#error = undefined;
-        return Promise.reject(error instanceof Error ? error : new Error(String(error)));
-      }
-      return Promise.resolve({ value: undefined, done: true });
-    }
-    return new Promise((resolve, reject) => {
-      this.#waiting = resolve;
-      this.#failWaiting = reject;
-    });
-  }
-
-  return(): Promise<IteratorResult<T>> {
-    if (!this.#done) {
-      this.#done = true;
-      this.#buffer.length = 0;
-      this.#waiting?.({ value: undefined, done: true });
-      this.#waiting = undefined;
-      this.#failWaiting = undefined;
-      this.onLeave();
-    }
-    return Promise.resolve({ value: undefined, done: true });
-  }
-
-  [Symbol.asyncIterator](): AsyncIterableIterator<T> {
-    return this;
-  }
 }

@@ -36,7 +36,9 @@ export function keptOfUpgrade(request: IncomingMessage): UpgradeRequest {
   for (const name of KEPT_HEADERS) {
     const value = request.headers[name];
     // Node gives every header but set-cookie as one string.
-    if (typeof value === 'string') (headers ??= {})[name] = value;
+    if (typeof value !== 'string') continue;
+    headers ??= {};
+    headers[name] = value;
   }
   return { headers: headers ?? NONE, socket: request.socket };
 }

@@ -9,7 +9,7 @@
  * `statusGroup` with 3 = in progress, groups as `rows` sorted by `position`,
  * the coach marker in lineups, the venue with attendance) but shows no full
  * payload. Assumption: the shapes below, served alike by the sandbox
- * (src/sandbox/routes/world-cup-v1.ts). Other engineers read
+ * (sandbox/routes/world-cup-v1.ts). Other engineers read
  * `V1WorldCupMatchesPayload` (live ticker): keep it stable.
  */
 import type { Route } from './route.js';

@@ -50,10 +50,10 @@ export type BaseballLineupCoverage = 'published' | 'upstream404' | 'notCarried';
 
 /** Lineup coverage by `uniqueTournament.id` (spec 4.9; IDs are our assumption). Unlisted leagues: published. */
 export const baseballLineupCoverage: Readonly<Record<number, BaseballLineupCoverage>> = {
-  11_205: 'published',
-  11_330: 'upstream404',
-  11_340: 'upstream404',
-  11_350: 'notCarried',
+  11205: 'published',
+  11330: 'upstream404',
+  11340: 'upstream404',
+  11350: 'notCarried',
 };
 
 /**

@@ -1,0 +1,35 @@
+/**
+ * What answers a request the front door let in (src/transport/http/front-door.ts):
+ * /subgraph's yoga for `/subgraph`, otherwise a result-cache hit answered
+ * before yoga (src/results/fast-path.ts) or /graphql's yoga untouched.
+ */
+import type { RequestListener } from 'node:http';
+import { routeSubgraph } from '../federation/route-subgraph.js';
+import type { PipelineParts } from '../plugins/pipeline.js';
+import { serveResultCacheHits } from '../results/fast-path.js';
+import { fastHitSpan } from '../tracing/use-operation-spans.js';
+import type { GatewayYoga } from './graphql-yoga.js';
+
+export function requestHandler(
+  parts: PipelineParts,
+  yoga: GatewayYoga,
+  subgraph: (() => RequestListener) | undefined,
+): RequestListener {
+  const { resultCache, tracing, services } = parts;
+  const standAlone =
+    resultCache === undefined
+      ? yoga
+      : serveResultCacheHits(
+          {
+            cache: resultCache,
+            keys: parts.clientKeys,
+            services: { ledger: services.ledger, metrics: services.metrics, budgets: parts.budgets },
+            fastHits: services.metrics.resultCacheFastHits,
+            inputBounds: parts.inputBounds,
+            documentOf: parts.persisted.documentOf,
+            onHit: tracing === undefined ? undefined : fastHitSpan(tracing),
+          },
+          yoga,
+        );
+  return routeSubgraph(subgraph, standAlone);
+}
