@@ -7,7 +7,7 @@
 import type { ResolverContext } from '../src/context.js';
 import type { Resolvers, Sport } from '../src/generated/resolvers-types.js';
 import type { ChainReport } from '../src/images/service.js';
-import { isV6FileName, type LogoSources } from '../src/images/paths.js';
+import { isV6FileName, type LogoSources } from '../src/model/image-paths.js';
 import type { ImageRef } from '../src/model/image-ref.js';
 import { integerId } from '../src/model/native-id.js';
 import { slugOn, sportChoice } from '../src/model/sport-catalogue.js';

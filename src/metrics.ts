@@ -45,7 +45,7 @@ export class GatewayMetrics {
 
   readonly resultCacheFastHits = new AfterAnswerCounter(this.afterAnswer, {
     name: 'sports_graph_result_cache_fast_hits_total',
-    help: "Operation-result cache hits answered before yoga by the HTTP fast path (src/results/fast-path.ts); yoga's own request metrics do not see them.",
+    help: "Operation-result cache hits answered before yoga by the HTTP fast path (src/transport/http/result-cache-hits.ts); yoga's own request metrics do not see them.",
     registers: [this.registry],
   });
 

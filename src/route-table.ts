@@ -50,9 +50,9 @@ export const gatewayRoutes: readonly GatewayRoute[] = [
   },
   {
     name: 'images',
-    // `/images/v1|v2|v6/...` and `/images/logo?...` (src/images/paths.ts); anything else under it is a coded 400.
+    // `/images/v1|v2|v6/...` and `/images/logo?...` (src/model/image-paths.ts); anything else under it is a coded 400.
     path: /^\/images(?:\/|$)/,
-    spending: { kind: 'gated', door: 'src/images/use-images.ts' },
+    spending: { kind: 'gated', door: 'src/plugins/use-images.ts' },
   },
   { name: 'healthz', path: /^\/healthz$/, spending: { kind: 'none' } },
   { name: 'readyz', path: /^\/readyz$/, spending: { kind: 'none' } },

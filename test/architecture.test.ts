@@ -19,7 +19,7 @@ import extractTSConfig from 'dependency-cruiser/config-utl/extract-ts-config';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 /** Entries in the known-violations list when the check arrived: fixing arrows lowers it, nothing raises it. */
-const KNOWN_AT_MOST = 8;
+const KNOWN_AT_MOST = 2;
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const CONFIG = '.dependency-cruiser.cjs';

@@ -64,7 +64,7 @@ function get(gatewayUrl: string, body: Body): Promise<Answer> {
 }
 
 const codeOf = (answer: Answer): unknown => answer.errors?.[0]?.extensions?.['code'];
-/** Result-cache hits answered before yoga (src/results/fast-path.ts). */
+/** Result-cache hits answered before yoga (src/transport/http/result-cache-hits.ts). */
 const fastHits = async (stack: TestStack): Promise<number> =>
   (await stack.gateway.services.metrics.resultCacheFastHits.get()).values[0]?.value ?? 0;
 const upstreamTotal = async (stack: TestStack): Promise<number> => (await requestCounts(stack.sandbox.url)).total;

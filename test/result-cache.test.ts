@@ -190,7 +190,7 @@ describe('operation-result cache', () => {
     expect(second.data?.quota.used).toBe((first.data?.quota.used ?? 0) + 1);
   });
 
-  describe('fast path before yoga (src/results/fast-path.ts)', () => {
+  describe('fast path before yoga (src/transport/http/result-cache-hits.ts)', () => {
     const query = `{ v1 { hockey { athlete(id: "${hockeyV1Ids.firstAthleteId + 6}") { name } } } }`;
     const body = JSON.stringify({ query, variables: {} });
     const fastHits = async (): Promise<number> => {

@@ -1,13 +1,13 @@
 /**
  * What answers a request the front door let in (src/transport/http/front-door.ts):
  * /subgraph's yoga for `/subgraph`, otherwise a result-cache hit answered
- * before yoga (src/results/fast-path.ts) or /graphql's yoga untouched.
+ * before yoga (src/transport/http/result-cache-hits.ts) or /graphql's yoga untouched.
  */
 import type { RequestListener } from 'node:http';
 import { routeSubgraph } from '../federation/route-subgraph.js';
 import type { PipelineParts } from '../plugins/pipeline.js';
-import { serveResultCacheHits } from '../results/fast-path.js';
-import { fastHitSpan } from '../tracing/use-operation-spans.js';
+import { serveResultCacheHits } from '../transport/http/result-cache-hits.js';
+import { fastHitSpan } from '../plugins/use-operation-spans.js';
 import type { GatewayYoga } from './graphql-yoga.js';
 
 export function requestHandler(

@@ -7,7 +7,7 @@
  * (a V6 `logo` file name exactly as the payload gave it). Every ID is
  * optional; a row needs at least one.
  */
-import { parseImagePath, type LogoSources } from './paths.js';
+import { parseImagePath, type LogoSources } from '../model/image-paths.js';
 
 export interface ImportItem {
   /** Row label for messages: `name`, or the row number. */

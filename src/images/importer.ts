@@ -14,7 +14,7 @@ import type { SpendGate } from '../spend/spend-gate.js';
 import type { Ledger } from '../spend/ledger.js';
 import { SpendMeter } from '../spend/spend-meter.js';
 import type { ImportItem } from './import-list.js';
-import type { ImageRequest } from './paths.js';
+import type { ImageRequest } from '../model/image-paths.js';
 import type { ImageService } from './service.js';
 
 export interface ImportSummary {

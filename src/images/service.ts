@@ -23,7 +23,7 @@ import type { Route } from '../upstream/routes/route.js';
 import { v2Routes } from '../upstream/routes/v2.js';
 import { v2AussieRulesRoutes } from '../upstream/routes/v2-aussie-rules.js';
 import type { SpendMeter } from '../spend/spend-meter.js';
-import { gatewayUrlOf, storeKeyOf, type ImageRequest, type LogoSources } from './paths.js';
+import { gatewayUrlOf, storeKeyOf, type ImageRequest, type LogoSources } from '../model/image-paths.js';
 import { isPlaceholder } from './placeholder.js';
 import type { SharedImage, SharedImages } from './shared-images.js';
 import type { ImageEntry, ImageStore } from './store.js';

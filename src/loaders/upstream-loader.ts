@@ -94,7 +94,7 @@ export class UpstreamLoader {
   /** Every request this operation sent, and the guard that may refuse one before it is sent (a client's budget). */
   readonly meter = new SpendMeter();
   readonly trace: RequestTrace;
-  /** Told of each load (set by src/tracing/use-operation-spans.ts when tracing is on). */
+  /** Told of each load (set by src/plugins/use-operation-spans.ts when tracing is on). */
   observer: LoadObserver | undefined;
   /** Refreshes this operation started that answered stale before their request was recorded. */
   private readonly refreshing = new Set<{ meter: SpendMeter; counted: boolean }>();

@@ -20,7 +20,7 @@
  *
  * The same rules reach the doors that do not pass yoga's `onParams`: the
  * result-cache fast path asks `documentOf` which text a request names
- * (src/results/fast-path.ts), and graphql-ws subscribe messages are resolved
+ * (src/transport/http/result-cache-hits.ts), and graphql-ws subscribe messages are resolved
  * by `webSocketDocument` (src/transport/ws/graphql-ws-server.ts).
  */
 import { GraphQLError } from 'graphql';

@@ -18,7 +18,7 @@
  * least fresh of them.
  *
  * A plain POST hit is usually answered before yoga by the HTTP fast path
- * (src/results/fast-path.ts); this hook serves every other hit. In a
+ * (src/transport/http/result-cache-hits.ts); this hook serves every other hit. In a
  * cluster the fast path reads only this replica's layer, and this hook is
  * where the shared tier is consulted: one place for every door (POST, GET,
  * WebSocket), and a hit found there is kept locally, so the next one on
@@ -62,7 +62,7 @@ export function useResultCache({ cache, budgets, namespace = '' }: ResultCacheOp
 
       const serve = (hit: StoredResult): undefined => {
         const { ledger, metrics } = context.services;
-        // Shared with the HTTP fast path (src/results/fast-path.ts), which answers most hits before yoga.
+        // Shared with the HTTP fast path (src/transport/http/result-cache-hits.ts), which answers most hits before yoga.
         const cost = recordHit(hit, { ledger, metrics, budgets }, context.clientName);
         setResultAndStopExecution({ ...splicedResult(hit), extensions: { cost } });
         return undefined;

@@ -1,7 +1,7 @@
 /**
  * What serving a stored result does, wherever it is served from (the yoga
  * plugin, src/plugins/use-result-cache.ts, and the HTTP fast path,
- * src/results/fast-path.ts): count each resource it was built from as a
+ * src/transport/http/result-cache-hits.ts): count each resource it was built from as a
  * cache hit, and report `extensions.cost` in the trace plugin's shape —
  * estimated 0, no upstream request, one cache hit per resource load (what
  * executing again over the fresh cache would report), the allowance and the

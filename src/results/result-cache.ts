@@ -43,7 +43,7 @@ export function resultKey(parts: ResultKeyParts): string {
 export interface ResultCache {
   /**
    * This replica's own layer, synchronously: what the HTTP fast path
-   * (src/results/fast-path.ts) answers from, so that a hit there never waits
+   * (src/transport/http/result-cache-hits.ts) answers from, so that a hit there never waits
    * on the network.
    */
   getLocal(key: string): StoredResult | undefined;

@@ -22,7 +22,7 @@ export function splicedResult(stored: StoredResult): SplicedResult {
   };
 }
 
-/** `{"data":…,"extensions":…}` around the stored JSON: the bytes yoga writes for a hit (also the fast path's, src/results/fast-path.ts). */
+/** `{"data":…,"extensions":…}` around the stored JSON: the bytes yoga writes for a hit (also the fast path's, src/transport/http/result-cache-hits.ts). */
 export function splicedBody(stored: StoredResult, extensions: ExecutionResult['extensions']): string {
   const tail = extensions === undefined ? '' : `,"extensions":${JSON.stringify(extensions)}`;
   return `{"data":${stored.json}${tail}}`;

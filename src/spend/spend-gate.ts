@@ -1,7 +1,7 @@
 /**
  * The one accounting every door passes before it can cause a counted
  * upstream request: GraphQL operations (src/plugins/use-cost-limit.ts), the
- * image routes (src/images/use-images.ts), the image importer, and the
+ * image routes (src/plugins/use-images.ts), the image importer, and the
  * shared polls that subscriptions start (live ticker, baseball lineups).
  *
  * In order, with the door's estimate (an upper bound of counted requests,

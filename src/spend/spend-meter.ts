@@ -1,6 +1,6 @@
 /**
  * What a piece of work really spent upstream, measured where requests are
- * counted: the quota step of the client pipeline (client.ts `withQuota`)
+ * counted: the ledger step of the client pipeline (client.ts `withLedger`)
  * records each request that reached the upstream on the meter the call
  * carries (`FetchOptions.meter`).
  *

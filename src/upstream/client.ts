@@ -1,6 +1,6 @@
 /**
  * The upstream client: undici Pools, one per origin, behind a composition of
- * small steps (cooldown, retry, quota, metrics, auth). Each step is a function
+ * small steps (cooldown, retry, ledger, metrics, auth). Each step is a function
  * from the next `Send` to a `Send`, so each rule lives in one place and can be
  * read alone.
  *
@@ -245,7 +245,7 @@ export function withAuth(apiKey: string | undefined): Step {
  * left. Every request that reached the upstream is recorded on the call's
  * spend meter, if it carries one.
  */
-export function withQuota(ledger: Ledger): Step {
+export function withLedger(ledger: Ledger): Step {
   return (next) => async (call) => {
     const { counted } = call.route;
     if (!counted && call.meter === undefined) return next(call);
@@ -294,7 +294,7 @@ export function withQuota(ledger: Ledger): Step {
 
 /**
  * Tells the trouble states (trouble.ts) of every request that was sent and
- * what came back. Inside withQuota: a request the ledger or a cooldown
+ * what came back. Inside withLedger: a request the ledger or a cooldown
  * refused was never sent and says nothing of the upstream.
  */
 export function withTroubleWatch(trouble: UpstreamTrouble): Step {

@@ -1,6 +1,6 @@
 /**
  * The one executor of route descriptions: cache -> in-flight sharing ->
- * client pipeline (cooldown, retry, quota, metrics, auth, undici) -> payload
+ * client pipeline (cooldown, retry, ledger, metrics, auth, undici) -> payload
  * check. Resolvers reach it only through request-scoped loaders.
  */
 import type { Logger } from 'pino';
@@ -15,7 +15,7 @@ import {
   withAuth,
   withCooldown,
   withMetrics,
-  withQuota,
+  withLedger,
   withRetryOnce,
   withTroubleWatch,
   NO_HEADERS,
@@ -121,7 +121,7 @@ export class UpstreamFetcher {
     this.send = compose(
       withCooldown(),
       withRetryOnce(),
-      withQuota(ledger),
+      withLedger(ledger),
       withTroubleWatch(this.trouble),
       withMetrics(metrics),
       withAuth(config.apiKey),

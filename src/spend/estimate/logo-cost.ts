@@ -9,7 +9,7 @@
  * team (src/spend/estimate/resolve-known.ts) the store is asked for exactly that
  * image, so logos already stored cost nothing across a list of teams.
  */
-import { isV6FileName } from '../../images/paths.js';
+import { isV6FileName } from '../../model/image-paths.js';
 import type { V2ImageParams } from '../../upstream/routes/images.js';
 import { integerId } from '../../model/native-id.js';
 import { sportChoice, type SportArgNames, type SportChoice } from '../../model/sport-catalogue.js';

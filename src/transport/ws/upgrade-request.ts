@@ -10,7 +10,7 @@
  *   check at `connection_init` and each operation's `clientName`
  *   (src/access/client-keys.ts, src/access/presented-in-context.ts);
  * - the W3C trace context (`traceparent`, `tracestate`): the parent of an
- *   operation's span (src/tracing/use-operation-spans.ts);
+ *   operation's span (src/plugins/use-operation-spans.ts);
  * - the peer's address (`socket.remoteAddress`): a keyless client's identity
  *   for the per-client odds feed cap (src/access/client-identity.ts); and
  *   the socket itself, which the direct `next` path writes to

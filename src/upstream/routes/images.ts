@@ -3,7 +3,7 @@
  * Their answers are bytes, not JSON: `UpstreamFetcher.fetchRaw` runs them and
  * the image store (`src/images/`) is their cache, so `accepts` is never asked.
  *
- * Parameters reach these builders only after `src/images/paths.ts` checked
+ * Parameters reach these builders only after `src/model/image-paths.ts` checked
  * them; the builders still encode every segment so nothing can leave the path.
  *
  * Assumptions: V1 images are served under `/v1/football/images` for every

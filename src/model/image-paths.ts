@@ -12,7 +12,7 @@
  * `../`, `%2F`, `%0D%0A`, backslashes, absolute URLs and very long names are
  * refused here (400) and can never reach the upstream or any other host.
  */
-import { isIntegerIdText } from '../model/native-id.js';
+import { isIntegerIdText } from './native-id.js';
 import { ErrorCode, GatewayError } from '../upstream/errors.js';
 import {
   v1ImageTypes,

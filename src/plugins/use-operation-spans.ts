@@ -16,7 +16,7 @@
  * `sports_graph.allowance.remaining`; `sports_graph.error_codes` and an
  * error status when the answer carries errors.
  *
- * Result-cache hits answered before yoga (src/results/fast-path.ts) get a
+ * Result-cache hits answered before yoga (src/transport/http/result-cache-hits.ts) get a
  * span of their own from `fastHitSpan`.
  */
 import type { IncomingMessage } from 'node:http';
@@ -26,8 +26,8 @@ import type { Plugin } from 'graphql-yoga';
 import { Code } from '../codes/error-codes.js';
 import type { GatewayContext } from '../context.js';
 import { operationCosts } from '../spend/estimate/operation-costs.js';
-import type { HeaderReader, Tracing } from './open-tracing.js';
-import { upstreamSpans } from './upstream-spans.js';
+import type { HeaderReader, Tracing } from '../tracing/open-tracing.js';
+import { upstreamSpans } from '../tracing/upstream-spans.js';
 
 /** Headers of the request an operation came in on: yoga's `Request` over HTTP, the upgrade request over graphql-ws. */
 function headersOf(context: GatewayContext): HeaderReader {

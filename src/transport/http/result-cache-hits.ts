@@ -40,12 +40,12 @@
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Counter } from 'prom-client';
-import { presentedKey, type ClientKeys } from '../access/client-keys.js';
-import { inputRefusal, type InputBounds } from '../transport/http/input-bounds.js';
-import { bufferedBody } from '../transport/http/body-limit.js';
-import { recordHit, type HitServices } from './hit.js';
-import { resultKey, type ResultCache } from './result-cache.js';
-import { splicedBody } from './splice.js';
+import { presentedKey, type ClientKeys } from '../../access/client-keys.js';
+import { inputRefusal, type InputBounds } from './input-bounds.js';
+import { bufferedBody } from './body-limit.js';
+import { recordHit, type HitServices } from '../../results/hit.js';
+import { resultKey, type ResultCache } from '../../results/result-cache.js';
+import { splicedBody } from '../../results/splice.js';
 
 export interface FastPathOptions {
   readonly cache: ResultCache;
@@ -63,7 +63,7 @@ export interface FastPathOptions {
    * @default its `query`, unless it carries `extensions.persistedQuery`
    */
   readonly documentOf?: (request: { readonly query: unknown; readonly extensions: unknown }) => string | undefined;
-  /** Told of each hit answered here (a trace span: src/tracing/use-operation-spans.ts). */
+  /** Told of each hit answered here (a trace span: src/plugins/use-operation-spans.ts). */
   readonly onHit?:
     | ((
         request: IncomingMessage,

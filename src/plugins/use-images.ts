@@ -22,10 +22,10 @@ import { refusalBody, secondsUntil } from '../spend/spend-refusal.js';
 import type { GatewayServices } from '../context.js';
 import { SpendMeter } from '../spend/spend-meter.js';
 import { ErrorCode, GatewayError, isGatewayError } from '../upstream/errors.js';
-import { imageServiceFor } from './for-services.js';
-import { isImagePath, parseImagePath, type ParsedImagePath } from './paths.js';
-import type { ImageService } from './service.js';
-import type { ImageEntry } from './store.js';
+import { imageServiceFor } from '../images/for-services.js';
+import { isImagePath, parseImagePath, type ParsedImagePath } from '../model/image-paths.js';
+import type { ImageService } from '../images/service.js';
+import type { ImageEntry } from '../images/store.js';
 
 const ONE_DAY = 'public, max-age=86400';
 
