@@ -14,9 +14,8 @@
  * first frame arrives and cost the fan-out, for nobody to share with.
  */
 import type { Logger } from 'pino';
-import type { Board, Bus, Leases } from '../state/contracts.js';
-import { ClusterFeedSource, type LinkState } from './cluster-feed-source.js';
-import { clusterLoops } from './cluster-loop.js';
+import { ClusterFeedSource } from './cluster-feed-source.js';
+import { clusterLoops, type ClusterLoopsOptions } from './cluster-loop.js';
 import type { OddsFeedSource } from './feed-source.js';
 import { loopsAlone, type PollLoops } from './poll-loop.js';
 
@@ -32,14 +31,8 @@ export const sharingAlone: LiveSharing = {
   loops: loopsAlone,
 };
 
-export interface ClusterSharingOptions {
-  readonly replicaId: string;
-  readonly bus: Bus;
-  readonly leases: Leases;
-  readonly board: Board;
-  readonly link: LinkState;
-  readonly logger: Logger;
-}
+/** What the cluster's feeds and loops coordinate over; `logger` is the gateway's (the loops log under a child of it). */
+export type ClusterSharingOptions = Omit<ClusterLoopsOptions, 'leaseTtlMs' | 'tickMs'>;
 
 export function clusterSharing(options: ClusterSharingOptions): LiveSharing {
   const { logger, ...coordination } = options;
