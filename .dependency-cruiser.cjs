@@ -44,7 +44,7 @@ const layers = [
   {
     name: 'backends',
     why: 'state backends (local, Redis) and the seam that picks one: they implement the contracts the rooms below define, and only the entry opens them',
-    paths: ['^src/state/(local/|redis/|open-state\\.ts$|cache-entries-for\\.ts$)'],
+    paths: ['^src/state/(local/|redis/|open-state\\.ts$|state-backend\\.ts$|cache-entries-for\\.ts$)'],
   },
   {
     name: 'features',
@@ -82,7 +82,7 @@ const layers = [
     paths: [
       '^src/(config|env-reader|logger|metrics|metrics-after-answer|runtime-files)\\.ts$',
       '^src/(codes|net|access|streams|config)/',
-      '^src/state/(?!local/|redis/|open-state\\.ts$|cache-entries-for\\.ts$)',
+      '^src/state/(?!local/|redis/|open-state\\.ts$|state-backend\\.ts$|cache-entries-for\\.ts$)',
     ],
   },
   {

@@ -1,6 +1,6 @@
 import { Repeater } from 'graphql-yoga';
 import type { Plan, Resolvers } from '../src/generated/resolvers-types.js';
-import type { QuotaSnapshot } from '../src/state/local/local-ledger.js';
+import type { QuotaSnapshot } from '../src/spend/ledger.js';
 
 export const quotaResolvers: Resolvers = {
   Query: {

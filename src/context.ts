@@ -16,7 +16,7 @@ import type { LiveServices } from './live/services.js';
 import type { GatewayMetrics } from './metrics.js';
 import type { UpstreamFetcher } from './upstream/fetcher.js';
 import type { Ledger } from './spend/ledger.js';
-import type { SharedState } from './state/open-state.js';
+import type { StateBackend } from './state/open-state.js';
 import type { LoaderPort, UpstreamCachePort } from './loaders/loader-ports.js';
 
 export interface GatewayServices {
@@ -30,7 +30,7 @@ export interface GatewayServices {
   /** The cost, plan and client-budget check every door passes (src/spend/spend-gate.ts). */
   readonly spend: SpendGate;
   /** Where shared state lives: this process alone, or the cluster (src/state/open-state.ts). */
-  readonly state: Pick<SharedState, 'mode' | 'replicaId' | 'bus' | 'leases' | 'board' | 'health'>;
+  readonly state: Pick<StateBackend, 'mode' | 'replicaId' | 'bus' | 'leases' | 'board' | 'health'>;
 }
 
 /** The operation context as resolvers see it (codegen's contextType): ports only, no services. */

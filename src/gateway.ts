@@ -21,17 +21,14 @@ import { GatewayMetrics } from './metrics.js';
 import { pipeline, type PipelineParts } from './plugins/pipeline.js';
 import { SettleSweep } from './plugins/settle-sweep.js';
 import { persistedOperations } from './plugins/use-persisted-operations.js';
-import { LocalResultCache } from './results/result-cache.js';
 import { loadTypeDefs, standAloneSchema } from './gateway/schema.js';
 import { auditedLedger } from './spend/charge-audit.js';
 import { ChargeTally } from './spend/charge-tally.js';
 import { SpendGate } from './spend/spend-gate.js';
-import { cacheEntriesFor } from './state/cache-entries-for.js';
-import { openSharedState } from './state/open-state.js';
+import { openState } from './state/open-state.js';
 import { openTracing } from './tracing/open-tracing.js';
 import { hostPolicyFor, openFrontDoor } from './transport/http/front-door.js';
 import { openWsFront } from './transport/ws/ws-front.js';
-import type { CacheEntries } from './upstream/cache-entries.js';
 import { DiskEntries } from './upstream/disk-entries.js';
 import { UpstreamFetcher, type UpstreamFetcherOptions } from './upstream/fetcher.js';
 
@@ -56,22 +53,15 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
   const logger = options.logger ?? createLogger(config.logLevel);
   const metrics = new GatewayMetrics(config.cluster.replicaId);
 
-  // State: the DATA_DIR lock, the ledger, the client budgets and the shared tiers (src/state/open-state.ts).
-  const state = await openSharedState({ config, logger, purpose: 'gateway', redisRoundTrips: metrics.redisRoundTrips });
+  // State: everything shared, alone or with the cluster's replicas (src/state/open-state.ts, the only place that knows which).
+  const state = await openState({ config, logger, purpose: 'gateway', redisRoundTrips: metrics.redisRoundTrips });
   metrics.observeCluster(state);
   const { budgets } = state;
   metrics.observeAllowance(state.ledger);
   // Who paid for each counted request; the ledger is counted beside it for the test suite's charge check when that is on (src/spend/charge-audit.ts).
   const tally = new ChargeTally();
   const ledger = auditedLedger(state.ledger, tally, 'gateway');
-  let cacheEntries: CacheEntries;
-  try {
-    // After the DATA_DIR lock (openSharedState): the cache file is a state file, one process at a time.
-    cacheEntries = await cacheEntriesFor(config, logger);
-  } catch (error) {
-    await state.close();
-    throw error;
-  }
+  const { entries: cacheEntries, tier: responseTier } = state.responses;
   metrics.observeCacheFile(cacheEntries instanceof DiskEntries ? cacheEntries : undefined);
 
   // Upstream: the one executor of route descriptions, behind the response cache.
@@ -83,12 +73,12 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     ledger,
     metrics,
     logger,
-    responseTier: state.tiers.responses,
+    responseTier,
     cacheEntries,
   });
   try {
     // The image index is a state file too: one that cannot be read stops start-up here, naming it.
-    await imageServiceFor({ config, fetcher, logger, sharedImages: state.tiers.images });
+    await imageServiceFor({ config, fetcher, logger, sharedImages: state.images });
   } catch (error) {
     await fetcher.close();
     await state.close();
@@ -97,7 +87,15 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
 
   // Money, then the live feeds that spend it; together they are every operation's services.
   const spend = new SpendGate({ ledger, budgets, maxOperationCost: config.limits.maxOperationCost, tally });
-  const live = createLiveServices({ config, baseUrl: options.baseUrl, logger, fetcher, ledger, spend, state });
+  const live = createLiveServices({
+    config,
+    baseUrl: options.baseUrl,
+    logger,
+    fetcher,
+    ledger,
+    spend,
+    sharing: state.live,
+  });
   const services: GatewayServices = { config, fetcher, ledger, metrics, logger, live, spend, state };
   const typeDefs = loadTypeDefs();
   const schema = standAloneSchema(typeDefs);
@@ -114,12 +112,12 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     hostPolicy: hostPolicyFor(config),
     inputBounds: { maxDepth: config.limits.maxVariablesDepth, maxValues: config.limits.maxVariablesValues },
     resultCache: config.resultCache.enabled
-      ? state.tiers.results(new LocalResultCache(config.resultCache.maxBytes), metrics.resultCacheSharedHits)
+      ? state.results(config.resultCache.maxBytes, metrics.resultCacheSharedHits)
       : undefined,
     // OpenTelemetry when OTEL_EXPORTER_OTLP_ENDPOINT is set; undefined (no SDK loaded) otherwise.
     tracing: await openTracing(config.tracing, { replicaId: config.cluster.replicaId, logger }),
     // Automatic persisted queries (shared by the cluster), or trusted documents only.
-    persisted: persistedOperations({ config: config.persisted, tiers: state.tiers }),
+    persisted: persistedOperations({ config: config.persisted, apq: state.apq }),
     settleSweep: new SettleSweep(),
     drain: drain.signal,
     readiness: drain.readiness,

@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { hockeyV1Ids } from '../sandbox/fixtures/hockey-v1.js';
 import { gql, requestCounts, type GraphQLResponse } from './support/client.js';
 import { startRedis, type RedisServer } from './support/redis-server.js';
-import type { SharedState } from '../src/state/open-state.js';
+import type { StateBackend } from '../src/state/open-state.js';
 import { startStack, type TestStack } from './support/servers.js';
 
 const PREFIX = 'sports-graph:';
@@ -113,8 +113,8 @@ describe('shared budgets and allowance survive memory pressure and data loss', {
     cleanup.push(() => second.close());
     await spendAlice(first.gateway.url);
     // The second replica has run no budget script: what it knows of alice came on the bus.
-    // Operations see a narrower view of the shared state; the object is the whole SharedState.
-    const { budgets } = second.gateway.services.state as unknown as SharedState;
+    // Operations see a narrower view of the shared state; the object is the whole StateBackend.
+    const { budgets } = second.gateway.services.state as unknown as StateBackend;
     for (let waited = 0; budgets.remaining('alice') !== 0 && waited < 10_000; waited += 50)
       await new Promise((resolve) => setTimeout(resolve, 50));
     expect(budgets.remaining('alice')).toBe(0);

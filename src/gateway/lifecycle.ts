@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { GatewayServices } from '../context.js';
-import type { StateReadiness } from '../state/shared.js';
+import type { StateReadiness } from '../state/contracts.js';
 import type { FrontDoor } from '../transport/http/front-door.js';
 import { waitFor } from '../transport/http/in-flight.js';
 import type { WsFront } from '../transport/ws/ws-front.js';

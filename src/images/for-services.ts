@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { UpstreamFetcher } from '../upstream/fetcher.js';
 import { ImageService } from './service.js';
-import type { SharedImages } from './shared-images.js';
+import { noSharedImages, type SharedImages } from './shared-images.js';
 import { ImageStore } from './store.js';
 
 const services = new WeakMap<object, Promise<ImageService>>();
@@ -18,7 +18,10 @@ interface Needed {
   readonly config: Config;
   readonly fetcher: UpstreamFetcher;
   readonly logger: Logger;
-  /** Cluster mode: the images every replica shares. Only the first call, at start-up, makes the service. */
+  /**
+   * The images every replica shares: the state backend's (src/state/open-state.ts). Only the first call, at
+   * start-up, makes the service; a process that passes none (the importer) shares with nobody.
+   */
   readonly sharedImages?: SharedImages | undefined;
 }
 
@@ -37,7 +40,7 @@ export function imageServiceFor(gateway: Needed): Promise<ImageService> {
         store,
         logger: gateway.logger,
         v6TtlMs: gateway.config.cacheTtls.image * 1000,
-        shared: gateway.sharedImages,
+        shared: gateway.sharedImages ?? noSharedImages,
       });
     })();
     service.catch(() => services.delete(gateway.fetcher));

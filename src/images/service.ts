@@ -62,8 +62,8 @@ export interface ImageServiceOptions {
   readonly logger: Logger;
   /** How long V6 images are kept (spec 4.2.5: 24 hours). */
   readonly v6TtlMs: number;
-  /** Cluster mode: the images every replica shares. @default none (a single gateway) */
-  readonly shared?: SharedImages | undefined;
+  /** The images every replica shares (`noSharedImages` alone: every lookup a miss). */
+  readonly shared: SharedImages;
 }
 
 function routeOf(request: ImageRequest): Route<never, unknown> {
@@ -202,12 +202,10 @@ export class ImageService {
   }
 
   private async load(request: ImageRequest, key: string, options: FetchOptions): Promise<ImageOutcome> {
-    if (this.options.shared !== undefined) {
-      const found = await this.options.shared.get(key);
-      if (found !== undefined) {
-        const adopted = await this.adopt(key, found);
-        if (adopted !== undefined) return adopted;
-      }
+    const found = await this.options.shared.get(key);
+    if (found !== undefined) {
+      const adopted = await this.adopt(key, found);
+      if (adopted !== undefined) return adopted;
     }
     return this.fetchImage(request, key, options);
   }
@@ -234,7 +232,7 @@ export class ImageService {
 
   /** Offers what the upstream answered to the other replicas (not awaited: this replica has its answer). */
   private share(key: string, image: SharedImage): void {
-    if (this.options.shared !== undefined) void this.options.shared.put(key, image);
+    void this.options.shared.put(key, image);
   }
 
   private async fetchImage(request: ImageRequest, key: string, options: FetchOptions): Promise<ImageOutcome> {

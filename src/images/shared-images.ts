@@ -5,8 +5,8 @@
  * every image (and every placeholder or "not found" answer) it fetched, so a
  * logo paid for by one replica is served by all of them for nothing.
  *
- * A single gateway has none. The Redis implementation, with its size bound,
- * is src/state/redis/redis-images.ts. Both methods never reject: a shared
+ * A single gateway shares with nobody (`noSharedImages`). The Redis
+ * implementation, with its size bound, is src/state/redis/redis-images.ts. Both methods never reject: a shared
  * store that cannot be reached is a miss, and the replica asks the upstream
  * as a single gateway would.
  */
@@ -28,3 +28,9 @@ export interface SharedImages {
   get(key: string): Promise<SharedImage | undefined>;
   put(key: string, image: SharedImage): Promise<void>;
 }
+
+/** A gateway alone (and the importer): nobody else holds an image, and nobody takes one. */
+export const noSharedImages: SharedImages = {
+  get: () => Promise.resolve(undefined),
+  put: () => Promise.resolve(),
+};

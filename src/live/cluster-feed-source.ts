@@ -4,7 +4,7 @@
  *
  * Roles, per match, on each replica that has a hub channel for it:
  *
- * - owner: holds the lease `odds:{matchId}` (src/state/shared.ts, Leases),
+ * - owner: holds the lease `odds:{matchId}` (src/state/contracts.ts, Leases),
  *   runs the real upstream socket (match-feed.ts), hands each frame to its
  *   own hub directly, publishes it on the bus channel `odds:{matchId}` and
  *   keeps the latest on the board, so that a replica whose first subscriber
@@ -62,7 +62,7 @@
  */
 import { CoalescedRun } from './coalesced-run.js';
 import type { Logger } from 'pino';
-import type { Board, Bus, Leases } from '../state/shared.js';
+import type { Board, Bus, Leases } from '../state/contracts.js';
 import {
   encodeBoardedFrame,
   encodeClusterMessage,

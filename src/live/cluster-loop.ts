@@ -27,17 +27,9 @@
  */
 import { CoalescedRun } from './coalesced-run.js';
 import type { Logger } from 'pino';
-import type { Board, Bus, Leases } from '../state/shared.js';
+import type { Board, Bus, Leases } from '../state/contracts.js';
 import type { LinkState } from './cluster-feed-source.js';
-
-export interface LoopHandlers {
-  /** This replica polls from now on (it holds the lease, or Redis is away). */
-  run(): void;
-  /** Another replica polls from now on, or this one has no listeners left: stop polling. */
-  halt(): void;
-  /** What the polling replica published. */
-  receive(value: string): void;
-}
+import type { LoopHandlers, PollLoop, PollLoops } from './poll-loop.js';
 
 export interface ClusterLoopsOptions {
   readonly replicaId: string;
@@ -52,16 +44,14 @@ export interface ClusterLoopsOptions {
   readonly tickMs?: number;
 }
 
-/** Makes the cluster loop of one name; the services pass it to the ticker and the lineup poller in cluster mode. */
-export type ClusterLoops = (name: string, boardTtlMs: number, handlers: LoopHandlers) => ClusterLoop;
-
-export function clusterLoops(options: ClusterLoopsOptions): ClusterLoops {
+/** The loops of a cluster member: the cluster backend hands them to the ticker and the lineup poller (live/sharing.ts). */
+export function clusterLoops(options: ClusterLoopsOptions): PollLoops {
   return (name, boardTtlMs, handlers) => new ClusterLoop(name, boardTtlMs, handlers, options);
 }
 
 type Role = 'idle' | 'follower' | 'owner' | 'alone';
 
-export class ClusterLoop {
+export class ClusterLoop implements PollLoop {
   readonly #name: string;
   readonly #boardTtlMs: number;
   readonly #handlers: LoopHandlers;

@@ -21,8 +21,8 @@
  * the match whose client can pay; a poll nobody can pay for is not made and
  * is pushed as a status whose error is QUOTA_EXHAUSTED).
  *
- * In a cluster each match is watched once for all replicas
- * (cluster-loop.ts, lease `lineups:{matchId}`): the holder reads the match
+ * Each watch polls through a loop (poll-loop.ts): alone, while it has
+ * listeners; in a cluster once for all replicas (cluster-loop.ts, lease `lineups:{matchId}`): the holder reads the match
  * and polls, and every status it pushes goes to the other replicas'
  * subscribers too. A replica that takes a watch over continues the
  * schedule it finds on the board (the next poll at the last status's
@@ -39,7 +39,7 @@ import { isGatewayError } from '../upstream/errors.js';
 import { v2BaseballRoutes, type BaseballLineupsPayload } from '../upstream/routes/v2-baseball.js';
 import { v2EventRoutes } from '../upstream/routes/v2-events.js';
 import { assertLineupsCarried, fetchBaseballEvent } from '../model/baseball-lineups.js';
-import type { ClusterLoop, ClusterLoops } from './cluster-loop.js';
+import { loopsAlone, type PollLoop, type PollLoops } from './poll-loop.js';
 import { PollPayers, PollRefusedError, subscriptionRefusal } from '../spend/poll-payers.js';
 
 /** A failure with a stable code: an upstream error, or a poll nobody could pay for. */
@@ -63,8 +63,8 @@ export interface LineupPollerOptions {
   requestTimeoutMs?: number;
   /** @default Date.now */
   now?: () => number;
-  /** In a cluster: one watch per match for all replicas (cluster-loop.ts). Alone: undefined. */
-  loops?: ClusterLoops;
+  /** When this replica polls a match (poll-loop.ts): one watch per match for all replicas in a cluster. @default loopsAlone */
+  loops?: PollLoops;
 }
 
 /** A watch lasts at most the lead time plus a game: the board keeps its status that long. */
@@ -108,8 +108,8 @@ interface MatchWatch {
   last: LineupStatus;
   timer: NodeJS.Timeout | undefined;
   stopped: boolean;
-  /** In a cluster: whether this replica is the one to poll the match. */
-  loop: ClusterLoop | undefined;
+  /** Whether this replica is the one to poll the match. */
+  readonly loop: PollLoop;
 }
 
 export class LineupPoller {
@@ -122,10 +122,16 @@ export class LineupPoller {
   readonly #watches = new Map<number, MatchWatch>();
 
   readonly #spend: SpendGate;
-  readonly #loops: ClusterLoops | undefined;
+  readonly #loops: PollLoops;
 
   constructor(fetcher: UpstreamFetcher, spend: SpendGate, logger: Logger, options: LineupPollerOptions = {}) {
-    const { intervalMs = 300_000, leadMs = 10_800_000, requestTimeoutMs = 10_000, now = Date.now, loops } = options;
+    const {
+      intervalMs = 300_000,
+      leadMs = 10_800_000,
+      requestTimeoutMs = 10_000,
+      now = Date.now,
+      loops = loopsAlone,
+    } = options;
     this.#loops = loops;
     this.#fetcher = fetcher;
     this.#spend = spend;
@@ -163,30 +169,28 @@ export class LineupPoller {
     let watch = this.#watches.get(matchId);
     let leave: () => void;
     if (watch === undefined) {
-      watch = {
+      // The loop's handlers run only once it is joined, after the watch holding it is made.
+      let own!: MatchWatch;
+      const loop = this.#loops(`lineups:${matchId}`, BOARD_TTL_MS, {
+        start: () => void this.#start(matchId, own),
+        run: () => void this.#run(matchId, own),
+        halt: () => clearTimeout(own.timer),
+        receive: (value) => this.#receive(matchId, own, value),
+      });
+      own = {
         listeners: new Set(),
         payers: new PollPayers(this.#spend),
         last: { matchId, confirmed: false, polls: 0, checkedAt: null, nextCheckAt: null, lineups: null, error: null },
         timer: undefined,
         stopped: false,
-        loop: undefined,
+        loop,
       };
+      watch = own;
       this.#watches.set(matchId, watch);
       watch.listeners.add(listener);
       leave = watch.payers.add(client);
-      if (this.#loops === undefined) {
-        void this.#start(matchId, watch);
-      } else {
-        const own = watch;
-        const loop = this.#loops(`lineups:${matchId}`, BOARD_TTL_MS, {
-          run: () => void this.#run(matchId, own),
-          halt: () => clearTimeout(own.timer),
-          receive: (value) => this.#receive(matchId, own, value),
-        });
-        watch.loop = loop;
-        loop.join();
-        void loop.latest().then((value) => value !== undefined && !loop.running && this.#receive(matchId, own, value));
-      }
+      loop.join();
+      void loop.latest().then((value) => value !== undefined && !loop.running && this.#receive(matchId, own, value));
     } else {
       watch.listeners.add(listener);
       leave = watch.payers.add(client);
@@ -202,12 +206,12 @@ export class LineupPoller {
 
   /** Whether this replica polls the match: always alone; in a cluster, while it holds the watch. */
   #polls(watch: MatchWatch): boolean {
-    return !watch.stopped && (watch.loop === undefined || watch.loop.running);
+    return !watch.stopped && watch.loop.running;
   }
 
   /** This replica has just been given the cluster's watch: it goes on from the last status anybody pushed. */
   async #run(matchId: number, watch: MatchWatch): Promise<void> {
-    const relayed = parseRelayed(await watch.loop?.latest());
+    const relayed = parseRelayed(await watch.loop.latest());
     if (!this.#polls(watch)) return;
     if (
       relayed !== undefined &&
@@ -318,13 +322,13 @@ export class LineupPoller {
   }
 
   #emit(watch: MatchWatch, final: boolean): void {
-    watch.loop?.publish(encodeRelayed({ status: watch.last, final }));
+    watch.loop.publish(encodeRelayed({ status: watch.last, final }));
     for (const listener of [...watch.listeners]) listener(watch.last, final);
   }
 
   #finish(matchId: number, watch: MatchWatch, fatal: CodedError | undefined): void {
     // Not on the board: a refusal is about these subscribers' clients, not about the match.
-    watch.loop?.publish(encodeRelayed({ status: watch.last, final: true, fatal }), { board: fatal === undefined });
+    watch.loop.publish(encodeRelayed({ status: watch.last, final: true, fatal }), { board: fatal === undefined });
     for (const listener of [...watch.listeners]) listener(watch.last, true, fatal);
     this.#stop(matchId, watch);
   }
@@ -332,7 +336,7 @@ export class LineupPoller {
   #stop(matchId: number, watch: MatchWatch): void {
     watch.stopped = true;
     clearTimeout(watch.timer);
-    watch.loop?.leave();
+    watch.loop.leave();
     if (this.#watches.get(matchId) === watch) this.#watches.delete(matchId);
   }
 

@@ -3,22 +3,19 @@
  * hub (one upstream subscription per match), the live ticker and the
  * baseball lineup poller, all stopped together when the gateway closes.
  *
- * The odds hub's feed source is chosen here: the upstream socket itself
- * when the gateway runs alone, the cluster's one socket per match
- * (cluster-feed-source.ts) when it shares state through Redis.
+ * Whether the feeds are shared with other replicas is the state backend's
+ * to say (sharing.ts): the services run the same way either way.
  */
 import type { Logger } from 'pino';
 import type { SpendGate } from '../spend/spend-gate.js';
 import type { Config } from '../config.js';
 import type { UpstreamFetcher } from '../upstream/fetcher.js';
 import type { Ledger } from '../spend/ledger.js';
-import type { SharedState } from '../state/open-state.js';
-import { ClusterFeedSource } from './cluster-feed-source.js';
-import { clusterLoops } from './cluster-loop.js';
-import { LocalFeedSource, type OddsFeedSource } from './feed-source.js';
+import { LocalFeedSource } from './feed-source.js';
 import { OddsHub } from './hub.js';
 import { LineupPoller } from './lineup-poller.js';
 import { oddsSocketUrl, wsBaseFromHttp } from './protocol.js';
+import type { LiveSharing } from './sharing.js';
 import { LiveTicker } from './ticker.js';
 
 export interface LiveServices {
@@ -37,8 +34,8 @@ export interface LiveServicesOptions {
   readonly ledger: Ledger;
   /** Who pays for the shared polls (src/spend/poll-payers.ts). */
   readonly spend: SpendGate;
-  /** Bus, leases and board: one owner per live feed in a cluster (src/state/shared.ts). */
-  readonly state: Pick<SharedState, 'bus' | 'leases' | 'board' | 'replicaId' | 'link'>;
+  /** How the feeds are shared: the state backend's (src/state/open-state.ts). */
+  readonly sharing: LiveSharing;
 }
 
 export function createLiveServices({
@@ -48,18 +45,9 @@ export function createLiveServices({
   fetcher,
   ledger,
   spend,
-  state,
+  sharing,
 }: LiveServicesOptions): LiveServices {
   const wsBase = config.wsUrl ?? wsBaseFromHttp(baseUrl);
-  const coordination =
-    state.link === undefined
-      ? undefined
-      : { replicaId: state.replicaId, bus: state.bus, leases: state.leases, board: state.board, link: state.link };
-  // One poll per cluster for the ticker and each lineup watch; alone, their own timers as before.
-  const loops =
-    coordination === undefined
-      ? undefined
-      : clusterLoops({ ...coordination, logger: logger.child({ component: 'cluster-loop' }) });
   const oddsLogger = logger.child({ component: 'odds' });
   const upstream = new LocalFeedSource({
     socketUrl: oddsSocketUrl(wsBase),
@@ -68,8 +56,7 @@ export function createLiveServices({
     watchdogMs: config.live.oddsWatchdogMs,
     backoff: { initialMs: config.live.oddsBackoffInitialMs, maxMs: config.live.oddsBackoffMaxMs },
   });
-  const source: OddsFeedSource =
-    coordination === undefined ? upstream : new ClusterFeedSource({ ...coordination, upstream, logger: oddsLogger });
+  const source = sharing.oddsSource(upstream, oddsLogger);
   const odds = new OddsHub({
     source,
     logger: oddsLogger,
@@ -86,11 +73,11 @@ export function createLiveServices({
     minIntervalMs: config.live.tickerMinIntervalMs,
     cacheTtlMs: config.cacheTtls.worldCup * 1000,
     operationMs: config.timeouts.operationMs,
-    ...(loops === undefined ? {} : { loops }),
+    loops: sharing.loops,
   });
   const lineups = new LineupPoller(fetcher, spend, logger.child({ component: 'lineup-poller' }), {
     ...config.lineupPoll,
-    ...(loops === undefined ? {} : { loops }),
+    loops: sharing.loops,
   });
   return {
     odds,

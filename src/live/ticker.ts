@@ -21,7 +21,8 @@
  * the longest-standing subscriber whose client can pay; a poll nobody can
  * pay for is not made, and the subscribers keep the last games, stale).
  *
- * In a cluster the poll runs once for all replicas (cluster-loop.ts): the
+ * The poll runs through a loop (poll-loop.ts): alone, while anyone listens;
+ * in a cluster once for all replicas (cluster-loop.ts): the
  * replica holding the lease `ticker` polls, on the interval above, and the
  * others pass its snapshots to their own listeners. The next holder polls
  * when the last poll's interval is over, not at once, so a handover spends
@@ -33,7 +34,7 @@ import { resourceEstimate, type AnyRoute, type Estimate } from '../spend/resourc
 import type { UpstreamFetcher } from '../upstream/fetcher.js';
 import type { Ledger } from '../spend/ledger.js';
 import { V1StatusGroup, v1WorldCupRoutes, type V1WorldCupMatch } from '../upstream/routes/v1-world-cup.js';
-import type { ClusterLoop, ClusterLoops } from './cluster-loop.js';
+import { loopsAlone, type PollLoop, type PollLoops } from './poll-loop.js';
 import { PollPayers, subscriptionRefusal } from '../spend/poll-payers.js';
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -81,8 +82,8 @@ export interface LiveTickerOptions {
   readonly cacheTtlMs: number;
   /** Deadline of one poll. */
   readonly operationMs: number;
-  /** In a cluster: one poll for all replicas (cluster-loop.ts). Alone: undefined. */
-  readonly loops?: ClusterLoops;
+  /** When this replica polls (poll-loop.ts): one poll for all replicas in a cluster. @default loopsAlone */
+  readonly loops?: PollLoops;
 }
 
 /** Games in progress in a matches payload (spec 3: `statusGroup` 3). */
@@ -98,12 +99,15 @@ export class LiveTicker {
   #timer: NodeJS.Timeout | undefined;
   #polling = false;
   readonly #payers: PollPayers;
-  readonly #loop: ClusterLoop | undefined;
+  readonly #loop: PollLoop;
 
   constructor(options: LiveTickerOptions) {
     this.#options = options;
     this.#payers = new PollPayers(options.spend);
-    this.#loop = options.loops?.('ticker', BOARD_TTL_MS, {
+    this.#loop = (options.loops ?? loopsAlone)('ticker', BOARD_TTL_MS, {
+      start: () => {
+        if (this.#timer === undefined && !this.#polling) void this.#poll();
+      },
       run: () => void this.#runOnSchedule(),
       halt: () => this.#halt(),
       receive: (value) => this.#receive(value),
@@ -144,27 +148,22 @@ export class LiveTicker {
     const leave = this.#payers.add(client);
     if (this.#latest !== undefined) listener(this.#latest);
     if (this.#listeners.size === 1) {
-      if (this.#loop !== undefined) {
-        this.#loop.join();
-        // What the cluster's poll last found, at once (the lease holder's own listeners have it already).
-        if (this.#latest === undefined)
-          void this.#loop.latest().then((value) => value !== undefined && this.#receive(value));
-      } else if (this.#timer === undefined && !this.#polling) {
-        void this.#poll();
-      }
+      this.#loop.join();
+      // What the cluster's poll last found, at once (the lease holder's own listeners have it already).
+      if (this.#latest === undefined)
+        void this.#loop.latest().then((value) => value !== undefined && this.#receive(value));
     }
     return () => {
       leave();
       this.#listeners.delete(listener);
       if (this.#listeners.size > 0) return;
-      if (this.#loop !== undefined) this.#loop.leave();
-      else this.#halt();
+      this.#loop.leave();
     };
   }
 
   close(): void {
     this.#listeners.clear();
-    this.#loop?.leave();
+    this.#loop.leave();
     this.#halt();
   }
 
@@ -175,12 +174,12 @@ export class LiveTicker {
 
   /** Whether this replica polls now: alone, while anyone listens; in a cluster, while it holds the loop. */
   #mayPoll(): boolean {
-    return this.#loop === undefined ? this.#listeners.size > 0 : this.#loop.running;
+    return this.#loop.running;
   }
 
   /** This replica has just been given the cluster's poll: the next one is due one interval after the last one anybody made. */
   async #runOnSchedule(): Promise<void> {
-    const value = await this.#loop?.latest();
+    const value = await this.#loop.latest();
     if (value !== undefined) this.#receive(value);
     if (!this.#mayPoll() || this.#polling || this.#timer !== undefined) return;
     const last = this.#latest?.fetchedAt;
@@ -242,7 +241,7 @@ export class LiveTicker {
     const changed = key !== this.#latestKey || this.#latest === undefined;
     this.#latest = snapshot;
     this.#latestKey = key;
-    if (relay) this.#loop?.publish(JSON.stringify(snapshot));
+    if (relay) this.#loop.publish(JSON.stringify(snapshot));
     if (!changed) return;
     for (const listener of this.#listeners) listener(snapshot);
   }

@@ -4,16 +4,15 @@
  * the hash alone; on PERSISTED_QUERY_NOT_FOUND it sends hash and text, which
  * yoga's APQ plugin checks and stores).
  *
- * `ApqStore` is the seam (DESIGN.md, "State"): alone, `LocalApqStore`, an LRU
- * bounded by entries and TTL; in a cluster the same LRU in front of Redis
- * (src/state/redis/redis-apq-store.ts), so a document registered on one
- * replica is found on every other. Both bound what anyone can make the
+ * `ApqStore` is the seam (DESIGN.md, "State"): alone, an LRU bounded by
+ * entries and TTL (src/state/local/local-apq-store.ts); in a cluster the
+ * same LRU in front of Redis (src/state/redis/redis-apq-store.ts), so a
+ * document registered on one replica is found on every other. Both bound what anyone can make the
  * gateway hold: a TTL, a number of entries per replica, and a largest
  * document (a larger one still runs when its text is sent, it is only not
  * kept, so its client keeps sending the text).
  */
 import { createHash } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
 
 export interface ApqStore {
   /** This replica's own layer, synchronously (the result-cache fast path reads it). */
@@ -37,36 +36,3 @@ export interface ApqBounds {
 export const isSha256Hex = (hash: string): boolean => /^[0-9a-f]{64}$/.test(hash);
 
 export const sha256Hex = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
-
-export class LocalApqStore implements ApqStore {
-  readonly bounds: ApqBounds;
-  readonly #entries: LRUCache<string, string>;
-
-  constructor(bounds: ApqBounds) {
-    this.bounds = bounds;
-    this.#entries = new LRUCache<string, string>({ max: bounds.maxEntries, ttl: bounds.ttlMs });
-  }
-
-  /** True when a document of this size may be kept. */
-  fits(document: string): boolean {
-    return Buffer.byteLength(document, 'utf8') <= this.bounds.maxDocumentBytes;
-  }
-
-  getLocal(hash: string): string | undefined {
-    return this.#entries.get(hash);
-  }
-
-  get(hash: string): string | undefined {
-    return this.#entries.get(hash);
-  }
-
-  set(hash: string, document: string): void {
-    if (this.fits(document)) this.#entries.set(hash, document);
-  }
-
-  /** Keeps a copy for at most `ttlMs` (a document read from a shared tier, for what is left of its life there). */
-  keep(hash: string, document: string, ttlMs: number): void {
-    if (ttlMs > 0 && this.fits(document))
-      this.#entries.set(hash, document, { ttl: Math.min(ttlMs, this.bounds.ttlMs) });
-  }
-}

@@ -22,7 +22,7 @@ import { operationMetrics } from '../operation-metrics.js';
 import type { ResultCache } from '../results/result-cache.js';
 import type { Budgets } from '../spend/client-budgets.js';
 import type { FieldCost } from '../spend/estimate/cost-rule.js';
-import type { StateReadiness } from '../state/shared.js';
+import type { StateReadiness } from '../state/contracts.js';
 import type { Tracing } from '../tracing/open-tracing.js';
 import { useOperationSpans } from './use-operation-spans.js';
 import type { HostPolicy } from '../access/allowed-hosts.js';

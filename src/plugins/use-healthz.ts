@@ -1,5 +1,5 @@
 import type { Plugin } from 'graphql-yoga';
-import type { StateHealth } from '../state/shared.js';
+import type { StateHealth } from '../state/contracts.js';
 import type { ActiveTrouble } from '../upstream/trouble.js';
 
 export interface HealthzOptions {

@@ -28,8 +28,7 @@ import { useAPQ } from '@graphql-yoga/plugin-apq';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import type { Plugin } from 'graphql-yoga';
 import { Code } from '../codes/error-codes.js';
-import { LocalApqStore, type ApqStore } from '../persisted/apq-store.js';
-import type { SharedTiers } from '../state/open-state.js';
+import type { ApqBounds, ApqStore } from '../persisted/apq-store.js';
 import type { PersistedOperationsConfig } from '../config/persisted.js';
 import type { TrustedManifest } from '../config/trusted-manifest.js';
 
@@ -58,7 +57,7 @@ export interface PersistedOperations {
 export interface PersistedOperationsOptions {
   readonly config: PersistedOperationsConfig;
   /** Where APQ keeps documents: this replica's store alone, shared through Redis in a cluster (src/state/open-state.ts). */
-  readonly tiers: Pick<SharedTiers, 'apq'>;
+  readonly apq: (bounds: ApqBounds) => ApqStore;
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -99,7 +98,7 @@ const refusal = (which: keyof typeof trustedRefusals): GraphQLError => {
   return new GraphQLError(message, { extensions: { code: extensions.code } });
 };
 
-export function persistedOperations({ config, tiers }: PersistedOperationsOptions): PersistedOperations {
+export function persistedOperations({ config, apq }: PersistedOperationsOptions): PersistedOperations {
   if (config.trusted !== undefined) return trustedOperations(config.trusted);
   if (config.apq) {
     const bounds = {
@@ -107,7 +106,7 @@ export function persistedOperations({ config, tiers }: PersistedOperationsOption
       maxEntries: config.apqMaxEntries,
       maxDocumentBytes: config.apqMaxDocumentBytes,
     };
-    return automaticPersistedQueries(tiers.apq(new LocalApqStore(bounds)));
+    return automaticPersistedQueries(apq(bounds));
   }
   return {
     mode: 'off',

@@ -1,5 +1,5 @@
 import type { Plugin } from 'graphql-yoga';
-import type { StateReadiness } from '../state/shared.js';
+import type { StateReadiness } from '../state/contracts.js';
 
 export interface ReadyzOptions {
   endpoint?: string;

@@ -5,13 +5,12 @@
  * would be).
  *
  * `ResultCache` is the seam (DESIGN.md, "State"): alone, the gateway keeps
- * results in `LocalResultCache`, an LRU bounded by serialized bytes; in a
- * cluster, src/state/redis/redis-result-cache.ts puts the same LRU in front
- * of a Redis tier every replica reads. src/gateway.ts chooses; the yoga
- * plugin and the HTTP fast path see only the interface.
+ * results in an LRU bounded by serialized bytes
+ * (src/state/local/local-result-cache.ts); in a cluster,
+ * src/state/redis/redis-result-cache.ts puts the same LRU in front of a
+ * Redis tier every replica reads. The state backend (src/state/open-state.ts)
+ * chooses; the yoga plugin and the HTTP fast path see only the interface.
  */
-import { LRUCache } from 'lru-cache';
-
 export interface StoredResult {
   readonly data: Record<string, unknown>;
   /** `data` serialized once when stored: a hit's response is spliced around it instead of re-serializing. */
@@ -64,33 +63,4 @@ export interface ResultCache {
 /** Bytes an entry is counted as: the object graph about as large as its JSON, held beside it, and the key. */
 export function storedSize(key: string, result: StoredResult): number {
   return key.length + 2 * result.json.length;
-}
-
-/** The result cache of a gateway alone, and the front layer of a cluster's. */
-export class LocalResultCache implements ResultCache {
-  private readonly entries: LRUCache<string, StoredResult>;
-  /** Entries larger than this are never kept (lru-cache refuses them too). */
-  readonly maxBytes: number;
-
-  constructor(maxBytes: number) {
-    this.maxBytes = maxBytes;
-    this.entries = new LRUCache<string, StoredResult>({ maxSize: maxBytes, ttlAutopurge: false });
-  }
-
-  getLocal(key: string): StoredResult | undefined {
-    return this.entries.get(key);
-  }
-
-  get(key: string): StoredResult | undefined {
-    return this.entries.get(key);
-  }
-
-  set(key: string, result: StoredResult, ttlMs: number): void {
-    if (ttlMs <= 0) return;
-    this.entries.set(key, result, { ttl: ttlMs, size: Math.max(1, storedSize(key, result)) });
-  }
-
-  clear(): void {
-    this.entries.clear();
-  }
 }

@@ -1,10 +1,13 @@
 /**
  * What every door and the upstream client need of the daily allowance,
  * whoever keeps it: the single-node ledger on `DATA_DIR/quota.json`
- * (quota.ts) or the cluster's in Redis (src/state/redis/redis-ledger.ts).
+ * (src/state/local/local-ledger.ts) or the cluster's in Redis (src/state/redis/redis-ledger.ts).
  * src/state/open-state.ts chooses one at start-up; nothing else knows which.
  */
 import type { Plan } from '../upstream/assumptions.js';
+
+/** GraphQL's `Int` is 32-bit: no figure the ledger reports may pass it. */
+export const MAX_ALLOWANCE = 2_147_483_647;
 
 export interface QuotaSnapshot {
   plan: Plan;

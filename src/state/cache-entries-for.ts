@@ -1,7 +1,8 @@
 /**
  * Chooses where the upstream response cache keeps its entries
  * (`CACHE_STORE`): memory only, or memory over `DATA_DIR/upstream-cache.mdb`.
- * Called after the DATA_DIR lock is taken (one process per file).
+ * Both state backends (src/state/open-state.ts) call it, after the DATA_DIR
+ * lock is taken (one process per file).
  *
  * In a cluster the file is this replica's own layer, in front of Redis
  * (docs/cluster.md): it answers first because a fresh copy here is as

@@ -24,20 +24,22 @@
  * - Where entries live is cache-entries.ts's seam: memory only, or memory
  *   over the durable file (disk-entries.ts), which keeps fresh and stale
  *   entries across a restart. Nothing here depends on which.
- * - In a cluster a shared tier (shared-tier.ts) sits under the LRU, which
- *   becomes the replica's own layer in front of it: a local miss asks the
- *   tier, and a refresh is one request for the whole cluster
- *   (cluster-flight.ts). A stale copy another replica stored answers like
- *   one of this replica's own, so a caller with nothing old locally may
- *   still answer stale; which is why such a caller also watches `slowAt`
- *   when there is a tier. Without a tier nothing here changes.
+ * - A tier (shared-tier.ts) sits under the LRU, which is the replica's own
+ *   layer in front of it: a refresh goes through the tier's single flight
+ *   (cluster-flight.ts). In a cluster that is one request for the whole
+ *   cluster, and a stale copy another replica stored answers like one of
+ *   this replica's own, so a caller with nothing old locally may still
+ *   answer stale; which is why such a caller also watches `slowAt`. A
+ *   gateway alone has the tier of nobody else (`tierAlone`): every claim is
+ *   its own and nothing is shared. The state backend
+ *   (src/state/open-state.ts) hands the tier over; nothing here asks which.
  */
 import { performance } from 'node:perf_hooks';
 import { Code } from '../codes/error-codes.js';
 import { MemoryEntries, type CacheEntries, type Stored, type StoredValue } from './cache-entries.js';
 import { loadOnceInCluster } from './cluster-flight.js';
 import { GatewayError, staleEligible, type ErrorCode } from './errors.js';
-import { gatewayErrorOf, sharedErrorOf, type SharedEntry, type SharedTier } from './shared-tier.js';
+import { gatewayErrorOf, sharedErrorOf, tierAlone, type SharedEntry, type SharedTier } from './shared-tier.js';
 
 /**
  * The refresh had not answered within `staleIfSlowMs`. Not a failure, so not
@@ -82,11 +84,11 @@ interface Flight {
   readonly loaded: Promise<Loaded>;
   /** `performance.now()` after which a caller holding a stale value stops waiting for it. */
   readonly slowAt: number;
-  /** True once this replica has sent the request (at once without a tier; in a cluster, only when it loads). */
+  /** True once this replica has sent the request (only when its claim made it the one to load). */
   readonly sending: () => boolean;
 }
 
-/** The cluster's shared tier under the LRU, and how long to wait for other replicas. */
+/** The tier under the LRU, and how long to wait for other replicas. */
 export interface SharedTierOptions {
   readonly tier: SharedTier;
   /** Longest quiet wait for another replica's notice before asking the tier again. @default 300 */
@@ -113,7 +115,7 @@ export interface ResponseCacheOptions {
   staleIfSlowMs?: number;
   /** @default Date.now */
   now?: () => number;
-  /** Cluster mode: the tier every replica shares. @default none (a single gateway) */
+  /** The tier under this replica's entries. @default tierAlone (a gateway alone) */
   shared?: SharedTierOptions | undefined;
 }
 
@@ -129,13 +131,14 @@ export class ResponseCache {
   private readonly now: () => number;
   private readonly maxStaleMs: number;
   private readonly staleIfSlowMs: number;
-  private readonly shared: Required<SharedTierOptions> | undefined;
+  private readonly shared: Required<SharedTierOptions>;
 
   constructor(options: ResponseCacheOptions) {
     this.now = options.now ?? Date.now;
     this.maxStaleMs = options.maxStaleMs;
     this.staleIfSlowMs = options.staleIfSlowMs ?? Infinity;
-    this.shared = options.shared === undefined ? undefined : { pollMs: 300, ...options.shared };
+    // Alone nobody else loads: the wait bounds are never used.
+    this.shared = { pollMs: 300, ...(options.shared ?? { tier: tierAlone, maxWaitMs: 0 }) };
     this.entries = options.entries ?? new MemoryEntries(options.maxBytes);
   }
 
@@ -189,8 +192,8 @@ export class ResponseCache {
   async peek(key: string): Promise<Peeked | undefined> {
     const here = this.entries.peek(key);
     if (here !== undefined && this.now() - here.storedAt < here.ttlMs) return peekedOf(here);
-    // Alone (no tier), nothing else to ask: no await for it.
-    if (this.shared?.tier.peek === undefined) return undefined;
+    // A tier that holds nothing of others' (alone) is not asked: no await for it.
+    if (this.shared.tier.peek === undefined) return undefined;
     const entry = await this.shared.tier.peek(key);
     if (entry === undefined || this.now() - entry.storedAt >= entry.ttlMs) return undefined;
     const stored = storedOf(entry);
@@ -240,13 +243,9 @@ export class ResponseCache {
       events.onHit?.(key);
     }
     const fallback = entry === undefined ? undefined : this.fallbackOf(entry);
-    // With a tier, a stale copy may arrive from another replica during the refresh: look again when it is needed.
-    const laterFallback = (): StoredValue | undefined =>
-      fallback ?? (this.shared === undefined ? undefined : this.fallbackNow(key));
+    // A stale copy may arrive from another replica during the refresh: look again when it is needed.
+    const laterFallback = (): StoredValue | undefined => fallback ?? this.fallbackNow(key);
     try {
-      if (fallback === undefined && this.shared === undefined) {
-        return this.answerLoaded<T>(await flight.loaded, started);
-      }
       const outcome = await settledOrSlow(flight);
       if (outcome.slow) {
         const stale = laterFallback();
@@ -288,13 +287,10 @@ export class ResponseCache {
   }
 
   private startRefresh<T>(key: string, ttlMs: number, load: () => Promise<{ value: T; size: number }>): Flight {
-    let sending = this.shared === undefined;
-    const loaded =
-      this.shared === undefined
-        ? this.refresh(key, ttlMs, load)
-        : this.refreshInCluster(key, ttlMs, load, this.shared, () => {
-            sending = true;
-          });
+    let sending = false;
+    const loaded = this.refresh(key, ttlMs, load, () => {
+      sending = true;
+    });
     const flight: Flight = { loaded, slowAt: performance.now() + this.staleIfSlowMs, sending: () => sending };
     this.inFlight.set(key, flight);
     const done = (): void => {
@@ -307,34 +303,14 @@ export class ResponseCache {
     return flight;
   }
 
+  /** The refresh: one request for every replica of a cluster, the entry kept here and in the tier. */
   private async refresh<T>(
     key: string,
     ttlMs: number,
     load: () => Promise<{ value: T; size: number }>,
-  ): Promise<Loaded> {
-    try {
-      const { value, size } = await load();
-      this.entries.set(key, { kind: 'value', value, storedAt: this.now(), ttlMs, size: Math.max(1, size) });
-      // What was paid for survives a crash before any answer that used it leaves (entries.durable).
-      await this.entries.durable();
-      return { value, sent: true };
-    } catch (error) {
-      if (error instanceof GatewayError && error.code === Code.NOT_FOUND) {
-        this.entries.set(key, { kind: 'error', error, storedAt: this.now(), ttlMs, size: NEGATIVE_ENTRY_SIZE });
-        await this.entries.durable();
-      }
-      throw error;
-    }
-  }
-
-  /** The refresh in a cluster: one request for every replica, the entry kept here and in the tier. */
-  private async refreshInCluster<T>(
-    key: string,
-    ttlMs: number,
-    load: () => Promise<{ value: T; size: number }>,
-    shared: Required<SharedTierOptions>,
     onSend: () => void,
   ): Promise<Loaded> {
+    const shared = this.shared;
     const { entry, sent } = await loadOnceInCluster({
       tier: shared.tier,
       key,

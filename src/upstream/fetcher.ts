@@ -27,7 +27,7 @@ import { markDegraded } from './degraded-parts.js';
 import { checkPayload, type CheckedPayload } from './payload-check.js';
 import { resetAfterSeconds } from './assumptions.js';
 import type { Ledger } from '../spend/ledger.js';
-import type { SharedTier } from './shared-tier.js';
+import { tierAlone, type SharedTier } from './shared-tier.js';
 import type { SpendMeter } from '../spend/spend-meter.js';
 import { UpstreamTrouble } from './trouble.js';
 import { resourceKey, type Route, type RouteRequest, type UpstreamBase } from './routes/route.js';
@@ -66,11 +66,11 @@ export interface UpstreamFetcherOptions {
   metrics: GatewayMetrics;
   logger: Logger;
   /**
-   * Cluster mode: the tier every replica's response cache shares
-   * (shared-tier.ts), with cluster-wide single flight. @default none (a single gateway)
+   * The tier under the response cache (shared-tier.ts): the state backend's (src/state/open-state.ts).
+   * @default tierAlone (a process alone: the importer)
    */
   responseTier?: SharedTier | undefined;
-  /** Where the response cache keeps its entries (src/state/cache-entries-for.ts). @default memory only */
+  /** Where the response cache keeps its entries: the state backend's. @default memory only */
   cacheEntries?: CacheEntries | undefined;
 }
 
@@ -108,10 +108,7 @@ export class UpstreamFetcher {
       entries: options.cacheEntries,
       staleIfSlowMs: config.cacheStaleIfSlowMs,
       // Waiting longer than an operation may last for another replica's request helps no caller.
-      shared:
-        options.responseTier === undefined
-          ? undefined
-          : { tier: options.responseTier, maxWaitMs: config.timeouts.operationMs },
+      shared: { tier: options.responseTier ?? tierAlone, maxWaitMs: config.timeouts.operationMs },
     });
     this.dispatcher = new Dispatcher({
       connectTimeoutMs: config.timeouts.connectMs,

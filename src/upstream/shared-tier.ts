@@ -5,7 +5,8 @@
  * at a time load a resource for the whole cluster (cluster-flight.ts runs
  * the protocol over this interface).
  *
- * A single gateway has no tier: the cache is exactly its in-memory LRU.
+ * A gateway alone has `tierAlone`, the tier of nobody else: every claim is
+ * its own, nothing is stored or heard, so the cache is exactly its own LRU.
  * The Redis implementation is src/state/redis/redis-response-tier.ts.
  *
  * Every method answers within the tier's command bound and never rejects:
@@ -85,6 +86,18 @@ export interface SharedTier {
    */
   peek?(key: string): Promise<SharedEntry | undefined>;
 }
+
+const CLAIMED_ALONE: Promise<Claim> = Promise.resolve({ kind: 'mine', lock: { token: '' }, stale: undefined });
+const DONE: Promise<void> = Promise.resolve();
+const NOBODY_ELSE: LandingWatch = { next: () => Promise.resolve({ kind: 'quiet' }), close: () => undefined };
+
+/** The tier of a gateway alone: a pass-through that allocates nothing per refresh (its promises are made once). */
+export const tierAlone: SharedTier = {
+  claim: () => CLAIMED_ALONE,
+  watch: () => NOBODY_ELSE,
+  store: () => DONE,
+  abandon: () => DONE,
+};
 
 export function sharedErrorOf(error: GatewayError): SharedError {
   return { code: error.code, message: error.message, details: error.details };

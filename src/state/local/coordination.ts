@@ -1,9 +1,9 @@
 /**
  * Bus, leases and board for a gateway that runs alone
- * (src/state/shared.ts has the contracts): the process is the whole
+ * (src/state/contracts.ts has the contracts): the process is the whole
  * cluster, so every lease is its own and every message stays in it.
  */
-import type { Board, Bus, Leases } from '../shared.js';
+import type { Board, Bus, Leases } from '../contracts.js';
 
 export class LocalBus implements Bus {
   readonly #listeners = new Map<string, Set<(message: string) => void>>();

@@ -4,16 +4,16 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { nextResetAt, resetAfterSeconds, upstreamAssumptions } from '../../upstream/assumptions.js';
 import { GatewayError } from '../../upstream/errors.js';
-import { QuotaLedger } from './local-ledger.js';
+import { LocalLedger } from './local-ledger.js';
 
 const route = { version: 'v1', route: '/v1/hockey/standings' };
 
-describe('QuotaLedger', () => {
+describe('LocalLedger', () => {
   let dir: string;
   let file: string;
-  const opened: QuotaLedger[] = [];
-  const open = async (options: Omit<Parameters<typeof QuotaLedger.open>[0], 'file'>) => {
-    const ledger = await QuotaLedger.open({ ...options, file });
+  const opened: LocalLedger[] = [];
+  const open = async (options: Omit<Parameters<typeof LocalLedger.open>[0], 'file'>) => {
+    const ledger = await LocalLedger.open({ ...options, file });
     opened.push(ledger);
     return ledger;
   };
@@ -54,7 +54,7 @@ describe('QuotaLedger', () => {
   /** What a gateway restarted after a crash right now would read: the newest copy on disk, as the ledger opens it. */
   const onDisk = async (): Promise<number | undefined> => {
     try {
-      return (await QuotaLedger.open({ plan: 'pro', file })).snapshot().used;
+      return (await LocalLedger.open({ plan: 'pro', file })).snapshot().used;
     } catch {
       return undefined;
     }

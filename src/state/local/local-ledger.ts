@@ -30,9 +30,13 @@ import {
 } from '../../upstream/assumptions.js';
 import { ErrorCode, GatewayError } from '../../upstream/errors.js';
 import { StateDocument } from '../state-document.js';
-import type { HeaderSource, Ledger, QuotaSnapshot, Reservation } from '../../spend/ledger.js';
-
-export type { HeaderSource, QuotaSnapshot, Reservation } from '../../spend/ledger.js';
+import {
+  MAX_ALLOWANCE,
+  type HeaderSource,
+  type Ledger,
+  type QuotaSnapshot,
+  type Reservation,
+} from '../../spend/ledger.js';
 
 /** The `allowance` section of the state document. */
 export interface PersistedAllowance {
@@ -42,8 +46,6 @@ export interface PersistedAllowance {
   resetsAt: number;
 }
 
-/** GraphQL's `Int` is 32-bit: no figure the ledger reports may pass it. */
-export const MAX_ALLOWANCE = 2_147_483_647;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export const ALLOWANCE_SECTION = 'allowance';
@@ -52,7 +54,7 @@ export const LEDGER_REMEDY =
   "The gateway will not guess how much of today's allowance is spent. Correct the file, or move it (and quota.json.wal beside it) away to start from 0 for today " +
   "(the upstream's rate-limit headers correct the count on its next answer; client budgets then restart in full).";
 
-export interface QuotaLedgerOptions {
+export interface LocalLedgerOptions {
   plan: Plan;
   /** The document holding the `allowance` section (src/state/local/local-state.ts opens it). */
   state: StateDocument;
@@ -63,7 +65,7 @@ export interface QuotaLedgerOptions {
 type Listener = (snapshot: QuotaSnapshot) => void;
 
 /** The single-node ledger (src/spend/ledger.ts has the contract). */
-export class QuotaLedger implements Ledger {
+export class LocalLedger implements Ledger {
   readonly plan: Plan;
   private limit: number;
   private used = 0;
@@ -77,7 +79,7 @@ export class QuotaLedger implements Ledger {
    * Builds the ledger on `state`, restoring what was spent before a restart.
    * @throws StateFileError when the saved allowance is not one the ledger can trust.
    */
-  constructor(options: QuotaLedgerOptions) {
+  constructor(options: LocalLedgerOptions) {
     this.plan = options.plan;
     this.limit = planAllowances[options.plan];
     this.state = options.state;
@@ -95,12 +97,12 @@ export class QuotaLedger implements Ledger {
 
   /** A ledger on its own state document (`file`): for tools and tests that need no client budgets. */
   static async open(
-    options: Omit<QuotaLedgerOptions, 'state'> & {
+    options: Omit<LocalLedgerOptions, 'state'> & {
       file: string;
       persistDelayMs?: number;
       onPersistError?: (error: unknown) => void;
     },
-  ): Promise<QuotaLedger> {
+  ): Promise<LocalLedger> {
     const state = await StateDocument.open({
       file: options.file,
       remedy: LEDGER_REMEDY,
@@ -108,7 +110,7 @@ export class QuotaLedger implements Ledger {
       ...(options.persistDelayMs === undefined ? {} : { persistDelayMs: options.persistDelayMs }),
       ...(options.onPersistError === undefined ? {} : { onPersistError: options.onPersistError }),
     });
-    return new QuotaLedger({ plan: options.plan, state, ...(options.now === undefined ? {} : { now: options.now }) });
+    return new LocalLedger({ plan: options.plan, state, ...(options.now === undefined ? {} : { now: options.now }) });
   }
 
   snapshot(): QuotaSnapshot {

@@ -10,9 +10,9 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { ClientKey } from '../../access/client-keys.js';
-import { ClientBudgets, CLIENTS_SECTION } from '../../spend/client-budgets.js';
+import { LocalBudgets, CLIENTS_SECTION } from './local-budgets.js';
 import type { Plan } from '../../upstream/assumptions.js';
-import { LEDGER_REMEDY, legacyAllowance, QuotaLedger } from './local-ledger.js';
+import { LEDGER_REMEDY, legacyAllowance, LocalLedger } from './local-ledger.js';
 import { lockDataDir, type DataDirLock } from '../data-dir-lock.js';
 import { readJsonState, removeLeftoverTemporaries } from '../state-file.js';
 import { StateDocument } from '../state-document.js';
@@ -34,8 +34,8 @@ export interface LocalStateOptions {
 
 export interface LocalState {
   readonly lock: DataDirLock;
-  readonly ledger: QuotaLedger;
-  readonly budgets: ClientBudgets;
+  readonly ledger: LocalLedger;
+  readonly budgets: LocalBudgets;
   /** Writes what is pending and releases the lock. */
   close(): Promise<void>;
 }
@@ -71,8 +71,8 @@ export async function openLocalState(options: LocalStateOptions): Promise<LocalS
     const legacyBudgets =
       state.loaded(CLIENTS_SECTION) === undefined ? await readJsonState(legacyBudgetsFile, LEDGER_REMEDY) : undefined;
     const now = options.now === undefined ? {} : { now: options.now };
-    const ledger = new QuotaLedger({ plan: options.plan, state, ...now });
-    const budgets = new ClientBudgets({
+    const ledger = new LocalLedger({ plan: options.plan, state, ...now });
+    const budgets = new LocalBudgets({
       keys: options.clientKeys,
       state,
       ...now,

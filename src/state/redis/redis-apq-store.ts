@@ -19,7 +19,8 @@
  * cache: every key has an expiry).
  */
 import type { Logger } from 'pino';
-import { isSha256Hex, sha256Hex, type ApqStore, type LocalApqStore } from '../../persisted/apq-store.js';
+import { isSha256Hex, sha256Hex, type ApqStore } from '../../persisted/apq-store.js';
+import type { LocalApqStore } from '../local/local-apq-store.js';
 import { ExpiringLookup } from './expiring-lookup.js';
 import type { RedisLink } from './redis-link.js';
 

@@ -23,7 +23,7 @@ import type { Logger } from 'pino';
 import type { BudgetHold, Budgets } from '../../spend/client-budgets.js';
 import type { ClientKey } from '../../access/client-keys.js';
 import { nextResetAt, upstreamAssumptions } from '../../upstream/assumptions.js';
-import type { Bus } from '../shared.js';
+import type { Bus } from '../contracts.js';
 import { DegradedShare } from './degraded-share.js';
 import { luaScript, REDIS_NOW_MS, type LuaScript } from './lua-script.js';
 import type { RedisLink } from './redis-link.js';

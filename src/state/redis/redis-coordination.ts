@@ -1,5 +1,5 @@
 /**
- * Bus, leases and board on Redis (src/state/shared.ts has the contracts):
+ * Bus, leases and board on Redis (src/state/contracts.ts has the contracts):
  * pub/sub for the bus, keys with expiry for leases and board values.
  *
  * While Redis is away a publish is dropped, a lease cannot be taken or
@@ -7,7 +7,7 @@
  * src/live), and the board reads nothing: each is a state the caller
  * already handles, never an exception.
  */
-import type { Board, Bus, Leases } from '../shared.js';
+import type { Board, Bus, Leases } from '../contracts.js';
 import { luaScript, type LuaScript } from './lua-script.js';
 import type { RedisLink } from './redis-link.js';
 

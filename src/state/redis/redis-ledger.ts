@@ -37,9 +37,14 @@ import {
   type Plan,
 } from '../../upstream/assumptions.js';
 import { ErrorCode, GatewayError } from '../../upstream/errors.js';
-import type { HeaderSource, Ledger, QuotaSnapshot, Reservation } from '../../spend/ledger.js';
-import { MAX_ALLOWANCE } from '../local/local-ledger.js';
-import type { Bus } from '../shared.js';
+import {
+  MAX_ALLOWANCE,
+  type HeaderSource,
+  type Ledger,
+  type QuotaSnapshot,
+  type Reservation,
+} from '../../spend/ledger.js';
+import type { Bus } from '../contracts.js';
 import { DegradedShare } from './degraded-share.js';
 import { luaScript, REDIS_NOW_MS, type LuaScript } from './lua-script.js';
 import type { RedisLink } from './redis-link.js';

@@ -27,7 +27,8 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Counter } from 'prom-client';
-import type { LocalResultCache, ResultCache, StoredResult } from '../../results/result-cache.js';
+import type { ResultCache, StoredResult } from '../../results/result-cache.js';
+import type { LocalResultCache } from '../local/local-result-cache.js';
 import { ExpiringLookup } from './expiring-lookup.js';
 import type { RedisLink } from './redis-link.js';
 

@@ -1,9 +1,10 @@
 /**
  * The kinds of state a replica shares with the rest of its cluster, beside
  * the ledger (src/spend/ledger.ts) and the client budgets
- * (src/spend/client-budgets.ts). Each has a single-node implementation
- * (src/state/local-shared.ts) and a Redis one (src/state/redis/); the live
- * services and the cache see only these interfaces.
+ * (src/spend/client-budgets.ts), and what the state says of itself. Each
+ * has a single-node implementation (src/state/local/coordination.ts) and a
+ * Redis one (src/state/redis/redis-coordination.ts); the live services see
+ * only these interfaces.
  */
 
 /** Messages to every replica (the sender included). Delivery is at most once; a listener must survive a gap. */
