@@ -9,9 +9,6 @@
  * one place. test/architecture.test.ts runs these rules over src/,
  * resolvers/ and sandbox/, and also fails for a gateway module no layer
  * claims: a new folder gets its row here first.
- *
- * Arrows that break these rules today are listed in
- * .dependency-cruiser-known-violations.json; that list may only shrink.
  */
 
 /** Top to bottom. `why` is the reason the layer sits where it does. */

@@ -4,9 +4,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { budgetProblem } from './spend/client-budgets.js';
 import { isAllowedHostEntry } from './access/allowed-hosts.js';
-import { parseClientKeys, type ClientKey } from './access/client-keys.js';
+import { budgetProblem, parseClientKeys, type ClientKey } from './access/client-keys.js';
 import { envReader, type Env } from './env-reader.js';
 import { defaultPlan, type Plan } from './upstream/assumptions.js';
 import { defaultCacheTtls, sandboxCacheTtls, type CacheClass } from './upstream/cache-ttls.js';

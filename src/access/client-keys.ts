@@ -8,6 +8,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Logger } from 'pino';
+import { planAllowances, type Plan } from '../upstream/assumptions.js';
 
 export interface ClientKey {
   readonly name: string;
@@ -103,4 +104,15 @@ export function clientKeysFor(
     );
   }
   return keys;
+}
+
+/**
+ * Budgets are carved out of the plan's allowance: their sum may not pass it.
+ * @returns the configuration problem, or undefined.
+ */
+export function budgetProblem(keys: readonly ClientKey[], plan: Plan): string | undefined {
+  const total = keys.reduce((sum, key) => sum + (key.budget ?? 0), 0);
+  const allowance = planAllowances[plan];
+  if (total <= allowance) return undefined;
+  return `client key budgets add up to ${total} requests a day, more than the ${plan} plan's daily allowance of ${allowance} (GATEWAY_CLIENT_KEYS / GATEWAY_CLIENT_KEYS_FILE)`;
 }

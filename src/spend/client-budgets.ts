@@ -13,8 +13,6 @@
  * (src/state/local/local-budgets.ts) and the cluster's in Redis
  * (src/state/redis/redis-budgets.ts).
  */
-import { planAllowances, type Plan } from '../upstream/assumptions.js';
-import type { ClientKey } from '../access/client-keys.js';
 
 export interface BudgetHold {
   /** Charges what the operation spent, frees the rest of the hold; returns the budget left. */
@@ -31,15 +29,4 @@ export interface Budgets {
   hold(client: string, units: number): Promise<BudgetHold | undefined>;
   /** ISO time the budgets reset. */
   readonly resetsAtIso: string;
-}
-
-/**
- * Budgets are carved out of the plan's allowance: their sum may not pass it.
- * @returns the configuration problem, or undefined.
- */
-export function budgetProblem(keys: readonly ClientKey[], plan: Plan): string | undefined {
-  const total = keys.reduce((sum, key) => sum + (key.budget ?? 0), 0);
-  const allowance = planAllowances[plan];
-  if (total <= allowance) return undefined;
-  return `client key budgets add up to ${total} requests a day, more than the ${plan} plan's daily allowance of ${allowance} (GATEWAY_CLIENT_KEYS / GATEWAY_CLIENT_KEYS_FILE)`;
 }
