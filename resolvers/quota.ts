@@ -4,7 +4,7 @@ import type { QuotaSnapshot } from '../src/spend/ledger.js';
 
 export const quotaResolvers: Resolvers = {
   Query: {
-    quota: (_, __, ctx) => ctx.spend.snapshot(),
+    quota: (_, __, ctx) => ctx.ledger.snapshot(),
   },
   Quota: {
     plan: (quota) => quota.plan.toUpperCase() as Plan,
@@ -14,8 +14,8 @@ export const quotaResolvers: Resolvers = {
     quotaUpdates: {
       subscribe: (_, __, ctx) =>
         new Repeater<QuotaSnapshot>(async (push, stop) => {
-          await push(ctx.spend.snapshot());
-          const off = ctx.spend.onChange((snapshot) => void push(snapshot));
+          await push(ctx.ledger.snapshot());
+          const off = ctx.ledger.onChange((snapshot) => void push(snapshot));
           await stop;
           off();
         }),

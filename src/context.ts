@@ -38,7 +38,7 @@ export interface ResolverContext extends LoaderPort, UpstreamCachePort {
   /** Epoch ms by which the operation must be answered. */
   readonly deadline: number;
   /** The allowance as the ledger records it, for the `quota` field and its subscription. */
-  readonly spend: Pick<Ledger, 'snapshot' | 'onChange'>;
+  readonly ledger: Pick<Ledger, 'snapshot' | 'onChange'>;
   /** The gateway's one image service (src/images/for-services.ts), made on first use. */
   readonly images: () => Promise<Pick<ImageService, 'logo' | 'imageCost'>>;
   /** Odds feeds, the ticker and lineup watches for subscriptions (src/live/live-port.ts). */

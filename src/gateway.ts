@@ -128,7 +128,7 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
   const context = (): OperationContext => {
     const deadline = Date.now() + config.timeouts.operationMs;
     const upstream = loaderFor(fetcher, deadline);
-    return { services, upstream, deadline, upstreamCache: fetcher, spend: ledger, live, images };
+    return { services, upstream, deadline, upstreamCache: fetcher, ledger, live, images };
   };
   const yoga = graphqlYoga({ ...parts, schema, context, plugins: pipeline(parts, { name: 'graphql' }) });
   const subgraph = lazySubgraphYoga({ ...parts, typeDefs, context, plugins: () => pipeline(parts, subgraphEndpoint) });
