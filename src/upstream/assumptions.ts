@@ -21,7 +21,7 @@ export const upstreamAssumptions = {
     reset: 'x-ratelimit-requests-reset',
   },
   /** The daily allowance resets at this hour, UTC. */
-  quotaResetHourUtc: 0,
+  allowanceResetHourUtc: 0,
   /** Header carrying the key on every authenticated route (spec section 5). */
   apiKeyHeader: 'x-api-key',
 } as const;
@@ -81,6 +81,11 @@ export function resetAfterSeconds(now: number, seconds: number): number {
 /** The next daily reset after `now` (00:00 UTC by assumption). */
 export function nextResetAt(now: number): number {
   const d = new Date(now);
-  const reset = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), upstreamAssumptions.quotaResetHourUtc);
+  const reset = Date.UTC(
+    d.getUTCFullYear(),
+    d.getUTCMonth(),
+    d.getUTCDate(),
+    upstreamAssumptions.allowanceResetHourUtc,
+  );
   return reset > now ? reset : reset + 24 * 60 * 60 * 1000;
 }

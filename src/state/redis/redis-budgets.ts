@@ -288,7 +288,7 @@ export class RedisBudgets implements Budgets {
   async #call(script: LuaScript, client: string, args: ReadonlyArray<string | number>): Promise<BudgetReply> {
     this.#rollOver();
     const reply = await script(this.#key, [
-      upstreamAssumptions.quotaResetHourUtc * 3_600_000,
+      upstreamAssumptions.allowanceResetHourUtc * 3_600_000,
       this.#channel,
       client,
       this.#epoch,
@@ -312,7 +312,7 @@ export class RedisBudgets implements Budgets {
       'client budgets: the shared counts in Redis were lost (key deleted, evicted or Redis restarted empty); restoring the counts this replica last saw',
     );
     await this.#restore(this.#key, [
-      upstreamAssumptions.quotaResetHourUtc * 3_600_000,
+      upstreamAssumptions.allowanceResetHourUtc * 3_600_000,
       this.#channel,
       '',
       this.#epoch,

@@ -409,7 +409,7 @@ export class RedisLedger implements Ledger {
     const script = this.#scripts[name];
     const reply = await script(this.#keys, [
       planAllowances[this.plan],
-      upstreamAssumptions.quotaResetHourUtc * 3_600_000,
+      upstreamAssumptions.allowanceResetHourUtc * 3_600_000,
       this.#channel,
       ...args,
     ]);
