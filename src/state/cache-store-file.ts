@@ -129,7 +129,7 @@ export async function openCacheStoreFile(dataDir: string, logger: Logger): Promi
   if (meta.get('format') === undefined) meta.putSync('format', FORMAT);
   let pendingSync: Promise<void> | undefined;
   let closed = false;
-  // lmdb-js's `sync` (mdb_env_sync on its own thread) is not in its type definitions.
+  // lmdb-js's `sync` (mdb_env_sync on its own thread) is not in its type definitions: pinned by lmdb-contract.test.ts.
   const syncable = root as unknown as { sync(callback: (error?: unknown) => void): void };
   const syncNow = (): Promise<void> =>
     new Promise<void>((resolve, reject) => syncable.sync((error) => (error ? reject(error) : resolve())));
