@@ -201,7 +201,16 @@ describe('GraphiQL opens on the example operations', () => {
   /** The whole response (the pane's DOM holds only the lines in view). */
   const response = () => editorText('response.json');
 
-  /** Selects a tab; clicks again while its entrance animation swallows the click. */
+  /** The operation yoga's page wrote into the address (`?query=`). */
+  const addressQuery = () => page.evaluate(() => new URLSearchParams(location.search).get('query'));
+
+  /**
+   * Selects a tab; clicks again while its entrance animation swallows the
+   * click. Then waits until GraphiQL has taken in the tab's operation: it
+   * reads the operation names a run sends a moment after the editor's text
+   * changes (in the step that also writes the text into the address), so a
+   * run before that sends the previous tab's name ("Cannot infer operation").
+   */
   async function select(name: string): Promise<void> {
     await expect
       .poll(
@@ -215,6 +224,8 @@ describe('GraphiQL opens on the example operations', () => {
         { timeout: 10_000 },
       )
       .toBe(name);
+    const operation = await editorText('operation.graphql');
+    await expect.poll(addressQuery, { timeout: 10_000 }).toBe(operation);
   }
 
   it('one tab per example, in order, the first with its description and its variables; no stock welcome', async () => {

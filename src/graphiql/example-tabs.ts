@@ -41,24 +41,36 @@ const STORED_TABS_KEY = 'graphiql:tabState';
  * from the active tab, and adds a tab for them when no stored tab has that
  * content. So the script passes what should show: on a first visit the first
  * example's variables (else its operation would run without them); on a
- * later visit the stored active tab's content (else GraphiQL adds an empty
- * tab on every reload). A `?query=` link is left to GraphiQL: it opens a tab
- * of its own for it.
+ * later visit a stored tab's content (else GraphiQL adds a tab on every
+ * reload).
+ *
+ * Which stored tab: yoga's page writes the open operation into the address
+ * (`?query=`) a tenth of a second after every edit or tab switch, while
+ * GraphiQL stores its tabs (and the variables) half a second after each
+ * change. A reload soon after a switch therefore finds the address already
+ * naming the new tab's operation and a stored state still naming the old
+ * active tab; left alone, GraphiQL pairs the address's operation with the
+ * old variables, matches no tab and adds one. So with `?query=` the stored
+ * tab holding that operation is the one shown (the stored active one first),
+ * and without it the stored active tab. A `?query=` that no stored tab holds
+ * (a shared link, an edit younger than the stored state) is left to
+ * GraphiQL: it opens a tab of its own for it.
  */
 export function exampleTabsScript(examples: readonly ExampleOperation[]): string {
   return `(() => {
   const options = ${JSON.stringify(exampleTabOptions(examples))};
   let stored = null;
   try { stored = JSON.parse(localStorage.getItem(${JSON.stringify(STORED_TABS_KEY)}) ?? 'null'); } catch {}
-  if (!new URLSearchParams(location.search).has('query')) {
-    const active = stored && Array.isArray(stored.tabs) ? stored.tabs[stored.activeTabIndex] : undefined;
-    if (active) {
-      options.initialQuery = active.query ?? '';
-      options.initialVariables = active.variables ?? '';
-      options.initialHeaders = active.headers ?? '';
-    } else if (stored === null && options.defaultTabs.length > 0) {
-      options.initialVariables = options.defaultTabs[0].variables ?? '';
-    }
+  const tabs = stored && Array.isArray(stored.tabs) ? stored.tabs : [];
+  const active = tabs[stored?.activeTabIndex];
+  const linked = new URLSearchParams(location.search).get('query');
+  const shown = linked ? [active, ...tabs].find((tab) => tab?.query === linked) : active;
+  if (shown) {
+    options.initialQuery = shown.query ?? '';
+    options.initialVariables = shown.variables ?? '';
+    options.initialHeaders = shown.headers ?? '';
+  } else if (!linked && stored === null && options.defaultTabs.length > 0) {
+    options.initialVariables = options.defaultTabs[0].variables ?? '';
   }
   self.${EXAMPLE_TABS_GLOBAL} = options;
 })();
