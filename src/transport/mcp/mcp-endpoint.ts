@@ -1,0 +1,127 @@
+/**
+ * `/mcp`: the Model Context Protocol over Streamable HTTP (the official
+ * SDK's transport), stateless: every POST is answered on its own by a fresh
+ * server, with no session to find, so any replica of a cluster serves any
+ * request. GET (a server-initiated stream) and DELETE (ending a session)
+ * have nothing to do without sessions: 405.
+ *
+ * In front of the SDK, the doors of /graphql that yoga would otherwise hold:
+ * the MCP spec's DNS-rebinding guard (a browser `Origin` the host policy
+ * would refuse for a WebSocket is refused with 403 `ORIGIN_NOT_ALLOWED`; the
+ * front door has checked `Host` already) and the client key (401/403 as on
+ * /graphql), so even the free tools need one when keys are configured.
+ * Tools that run GraphQL run it through /graphql's yoga (graphql-runner.ts).
+ */
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Logger } from 'pino';
+import type { HostPolicy } from '../../access/allowed-hosts.js';
+import { presentedKey, type ClientKeys } from '../../access/client-keys.js';
+import { Code } from '../../codes/error-codes.js';
+import { bufferedBody } from '../http/body-limit.js';
+import { writeRefusal, type Refusal } from '../http/refusal.js';
+import { graphqlRunner, type FetchesGraphql } from './graphql-runner.js';
+import { mcpServer, type McpToolDeps } from './mcp-tools.js';
+
+export const MCP_PATH = '/mcp';
+
+export const mcpOriginNotAllowed: Refusal = {
+  status: 403,
+  code: Code.ORIGIN_NOT_ALLOWED,
+  message: 'Pages of this origin may not call the MCP endpoint.',
+};
+
+const notJson: Refusal = { status: 400, code: Code.BAD_REQUEST, message: 'An MCP request body is JSON-RPC in JSON.' };
+
+export interface McpEndpointOptions {
+  readonly hostPolicy: HostPolicy;
+  readonly clientKeys: ClientKeys;
+  readonly yoga: FetchesGraphql;
+  readonly tools: McpToolDeps;
+  readonly logger: Logger;
+}
+
+const header = (req: IncomingMessage, name: string): string | undefined => {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+};
+
+function writeJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(text)),
+    'cache-control': 'no-store',
+    ...headers,
+  });
+  res.end(text);
+}
+
+/** The refusal of a caller without a valid client key, as /graphql's access stage answers it. */
+function keyRefusal(keys: ClientKeys, req: IncomingMessage, res: ServerResponse): boolean {
+  if (!keys.enabled) return false;
+  const result = keys.check(presentedKey((name) => header(req, name)));
+  if (result.ok) return false;
+  const message = result.status === 401 ? 'A gateway client key is required.' : 'This client key is not valid.';
+  const code = result.status === 401 ? Code.UNAUTHENTICATED : Code.FORBIDDEN;
+  writeJson(
+    res,
+    result.status,
+    { errors: [{ message, extensions: { code } }] },
+    result.status === 401 ? { 'www-authenticate': 'Bearer' } : {},
+  );
+  return true;
+}
+
+export function mcpEndpoint({ hostPolicy, clientKeys, yoga, tools, logger }: McpEndpointOptions): RequestListener {
+  return (req, res) => {
+    if (!hostPolicy.allowsOrigin(header(req, 'origin'), req.headers.host)) {
+      req.resume();
+      writeRefusal(req, res, mcpOriginNotAllowed);
+      return;
+    }
+    if (keyRefusal(clientKeys, req, res)) return;
+    if (req.method !== 'POST') {
+      writeJson(
+        res,
+        405,
+        {
+          jsonrpc: '2.0',
+          error: { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless (POST only).' },
+          id: null,
+        },
+        { allow: 'POST' },
+      );
+      return;
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(bufferedBody(req)?.toString('utf8') ?? '');
+    } catch {
+      writeRefusal(req, res, notJson);
+      return;
+    }
+    answer(req, res, body, mcpServer(tools, graphqlRunner(yoga, req.headers))).catch((error: unknown) => {
+      logger.error({ err: error, method: req.method, path: MCP_PATH }, 'an MCP request failed');
+      if (!res.headersSent)
+        writeJson(res, 500, { jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null });
+      else res.destroy();
+    });
+  };
+}
+
+async function answer(
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: unknown,
+  server: ReturnType<typeof mcpServer>,
+): Promise<void> {
+  // No session id: stateless. JSON answers rather than an SSE stream: every tool answers once.
+  const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
+  res.once('close', () => {
+    void transport.close();
+    void server.close();
+  });
+  await server.connect(transport);
+  await transport.handleRequest(req, res, body);
+}
