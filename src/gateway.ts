@@ -140,7 +140,15 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     ? mcpEndpoint({
         ...parts,
         yoga,
-        tools: { schema, config, fetcher, images, ledger, maxCallCost: config.mcp.maxCallCost },
+        tools: {
+          schema,
+          config,
+          fetcher,
+          images,
+          ledger,
+          budgetRemaining: (client) => spend.budgetRemaining(client),
+          maxCallCost: config.mcp.maxCallCost,
+        },
       })
     : undefined;
   const frontDoor = openFrontDoor({ ...parts, handler: requestHandler(parts, yoga, subgraph, mcp) });

@@ -57,11 +57,14 @@ function writeJson(res: ServerResponse, status: number, body: unknown, headers: 
   res.end(text);
 }
 
-/** The refusal of a caller without a valid client key, as /graphql's access stage answers it. */
-function keyRefusal(keys: ClientKeys, req: IncomingMessage, res: ServerResponse): boolean {
-  if (!keys.enabled) return false;
+/**
+ * The client the request's key names (undefined without client keys), or
+ * false once a caller without a valid key is refused, as /graphql's access stage refuses it.
+ */
+function callerOf(keys: ClientKeys, req: IncomingMessage, res: ServerResponse): { client: string | undefined } | false {
+  if (!keys.enabled) return { client: undefined };
   const result = keys.check(presentedKey((name) => header(req, name)));
-  if (result.ok) return false;
+  if (result.ok) return { client: result.client };
   const message = result.status === 401 ? 'A gateway client key is required.' : 'This client key is not valid.';
   const code = result.status === 401 ? Code.UNAUTHENTICATED : Code.FORBIDDEN;
   writeJson(
@@ -70,7 +73,7 @@ function keyRefusal(keys: ClientKeys, req: IncomingMessage, res: ServerResponse)
     { errors: [{ message, extensions: { code } }] },
     result.status === 401 ? { 'www-authenticate': 'Bearer' } : {},
   );
-  return true;
+  return false;
 }
 
 export function mcpEndpoint({ hostPolicy, clientKeys, yoga, tools, logger }: McpEndpointOptions): RequestListener {
@@ -80,7 +83,8 @@ export function mcpEndpoint({ hostPolicy, clientKeys, yoga, tools, logger }: Mcp
       writeRefusal(req, res, mcpOriginNotAllowed);
       return;
     }
-    if (keyRefusal(clientKeys, req, res)) return;
+    const caller = callerOf(clientKeys, req, res);
+    if (caller === false) return;
     if (req.method !== 'POST') {
       writeJson(
         res,
@@ -101,12 +105,14 @@ export function mcpEndpoint({ hostPolicy, clientKeys, yoga, tools, logger }: Mcp
       writeRefusal(req, res, notJson);
       return;
     }
-    answer(req, res, body, mcpServer(tools, graphqlRunner(yoga, req.headers))).catch((error: unknown) => {
-      logger.error({ err: error, method: req.method, path: MCP_PATH }, 'an MCP request failed');
-      if (!res.headersSent)
-        writeJson(res, 500, { jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null });
-      else res.destroy();
-    });
+    answer(req, res, body, mcpServer(tools, { client: caller.client, run: graphqlRunner(yoga, req.headers) })).catch(
+      (error: unknown) => {
+        logger.error({ err: error, method: req.method, path: MCP_PATH }, 'an MCP request failed');
+        if (!res.headersSent)
+          writeJson(res, 500, { jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null });
+        else res.destroy();
+      },
+    );
   };
 }
 

@@ -15,6 +15,8 @@ import { searchSchema } from './schema-search.js';
 
 export interface McpToolDeps extends DryEstimateDeps {
   readonly ledger: Pick<Ledger, 'snapshot'>;
+  /** A client's budget left today; undefined for a client without one (src/spend/spend-gate.ts). */
+  readonly budgetRemaining: (client: string | undefined) => number | undefined;
   /** `MCP_MAX_CALL_COST`. */
   readonly maxCallCost: number;
 }
@@ -48,7 +50,14 @@ const instructions = (cap: number): string =>
 /** The cost of an answer as the agent reads it: `extensions.cost` of /graphql, or nothing when the operation was refused before the pipeline. */
 const costOf = (result: GraphqlAnswer): unknown => result.extensions?.['cost'];
 
-export function mcpServer(deps: McpToolDeps, run: RunGraphql): McpServer {
+/** Who is calling: what the request's client key named, and how its operations run. */
+export interface McpCaller {
+  /** The client its key names; undefined without client keys. */
+  readonly client: string | undefined;
+  readonly run: RunGraphql;
+}
+
+export function mcpServer(deps: McpToolDeps, { client, run }: McpCaller): McpServer {
   const cap = deps.maxCallCost;
   const server = new McpServer({ name: 'sports-graph', version: TOOLS_VERSION }, { instructions: instructions(cap) });
 
@@ -107,12 +116,19 @@ export function mcpServer(deps: McpToolDeps, run: RunGraphql): McpServer {
       description: `Free: the plan, its daily allowance (limit, used, remaining, resetsAt), your budget left when you have a client key, and the per-call cap of execute (${cap}).`,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
+    // Read here, not through /graphql: an ad-hoc `{ quota }` is refused when only trusted documents run.
     async () => {
-      const result = await run({ query: '{ quota { plan limit used remaining resetsAt } }' });
-      const quota = (result.data as { quota?: Record<string, unknown> } | null | undefined)?.quota;
-      if (quota === undefined) return answer({ errors: result.errors ?? [] }, true);
-      const budget = (costOf(result) as { budgetRemaining?: number } | undefined)?.budgetRemaining;
-      return answer({ ...quota, ...(budget === undefined ? {} : { budgetRemaining: budget }), maxCallCost: cap });
+      const quota = deps.ledger.snapshot();
+      const budget = deps.budgetRemaining(client);
+      return answer({
+        plan: quota.plan.toUpperCase(),
+        limit: quota.limit,
+        used: quota.used,
+        remaining: quota.remaining,
+        resetsAt: new Date(quota.resetsAt).toISOString(),
+        ...(budget === undefined ? {} : { budgetRemaining: budget }),
+        maxCallCost: cap,
+      });
     },
   );
 
