@@ -137,6 +137,25 @@ describe('the MCP endpoint', () => {
     expect((await requestCounts(stack.sandbox.url)).total).toBe(0);
   });
 
+  it('offers the schema, the quota and the example operations as resources, free to read', async () => {
+    const client = await connect(RICH);
+    await resetCounts(stack.sandbox.url);
+    const { resources } = await client.listResources();
+    const uris = resources.map((resource) => resource.uri);
+    expect(uris).toEqual(expect.arrayContaining(['sports-graph://schema', 'sports-graph://quota']));
+    const examples = resources.filter((resource) => resource.uri.startsWith('sports-graph://examples/'));
+    expect(examples.length).toBeGreaterThan(3);
+    for (const example of examples) expect(example.description).toMatch(/^Free to read: \S/);
+    const read = async (uri: string): Promise<string> => {
+      const [first] = (await client.readResource({ uri })).contents;
+      return first !== undefined && 'text' in first ? first.text : '';
+    };
+    expect(await read('sports-graph://schema')).toContain('type Quota {');
+    expect(JSON.parse(await read('sports-graph://quota'))).toMatchObject({ plan: 'PRO', maxCallCost: CAP });
+    expect(await read(examples[0]?.uri ?? '')).toMatch(/query \w+/);
+    expect((await requestCounts(stack.sandbox.url)).total).toBe(0);
+  });
+
   it('a client with no budget left gets what is cached, and a coded refusal for the rest', async () => {
     const client = await connect(POOR);
     const first = structured(await client.callTool({ name: 'execute', arguments: { query: athlete(20) } }));

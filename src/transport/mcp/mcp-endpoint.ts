@@ -22,6 +22,8 @@ import { bufferedBody } from '../http/body-limit.js';
 import { writeRefusal, type Refusal } from '../http/refusal.js';
 import { graphqlRunner, type FetchesGraphql } from './graphql-runner.js';
 import { mcpServer, type McpToolDeps } from './mcp-tools.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { loadExampleOperations, type ExampleOperation } from '../../graphiql/example-operations.js';
 
 export const MCP_PATH = '/mcp';
 
@@ -39,6 +41,8 @@ export interface McpEndpointOptions {
   readonly yoga: FetchesGraphql;
   readonly tools: McpToolDeps;
   readonly logger: Logger;
+  /** The example operations offered as resources. @default loadExampleOperations (examples/operations/) */
+  readonly exampleOperations?: () => Promise<readonly ExampleOperation[]>;
 }
 
 const header = (req: IncomingMessage, name: string): string | undefined => {
@@ -76,7 +80,20 @@ function callerOf(keys: ClientKeys, req: IncomingMessage, res: ServerResponse): 
   return false;
 }
 
-export function mcpEndpoint({ hostPolicy, clientKeys, yoga, tools, logger }: McpEndpointOptions): RequestListener {
+export function mcpEndpoint({
+  hostPolicy,
+  clientKeys,
+  yoga,
+  tools,
+  logger,
+  exampleOperations = loadExampleOperations,
+}: McpEndpointOptions): RequestListener {
+  // Read on the first MCP request, once: the files do not change while the gateway runs.
+  let loaded: Promise<readonly ExampleOperation[]> | undefined;
+  const examples = (): Promise<readonly ExampleOperation[]> => {
+    loaded ??= exampleOperations();
+    return loaded;
+  };
   return (req, res) => {
     if (!hostPolicy.allowsOrigin(header(req, 'origin'), req.headers.host)) {
       req.resume();
@@ -105,14 +122,14 @@ export function mcpEndpoint({ hostPolicy, clientKeys, yoga, tools, logger }: Mcp
       writeRefusal(req, res, notJson);
       return;
     }
-    answer(req, res, body, mcpServer(tools, { client: caller.client, run: graphqlRunner(yoga, req.headers) })).catch(
-      (error: unknown) => {
-        logger.error({ err: error, method: req.method, path: MCP_PATH }, 'an MCP request failed');
-        if (!res.headersSent)
-          writeJson(res, 500, { jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null });
-        else res.destroy();
-      },
-    );
+    const server = async () =>
+      mcpServer(tools, { client: caller.client, run: graphqlRunner(yoga, req.headers) }, await examples());
+    answer(req, res, body, server).catch((error: unknown) => {
+      logger.error({ err: error, method: req.method, path: MCP_PATH }, 'an MCP request failed');
+      if (!res.headersSent)
+        writeJson(res, 500, { jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null });
+      else res.destroy();
+    });
   };
 }
 
@@ -120,8 +137,9 @@ async function answer(
   req: IncomingMessage,
   res: ServerResponse,
   body: unknown,
-  server: ReturnType<typeof mcpServer>,
+  made: () => Promise<McpServer>,
 ): Promise<void> {
+  const server = await made();
   // No session id: stateless. JSON answers rather than an SSE stream: every tool answers once.
   const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
   res.once('close', () => {

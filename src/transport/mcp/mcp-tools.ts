@@ -7,10 +7,12 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import type { ExampleOperation } from '../../graphiql/example-operations.js';
 import type { Ledger } from '../../spend/ledger.js';
 import { fieldCosts } from '../../spend/estimate/cost-table.js';
 import { dryEstimate, prepareOperation, subscriptionsAreNotTools, type DryEstimateDeps } from './dry-estimate.js';
 import type { GraphqlAnswer, RunGraphql } from './graphql-runner.js';
+import { registerResources } from './mcp-resources.js';
 import { searchSchema } from './schema-search.js';
 
 export interface McpToolDeps extends DryEstimateDeps {
@@ -43,7 +45,7 @@ const instructions = (cap: number): string =>
     'A GraphQL gateway over a paid sports data API: every counted upstream request spends one unit of a daily allowance shared by every client, and of your own budget when you have a client key.',
     'Cached data costs nothing. Find fields with search_schema (free), price an operation with estimate (free), then run it with execute.',
     `execute refuses an operation estimated above ${cap} counted upstream requests (MCP_MAX_CALL_COST); ask for fewer items or split it.`,
-    'quota (free) shows the allowance, when it resets, and your budget.',
+    'quota (free) shows the allowance, when it resets, and your budget. The resources hold the schema (SDL), the quota and example operations, free to read.',
     subscriptionsAreNotTools,
   ].join('\n');
 
@@ -57,7 +59,26 @@ export interface McpCaller {
   readonly run: RunGraphql;
 }
 
-export function mcpServer(deps: McpToolDeps, { client, run }: McpCaller): McpServer {
+/** The quota as `quota` and the quota resource show it to `client`. */
+function quotaFor(deps: McpToolDeps, client: string | undefined): Record<string, unknown> {
+  const quota = deps.ledger.snapshot();
+  const budget = deps.budgetRemaining(client);
+  return {
+    plan: quota.plan.toUpperCase(),
+    limit: quota.limit,
+    used: quota.used,
+    remaining: quota.remaining,
+    resetsAt: new Date(quota.resetsAt).toISOString(),
+    ...(budget === undefined ? {} : { budgetRemaining: budget }),
+    maxCallCost: deps.maxCallCost,
+  };
+}
+
+export function mcpServer(
+  deps: McpToolDeps,
+  { client, run }: McpCaller,
+  examples: readonly ExampleOperation[],
+): McpServer {
   const cap = deps.maxCallCost;
   const server = new McpServer({ name: 'sports-graph', version: TOOLS_VERSION }, { instructions: instructions(cap) });
 
@@ -117,19 +138,7 @@ export function mcpServer(deps: McpToolDeps, { client, run }: McpCaller): McpSer
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     // Read here, not through /graphql: an ad-hoc `{ quota }` is refused when only trusted documents run.
-    async () => {
-      const quota = deps.ledger.snapshot();
-      const budget = deps.budgetRemaining(client);
-      return answer({
-        plan: quota.plan.toUpperCase(),
-        limit: quota.limit,
-        used: quota.used,
-        remaining: quota.remaining,
-        resetsAt: new Date(quota.resetsAt).toISOString(),
-        ...(budget === undefined ? {} : { budgetRemaining: budget }),
-        maxCallCost: cap,
-      });
-    },
+    async () => answer(quotaFor(deps, client)),
   );
 
   server.registerTool(
@@ -150,5 +159,6 @@ export function mcpServer(deps: McpToolDeps, { client, run }: McpCaller): McpSer
     },
   );
 
+  registerResources(server, { schema: deps.schema, quota: () => quotaFor(deps, client), examples });
   return server;
 }
