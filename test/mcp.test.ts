@@ -61,12 +61,28 @@ describe('the MCP endpoint', () => {
   it('lists its tools, each with an input schema and a description that says what it costs', async () => {
     const client = await connect(RICH);
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(['estimate', 'execute', 'quota', 'search_schema']);
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      'estimate',
+      'example_allowance',
+      'example_hockey_night',
+      'example_logo_fallback',
+      'example_v2_discovery',
+      'example_v6_team_stats',
+      'example_world_cup',
+      'execute',
+      'quota',
+      'search_schema',
+    ]);
     const execute = tools.find((tool) => tool.name === 'execute');
     expect(execute?.inputSchema.required).toEqual(['query']);
     expect(execute?.description).toContain(`above ${CAP} counted requests`);
     expect(execute?.description).toContain('Subscriptions are not MCP tools');
-    for (const tool of tools.filter((t) => t.name !== 'execute')) expect(tool.description).toMatch(/^Free/);
+    for (const tool of tools.filter((t) => t.name !== 'execute' && !t.name.startsWith('example_')))
+      expect(tool.description).toMatch(/^Free/);
+    const night = tools.find((tool) => tool.name === 'example_hockey_night');
+    expect(night?.description).toContain('Cold it spends at most 3 counted upstream requests');
+    expect(night?.inputSchema.properties).toMatchObject({ standings: {}, news: {}, game: {} });
+    expect(night?.inputSchema.required ?? []).toEqual([]);
     expect(client.getInstructions()).toContain('Subscriptions are not MCP tools');
   });
 
@@ -94,6 +110,19 @@ describe('the MCP endpoint', () => {
     const warm = structured(await client.callTool({ name: 'execute', arguments: { query: athletes(1, 2) } }));
     expect(warm['cost']).toMatchObject({ upstreamRequests: 0 });
     expect((await requestCounts(stack.sandbox.url)).total).toBe(0);
+  });
+
+  it('an example tool runs its operation with the example variables, spending what its description says cold', async () => {
+    const client = await connect(RICH);
+    await resetCounts(stack.sandbox.url);
+    const night = structured(await client.callTool({ name: 'example_hockey_night', arguments: {} }));
+    expect(night['errors']).toBeUndefined();
+    expect(night['data']).toMatchObject({ v1: { hockey: { standings: {} } } });
+    expect((await requestCounts(stack.sandbox.url)).total).toBe(3);
+    expect(night['cost']).toMatchObject({ estimated: 3, upstreamRequests: 3 });
+    // Another game: its variables are the tool's input, checked against the operation's types.
+    const bad = await client.callTool({ name: 'example_hockey_night', arguments: { game: true } });
+    expect(bad.isError).toBe(true);
   });
 
   it('execute refuses an operation estimated above the per-call cap before sending anything', async () => {
@@ -195,7 +224,7 @@ describe('the MCP endpoint', () => {
     expect(invalid.isError).toBe(true);
     expect(text(invalid)).toContain('not valid');
     // The endpoint still answers.
-    expect((await client.listTools()).tools.length).toBe(4);
+    expect((await client.listTools()).tools.length).toBe(10);
     expect((await requestCounts(stack.sandbox.url)).total).toBe(0);
   });
 

@@ -16,6 +16,7 @@ import {
   type OperationDefinitionNode,
 } from 'graphql';
 import type { Config } from '../../config.js';
+import type { UpstreamCachePort } from '../../loaders/loader-ports.js';
 import { UpstreamLoader } from '../../loaders/upstream-loader.js';
 import { coercedVariables } from '../../plugins/coerced-variables.js';
 import type { ImageCostPort } from '../../spend/estimate/cost-rule.js';
@@ -70,7 +71,22 @@ export function prepareOperation(
   return { ok: true, document, operation, variables: coerced.coerced };
 }
 
-export async function dryEstimate(deps: DryEstimateDeps, prepared: Extract<Prepared, { ok: true }>): Promise<Estimate> {
+/** A cache that holds nothing: what an operation costs cold, whatever is cached now. */
+export function coldCache(fetcher: UpstreamFetcher): UpstreamCachePort['upstreamCache'] {
+  return {
+    isCached: () => false,
+    canAnswer: () => false,
+    keyOf: (route, params) => fetcher.keyOf(route, params),
+    peekKey: async () => undefined,
+  };
+}
+
+export async function dryEstimate(
+  deps: DryEstimateDeps,
+  prepared: Extract<Prepared, { ok: true }>,
+  /** What the walk sees cached. @default the gateway's cache as it is now */
+  cache: UpstreamCachePort['upstreamCache'] = deps.fetcher,
+): Promise<Estimate> {
   const { schema, config, fetcher, images } = deps;
   const operation = costedOperation(schema, fieldCosts, prepared.document, prepared.operation);
   // Shares nothing: the walk may not load ahead, so nothing is sent.
@@ -80,7 +96,7 @@ export async function dryEstimate(deps: DryEstimateDeps, prepared: Extract<Prepa
     operation,
     fragments: {},
     variables: prepared.variables,
-    context: { upstream, upstreamCache: fetcher, images },
+    context: { upstream, upstreamCache: cache, images },
     config,
     costs: fieldCosts,
   });

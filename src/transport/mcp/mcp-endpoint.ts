@@ -21,7 +21,8 @@ import { Code } from '../../codes/error-codes.js';
 import { bufferedBody } from '../http/body-limit.js';
 import { writeRefusal, type Refusal } from '../http/refusal.js';
 import { graphqlRunner, type FetchesGraphql } from './graphql-runner.js';
-import { mcpServer, type McpToolDeps } from './mcp-tools.js';
+import { mcpServer, type McpCatalogue, type McpToolDeps } from './mcp-tools.js';
+import { curate } from './curated-tools.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { loadExampleOperations, type ExampleOperation } from '../../graphiql/example-operations.js';
 
@@ -89,9 +90,15 @@ export function mcpEndpoint({
   exampleOperations = loadExampleOperations,
 }: McpEndpointOptions): RequestListener {
   // Read on the first MCP request, once: the files do not change while the gateway runs.
-  let loaded: Promise<readonly ExampleOperation[]> | undefined;
-  const examples = (): Promise<readonly ExampleOperation[]> => {
-    loaded ??= exampleOperations();
+  let loaded: Promise<McpCatalogue> | undefined;
+  const catalogue = (): Promise<McpCatalogue> => {
+    loaded ??= exampleOperations()
+      .then(async (examples) => ({ examples, curated: await curate(tools, examples) }))
+      .catch((error: unknown) => {
+        // Not kept: the next request tries again.
+        loaded = undefined;
+        throw error;
+      });
     return loaded;
   };
   return (req, res) => {
@@ -123,7 +130,7 @@ export function mcpEndpoint({
       return;
     }
     const server = async () =>
-      mcpServer(tools, { client: caller.client, run: graphqlRunner(yoga, req.headers) }, await examples());
+      mcpServer(tools, { client: caller.client, run: graphqlRunner(yoga, req.headers) }, await catalogue());
     answer(req, res, body, server).catch((error: unknown) => {
       logger.error({ err: error, method: req.method, path: MCP_PATH }, 'an MCP request failed');
       if (!res.headersSent)

@@ -11,7 +11,8 @@ import type { ExampleOperation } from '../../graphiql/example-operations.js';
 import type { Ledger } from '../../spend/ledger.js';
 import { fieldCosts } from '../../spend/estimate/cost-table.js';
 import { dryEstimate, prepareOperation, subscriptionsAreNotTools, type DryEstimateDeps } from './dry-estimate.js';
-import type { GraphqlAnswer, RunGraphql } from './graphql-runner.js';
+import { registerCuratedTools, type CuratedOperation } from './curated-tools.js';
+import type { GraphqlAnswer, GraphqlRequest, RunGraphql } from './graphql-runner.js';
 import { registerResources } from './mcp-resources.js';
 import { searchSchema } from './schema-search.js';
 
@@ -44,6 +45,7 @@ const instructions = (cap: number): string =>
   [
     'A GraphQL gateway over a paid sports data API: every counted upstream request spends one unit of a daily allowance shared by every client, and of your own budget when you have a client key.',
     'Cached data costs nothing. Find fields with search_schema (free), price an operation with estimate (free), then run it with execute.',
+    'The example_* tools run the documented example operations with variables you fill in; their descriptions say what they cost cold.',
     `execute refuses an operation estimated above ${cap} counted upstream requests (MCP_MAX_CALL_COST); ask for fewer items or split it.`,
     'quota (free) shows the allowance, when it resets, and your budget. The resources hold the schema (SDL), the quota and example operations, free to read.',
     subscriptionsAreNotTools,
@@ -57,6 +59,12 @@ export interface McpCaller {
   /** The client its key names; undefined without client keys. */
   readonly client: string | undefined;
   readonly run: RunGraphql;
+}
+
+/** The example operations: as resources, and those that can be tools as tools. */
+export interface McpCatalogue {
+  readonly examples: readonly ExampleOperation[];
+  readonly curated: readonly CuratedOperation[];
 }
 
 /** The quota as `quota` and the quota resource show it to `client`. */
@@ -74,13 +82,28 @@ function quotaFor(deps: McpToolDeps, client: string | undefined): Record<string,
   };
 }
 
-export function mcpServer(
-  deps: McpToolDeps,
-  { client, run }: McpCaller,
-  examples: readonly ExampleOperation[],
-): McpServer {
+export function mcpServer(deps: McpToolDeps, { client, run }: McpCaller, catalogue: McpCatalogue): McpServer {
   const cap = deps.maxCallCost;
   const server = new McpServer({ name: 'sports-graph', version: TOOLS_VERSION }, { instructions: instructions(cap) });
+
+  /** Runs an operation through /graphql unless its estimate is above the per-call cap. */
+  const execute = async (request: GraphqlRequest): Promise<CallToolResult> => {
+    const prepared = prepareOperation(deps.schema, deps.config, request);
+    if (!prepared.ok) return refusal(prepared.message);
+    const estimate = await dryEstimate(deps, prepared);
+    if (estimate.requests > cap)
+      return answer(
+        {
+          refused: `Estimated at ${estimate.requests} counted upstream requests, above the per-call cap of ${cap} (MCP_MAX_CALL_COST): nothing was run. Ask for fewer items, or split the operation.`,
+          estimate: { requests: estimate.requests, uncached: estimate.unanswerable },
+          maxCallCost: cap,
+        },
+        true,
+      );
+    const result = await run(request);
+    const { status, ...graphql } = result;
+    return answer({ ...graphql, cost: costOf(result) ?? null }, result.data === undefined || result.data === null);
+  };
 
   server.registerTool(
     'execute',
@@ -89,23 +112,7 @@ export function mcpServer(
       inputSchema: operationInput,
       annotations: { readOnlyHint: false, openWorldHint: true },
     },
-    async (request) => {
-      const prepared = prepareOperation(deps.schema, deps.config, request);
-      if (!prepared.ok) return refusal(prepared.message);
-      const estimate = await dryEstimate(deps, prepared);
-      if (estimate.requests > cap)
-        return answer(
-          {
-            refused: `Estimated at ${estimate.requests} counted upstream requests, above the per-call cap of ${cap} (MCP_MAX_CALL_COST): nothing was run. Ask for fewer items, or split the operation.`,
-            estimate: { requests: estimate.requests, uncached: estimate.unanswerable },
-            maxCallCost: cap,
-          },
-          true,
-        );
-      const result = await run(request);
-      const { status, ...graphql } = result;
-      return answer({ ...graphql, cost: costOf(result) ?? null }, result.data === undefined || result.data === null);
-    },
+    (request) => execute(request),
   );
 
   server.registerTool(
@@ -159,6 +166,7 @@ export function mcpServer(
     },
   );
 
-  registerResources(server, { schema: deps.schema, quota: () => quotaFor(deps, client), examples });
+  registerCuratedTools(server, deps.schema, catalogue.curated, cap, execute);
+  registerResources(server, { schema: deps.schema, quota: () => quotaFor(deps, client), examples: catalogue.examples });
   return server;
 }
