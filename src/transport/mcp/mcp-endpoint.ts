@@ -34,8 +34,6 @@ export const mcpOriginNotAllowed: Refusal = {
   message: 'Pages of this origin may not call the MCP endpoint.',
 };
 
-const notJson: Refusal = { status: 400, code: Code.BAD_REQUEST, message: 'An MCP request body is JSON-RPC in JSON.' };
-
 export interface McpEndpointOptions {
   readonly hostPolicy: HostPolicy;
   readonly clientKeys: ClientKeys;
@@ -126,7 +124,12 @@ export function mcpEndpoint({
     try {
       body = JSON.parse(bufferedBody(req)?.toString('utf8') ?? '');
     } catch {
-      writeRefusal(req, res, notJson);
+      // As the SDK answers a body it cannot parse: a JSON-RPC parse error.
+      writeJson(res, 400, {
+        jsonrpc: '2.0',
+        error: { code: -32700, message: 'Parse error: the body is not JSON.' },
+        id: null,
+      });
       return;
     }
     const server = async () =>
