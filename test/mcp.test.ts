@@ -228,7 +228,7 @@ describe('the MCP endpoint', () => {
     expect((await requestCounts(stack.sandbox.url)).total).toBe(0);
   });
 
-  it('refuses a foreign Origin with 403 and a coded body, and a missing client key with 401', async () => {
+  it('refuses a foreign Origin with 403 and a coded body, a missing client key with 401, GET with 405 and a garbled body with a parse error', async () => {
     const initialize = JSON.stringify({
       jsonrpc: '2.0',
       id: 1,
@@ -253,6 +253,18 @@ describe('the MCP endpoint', () => {
       body: initialize,
     });
     expect(own.status).toBe(200);
+    // Stateless: no server stream to open, no session to end.
+    const get = await fetch(`${stack.gateway.url}/mcp`, {
+      headers: { accept: 'text/event-stream', authorization: `Bearer ${RICH}` },
+    });
+    expect(get.status).toBe(405);
+    const garbled = await fetch(`${stack.gateway.url}/mcp`, {
+      method: 'POST',
+      headers: { ...headers, authorization: `Bearer ${RICH}` },
+      body: '{"jsonrpc":',
+    });
+    expect(garbled.status).toBe(400);
+    expect(((await garbled.json()) as { error: { code: number } }).error.code).toBe(-32700);
   });
 
   it('MCP=false answers /mcp with the 404 of any unknown path', async () => {
