@@ -89,6 +89,14 @@ export interface OperationLimits {
   maxOperationCost: number;
 }
 
+/** The MCP endpoint on `/mcp` (src/transport/mcp/). */
+export interface McpConfig {
+  /** `MCP`: `false` turns `/mcp` off (404 like any unknown path). @default true */
+  enabled: boolean;
+  /** `MCP_MAX_CALL_COST`: counted upstream requests one `execute` call may be estimated at; more is refused before it runs. @default 10 */
+  maxCallCost: number;
+}
+
 /** Who may use the gateway, and what it shows them. */
 export interface AccessConfig {
   /** `GATEWAY_CLIENT_KEYS` / `GATEWAY_CLIENT_KEYS_FILE`; empty = no key needed. */
@@ -210,6 +218,7 @@ export interface Config {
   live: LiveConfig;
   /** `GRAPHQL_JIT`: queries and mutations run compiled by graphql-jit (through envelop). @default true */
   graphqlJit: boolean;
+  mcp: McpConfig;
   /**
    * Whole query results kept while every upstream resource they used is
    * fresh (src/results/result-cache.ts).
@@ -397,6 +406,10 @@ export function loadConfig(env: Env = process.env): Config {
       maxOperationCost: int('GATEWAY_MAX_OPERATION_COST', 50, 0),
     },
     graphqlJit: bool('GRAPHQL_JIT', true),
+    mcp: {
+      enabled: bool('MCP', true),
+      maxCallCost: int('MCP_MAX_CALL_COST', 10, 0),
+    },
     resultCache: {
       enabled: bool('RESULT_CACHE', true),
       maxBytes: int('RESULT_CACHE_MAX_BYTES', 16 * 1024 * 1024, 1024),

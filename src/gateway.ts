@@ -28,6 +28,7 @@ import { SpendGate } from './spend/spend-gate.js';
 import { openState } from './state/open-state.js';
 import { openTracing } from './tracing/open-tracing.js';
 import { hostPolicyFor, openFrontDoor } from './transport/http/front-door.js';
+import { mcpEndpoint } from './transport/mcp/mcp-endpoint.js';
 import { openWsFront } from './transport/ws/ws-front.js';
 import { DiskEntries } from './upstream/disk-entries.js';
 import { UpstreamFetcher, type UpstreamFetcherOptions } from './upstream/fetcher.js';
@@ -134,7 +135,23 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
   const subgraph = lazySubgraphYoga({ ...parts, typeDefs, context, plugins: () => pipeline(parts, subgraphEndpoint) });
 
   // Transports: the HTTP front door, and graphql-ws on its upgrades.
-  const frontDoor = openFrontDoor({ ...parts, handler: requestHandler(parts, yoga, subgraph) });
+  // The MCP endpoint runs its tools' GraphQL through /graphql's yoga: the same doors and the same costs.
+  const mcp = config.mcp.enabled
+    ? mcpEndpoint({
+        ...parts,
+        yoga,
+        tools: {
+          schema,
+          config,
+          fetcher,
+          images,
+          ledger,
+          budgetRemaining: (client) => spend.budgetRemaining(client),
+          maxCallCost: config.mcp.maxCallCost,
+        },
+      })
+    : undefined;
+  const frontDoor = openFrontDoor({ ...parts, handler: requestHandler(parts, yoga, subgraph, mcp) });
   const ws = openWsFront({ ...parts, ...frontDoor, yoga, onWebSocketServer: options.onWebSocketServer });
 
   // Lifecycle: listen, drain, close; what was opened behind the transports is closed in this order.

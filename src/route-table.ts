@@ -54,6 +54,15 @@ export const gatewayRoutes: readonly GatewayRoute[] = [
     path: /^\/images(?:\/|$)/,
     spending: { kind: 'gated', door: 'src/plugins/use-images.ts' },
   },
+  {
+    name: 'mcp',
+    // The MCP endpoint (src/transport/mcp/): its tools run their GraphQL through /graphql's yoga; `MCP=false` answers 404.
+    path: /^\/mcp$/,
+    spending: {
+      kind: 'gated',
+      door: 'src/plugins/use-cost-limit.ts: the MCP tools run operations through /graphql (src/transport/mcp/graphql-runner.ts)',
+    },
+  },
   { name: 'healthz', path: /^\/healthz$/, spending: { kind: 'none' } },
   { name: 'readyz', path: /^\/readyz$/, spending: { kind: 'none' } },
   { name: 'metrics', path: /^\/metrics$/, spending: { kind: 'none' } },

@@ -141,6 +141,34 @@ describe('the build, with default settings', () => {
     expect(byHash.data).toEqual(registered.data);
   });
 
+  it('serves MCP on /mcp with the bundled SDK: a tool call answers, estimate spends nothing, the examples are resources', async () => {
+    await resetCounts(sandbox.url);
+    const response = await fetch(`${gateway.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'estimate', arguments: { query: STANDINGS } },
+      }),
+    });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { result?: { structuredContent?: Record<string, unknown> } };
+    expect(body.result?.structuredContent).toMatchObject({ requests: expect.any(Number), spent: 0 });
+    expect((await requestCounts(sandbox.url)).total).toBe(0);
+    // The example operations it offers as resources are the files the build copies next to the bundle.
+    const listed = await fetch(`${gateway.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'resources/list' }),
+    });
+    const { result } = (await listed.json()) as { result?: { resources: Array<{ uri: string }> } };
+    expect(result?.resources.map((resource) => resource.uri)).toContain(
+      'sports-graph://examples/1-hockey-night.graphql',
+    );
+  });
+
   it("serves the odds widget's page, a file the build copies next to the bundle", async () => {
     const widget = await fetch(`${gateway.url}/widgets/odds`);
     expect(widget.status).toBe(200);

@@ -136,6 +136,24 @@ describe('every door pays', () => {
       }
     };
 
+  /** An MCP `execute` call (stateless: one JSON-RPC POST, no session); its refusal is the GraphQL answer's. */
+  const mcpExecute =
+    (text: string) =>
+    async (key: string): Promise<Answer> => {
+      const response = await fetch(`${stack.gateway.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...bearer(key) },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'execute', arguments: { query: text } },
+        }),
+      });
+      const body = (await response.json()) as { result?: { structuredContent?: { errors?: unknown } } };
+      return { refusal: refusalOf(body.result?.structuredContent?.errors), status: response.status };
+    };
+
   /** Example requests for every row of the route table, by row name. */
   const examples = (): Record<string, readonly Example[]> => ({
     graphql: [
@@ -190,6 +208,7 @@ describe('every door pays', () => {
         ),
       },
     ],
+    mcp: [{ name: 'an MCP execute call', send: mcpExecute(athlete(5)) }],
     healthz: [{ name: 'GET /healthz', send: http('/healthz') }],
     readyz: [{ name: 'GET /readyz', send: http('/readyz') }],
     graphiql: [

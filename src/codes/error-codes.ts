@@ -70,7 +70,7 @@ const table = {
     status: 504,
     meaning: 'an execution still running OPERATION_TIMEOUT_MS + 1 s after its start: a bug',
   },
-  ORIGIN_NOT_ALLOWED: { status: 403, meaning: 'a WebSocket upgrade from a page of another origin' },
+  ORIGIN_NOT_ALLOWED: { status: 403, meaning: 'a WebSocket upgrade or an MCP request from a page of another origin' },
   PAYLOAD_TOO_LARGE: { status: 413, meaning: 'a request body over LIMIT_MAX_BODY_BYTES' },
   PERSISTED_QUERY_ID_REQUIRED: { status: 400, meaning: 'trusted documents: neither a document ID nor a document text' },
   PERSISTED_QUERY_MISMATCH: {

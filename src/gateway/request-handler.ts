@@ -1,6 +1,7 @@
 /**
  * What answers a request the front door let in (src/transport/http/front-door.ts):
- * /subgraph's yoga for `/subgraph`, otherwise a result-cache hit answered
+ * the MCP endpoint for `/mcp` (src/transport/mcp/; with `MCP=false` the same
+ * 404 as any path outside the route table), /subgraph's yoga for `/subgraph`, otherwise a result-cache hit answered
  * before yoga (src/transport/http/result-cache-hits.ts) or /graphql's yoga untouched.
  */
 import type { RequestListener } from 'node:http';
@@ -8,12 +9,16 @@ import { routeSubgraph } from '../federation/route-subgraph.js';
 import type { PipelineParts } from '../plugins/pipeline.js';
 import { serveResultCacheHits } from '../transport/http/result-cache-hits.js';
 import { fastHitSpan } from '../plugins/use-operation-spans.js';
+import { notServed } from '../plugins/use-route-table.js';
+import { writeRefusal } from '../transport/http/refusal.js';
+import { MCP_PATH } from '../transport/mcp/mcp-endpoint.js';
 import type { GatewayYoga } from './graphql-yoga.js';
 
 export function requestHandler(
   parts: PipelineParts,
   yoga: GatewayYoga,
   subgraph: (() => RequestListener) | undefined,
+  mcp: RequestListener | undefined,
 ): RequestListener {
   const { resultCache, tracing, services } = parts;
   const standAlone =
@@ -31,5 +36,17 @@ export function requestHandler(
           },
           yoga,
         );
-  return routeSubgraph(subgraph, standAlone);
+  const graphql = routeSubgraph(subgraph, standAlone);
+  return (req, res) => {
+    if ((req.url ?? '').split('?')[0] !== MCP_PATH) {
+      graphql(req, res);
+      return;
+    }
+    if (mcp !== undefined) {
+      mcp(req, res);
+      return;
+    }
+    req.resume();
+    writeRefusal(req, res, notServed);
+  };
 }

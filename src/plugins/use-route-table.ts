@@ -10,7 +10,7 @@ import { rawTarget } from '../transport/http/raw-target.js';
 import { refusalBody, type Refusal } from '../transport/http/refusal.js';
 import { routeOf } from '../route-table.js';
 
-const notServed: Refusal = { status: 404, code: Code.NOT_FOUND, message: 'No such route on this gateway.' };
+export const notServed: Refusal = { status: 404, code: Code.NOT_FOUND, message: 'No such route on this gateway.' };
 
 export function useRouteTable(): Plugin {
   return {

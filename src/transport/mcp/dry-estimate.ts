@@ -1,0 +1,103 @@
+/**
+ * The cost estimate of an operation without running it and without
+ * spending: the estimate of the cost limit (src/spend/estimate/estimate.ts),
+ * over a loader that shares nothing (`reusesLoads` false), so the walk reads
+ * the cache and the cost table and never loads ahead (no probes, no dry
+ * resolver runs). It is therefore an upper bound of what the operation
+ * spends, never below the gateway's own estimate, and exact where no field
+ * needs a list loaded to know its size.
+ */
+import {
+  getOperationAST,
+  parse,
+  validate,
+  type DocumentNode,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
+import type { Config } from '../../config.js';
+import type { UpstreamCachePort } from '../../loaders/loader-ports.js';
+import { UpstreamLoader } from '../../loaders/upstream-loader.js';
+import { coercedVariables } from '../../plugins/coerced-variables.js';
+import type { ImageCostPort } from '../../spend/estimate/cost-rule.js';
+import { fieldCosts } from '../../spend/estimate/cost-table.js';
+import { costedOperation } from '../../spend/estimate/costed-selections.js';
+import { estimateOperation } from '../../spend/estimate/estimate.js';
+import type { Estimate } from '../../spend/resource-estimate.js';
+import type { UpstreamFetcher } from '../../upstream/fetcher.js';
+import type { GraphqlRequest } from './graphql-runner.js';
+
+export interface DryEstimateDeps {
+  readonly schema: GraphQLSchema;
+  readonly config: Pick<Config, 'limits' | 'timeouts'>;
+  readonly fetcher: UpstreamFetcher;
+  readonly images: ImageCostPort['images'];
+}
+
+/** An operation ready to estimate, or why it cannot run at all. */
+export type Prepared =
+  | {
+      readonly ok: true;
+      readonly document: DocumentNode;
+      readonly operation: OperationDefinitionNode;
+      readonly variables: Record<string, unknown>;
+    }
+  | { readonly ok: false; readonly message: string };
+
+export const subscriptionsAreNotTools =
+  'Subscriptions are not MCP tools: they stream without end. For odds, query a snapshot instead (`v4 { odds(...) }`, or `odds` on a V6 baseball match); for games in progress, the `liveTicker` query.';
+
+export function prepareOperation(
+  schema: GraphQLSchema,
+  config: DryEstimateDeps['config'],
+  request: GraphqlRequest,
+): Prepared {
+  let document: DocumentNode;
+  try {
+    document = parse(request.query, { maxTokens: config.limits.maxTokens });
+  } catch (error) {
+    return { ok: false, message: `The operation does not parse: ${(error as Error).message}` };
+  }
+  const invalid = validate(schema, document);
+  if (invalid.length > 0)
+    return { ok: false, message: `The operation is not valid: ${invalid.map((error) => error.message).join(' ')}` };
+  const operation = getOperationAST(document, request.operationName);
+  if (operation === null || operation === undefined)
+    return { ok: false, message: 'Name the operation to run (operationName): the document holds none or several.' };
+  if (operation.operation === 'subscription') return { ok: false, message: subscriptionsAreNotTools };
+  const coerced = coercedVariables(schema, operation, request.variables);
+  if (coerced.errors !== undefined)
+    return { ok: false, message: `Bad variables: ${coerced.errors.map((error) => error.message).join(' ')}` };
+  return { ok: true, document, operation, variables: coerced.coerced };
+}
+
+/** A cache that holds nothing: what an operation costs cold, whatever is cached now. */
+export function coldCache(fetcher: UpstreamFetcher): UpstreamCachePort['upstreamCache'] {
+  return {
+    isCached: () => false,
+    canAnswer: () => false,
+    keyOf: (route, params) => fetcher.keyOf(route, params),
+    peekKey: async () => undefined,
+  };
+}
+
+export async function dryEstimate(
+  deps: DryEstimateDeps,
+  prepared: Extract<Prepared, { ok: true }>,
+  /** What the walk sees cached. @default the gateway's cache as it is now */
+  cache: UpstreamCachePort['upstreamCache'] = deps.fetcher,
+): Promise<Estimate> {
+  const { schema, config, fetcher, images } = deps;
+  const operation = costedOperation(schema, fieldCosts, prepared.document, prepared.operation);
+  // Shares nothing: the walk may not load ahead, so nothing is sent.
+  const upstream = new UpstreamLoader(fetcher, Date.now() + config.timeouts.operationMs, false);
+  return estimateOperation({
+    schema,
+    operation,
+    fragments: {},
+    variables: prepared.variables,
+    context: { upstream, upstreamCache: cache, images },
+    config,
+    costs: fieldCosts,
+  });
+}

@@ -1,0 +1,68 @@
+/**
+ * What an agent can read without calling a tool, all free: the schema as
+ * SDL, the quota as `quota` shows it, and the example operations
+ * (examples/operations/, GraphiQL's first tabs) with their variables.
+ */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { printSchema, type GraphQLSchema } from 'graphql';
+import type { ExampleOperation } from '../../graphiql/example-operations.js';
+
+/** The schema printed once: it never changes while the gateway runs, and it is ~100 KB of text. */
+const printed = new WeakMap<GraphQLSchema, string>();
+
+function sdlOf(schema: GraphQLSchema): string {
+  let sdl = printed.get(schema);
+  if (sdl === undefined) {
+    sdl = printSchema(schema);
+    printed.set(schema, sdl);
+  }
+  return sdl;
+}
+
+/** The comment an example opens with, as one line: what it shows. */
+const summaryOf = (example: ExampleOperation): string =>
+  example.document
+    .split('\n')
+    .filter((line) => line.startsWith('#'))
+    .map((line) => line.replace(/^#\s?/, ''))
+    .join(' ')
+    .trim();
+
+export interface ResourceSources {
+  readonly schema: GraphQLSchema;
+  /** The quota as the `quota` tool answers it, for this caller. */
+  readonly quota: () => Record<string, unknown>;
+  readonly examples: readonly ExampleOperation[];
+}
+
+export function registerResources(server: McpServer, { schema, quota, examples }: ResourceSources): void {
+  server.registerResource(
+    'schema',
+    'sports-graph://schema',
+    { description: 'Free: the whole GraphQL schema as SDL, with descriptions.', mimeType: 'application/graphql' },
+    (uri) => ({ contents: [{ uri: uri.href, mimeType: 'application/graphql', text: sdlOf(schema) }] }),
+  );
+  server.registerResource(
+    'quota',
+    'sports-graph://quota',
+    {
+      description: "Free: the plan's daily allowance, its reset time, your budget and the per-call cap of execute.",
+      mimeType: 'application/json',
+    },
+    (uri) => ({ contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(quota()) }] }),
+  );
+  for (const example of examples) {
+    const variables = example.variablesJson === null ? '' : `\n# variables:\n# ${JSON.stringify(example.variables)}\n`;
+    server.registerResource(
+      `example ${example.name}`,
+      `sports-graph://examples/${example.file}`,
+      {
+        description: `Free to read: ${summaryOf(example)} Estimate it before you execute it.`,
+        mimeType: 'application/graphql',
+      },
+      (uri) => ({
+        contents: [{ uri: uri.href, mimeType: 'application/graphql', text: `${example.document}${variables}` }],
+      }),
+    );
+  }
+}

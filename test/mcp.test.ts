@@ -1,0 +1,283 @@
+/**
+ * The MCP endpoint (src/transport/mcp/), with the SDK's own client over
+ * real HTTP against a gateway on the sandbox: the tools, what each costs
+ * (exact sandbox counts), the per-call cap, the budget refusal with cached
+ * data still served, and the doors (Origin, client keys, MCP=false).
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hockeyV1Ids } from '../sandbox/fixtures/hockey-v1.js';
+import { requestCounts, resetCounts } from './support/client.js';
+import { startStack, type TestStack } from './support/servers.js';
+
+const RICH = 'rich-mcp-client-key-0001';
+const POOR = 'poor-mcp-client-key-0002';
+const KEYS = `rich:${RICH}:500,poor:${POOR}:1`;
+const CAP = 3;
+
+const athlete = (offset: number): string =>
+  `{ v1 { hockey { athlete(id: ${hockeyV1Ids.firstAthleteId + offset}) { name } } } }`;
+const athletes = (...offsets: number[]): string =>
+  `{ v1 { hockey { athletes(ids: [${offsets.map((o) => `"${hockeyV1Ids.firstAthleteId + o}"`).join(', ')}]) { name } } } }`;
+
+interface Cost {
+  estimated?: number;
+  upstreamRequests: number;
+  cacheHits: number;
+  allowanceRemaining: number;
+  budgetRemaining?: number;
+}
+
+const structured = (result: unknown): Record<string, unknown> =>
+  (result as CallToolResult).structuredContent as Record<string, unknown>;
+const text = (result: unknown): string =>
+  ((result as CallToolResult).content[0] as { type: 'text'; text: string } | undefined)?.text ?? '';
+
+describe('the MCP endpoint', () => {
+  let stack: TestStack;
+  const clients: Client[] = [];
+
+  async function connect(key: string): Promise<Client> {
+    const client = new Client({ name: 'sports-graph-test', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${stack.gateway.url}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${key}` } },
+      }),
+    );
+    clients.push(client);
+    return client;
+  }
+
+  beforeAll(async () => {
+    stack = await startStack({ env: { GATEWAY_CLIENT_KEYS: KEYS, MCP_MAX_CALL_COST: String(CAP) } });
+  });
+  afterAll(async () => {
+    for (const client of clients) await client.close();
+    await stack.close();
+  });
+
+  it('lists its tools, each with an input schema and a description that says what it costs', async () => {
+    const client = await connect(RICH);
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      'estimate',
+      'example_allowance',
+      'example_hockey_night',
+      'example_logo_fallback',
+      'example_v2_discovery',
+      'example_v6_team_stats',
+      'example_world_cup',
+      'execute',
+      'quota',
+      'search_schema',
+    ]);
+    const execute = tools.find((tool) => tool.name === 'execute');
+    expect(execute?.inputSchema.required).toEqual(['query']);
+    expect(execute?.description).toContain(`above ${CAP} counted requests`);
+    expect(execute?.description).toContain('Subscriptions are not MCP tools');
+    for (const tool of tools.filter((t) => t.name !== 'execute' && !t.name.startsWith('example_')))
+      expect(tool.description).toMatch(/^Free/);
+    const night = tools.find((tool) => tool.name === 'example_hockey_night');
+    expect(night?.description).toContain('Cold it spends at most 3 counted upstream requests');
+    expect(night?.inputSchema.properties).toMatchObject({ standings: {}, news: {}, game: {} });
+    expect(night?.inputSchema.required ?? []).toEqual([]);
+    expect(client.getInstructions()).toContain('Subscriptions are not MCP tools');
+  });
+
+  it('estimate spends nothing, and equals what the same operation spends cold', async () => {
+    const client = await connect(RICH);
+    await resetCounts(stack.sandbox.url);
+    const estimate = structured(await client.callTool({ name: 'estimate', arguments: { query: athletes(1, 2) } }));
+    expect((await requestCounts(stack.sandbox.url)).total).toBe(0);
+    expect(estimate).toMatchObject({ requests: 2, uncached: 2, spent: 0, maxCallCost: CAP, overCap: false });
+
+    const executed = structured(await client.callTool({ name: 'execute', arguments: { query: athletes(1, 2) } }));
+    const counts = await requestCounts(stack.sandbox.url);
+    expect(counts.total).toBe(estimate['requests']);
+    expect(executed['errors']).toBeUndefined();
+    expect(executed['data']).toMatchObject({ v1: { hockey: { athletes: [{ name: expect.any(String) }, {}] } } });
+    const cost = executed['cost'] as Cost;
+    expect(cost).toMatchObject({ estimated: 2, upstreamRequests: 2 });
+    expect(cost.budgetRemaining).toBe(500 - 2);
+
+    // Now cached: free to estimate and to run.
+    await resetCounts(stack.sandbox.url);
+    expect(structured(await client.callTool({ name: 'estimate', arguments: { query: athletes(1, 2) } }))).toMatchObject(
+      { requests: 0 },
+    );
+    const warm = structured(await client.callTool({ name: 'execute', arguments: { query: athletes(1, 2) } }));
+    expect(warm['cost']).toMatchObject({ upstreamRequests: 0 });
+    expect((await requestCounts(stack.sandbox.url)).total).toBe(0);
+  });
+
+  it('an example tool runs its operation with the example variables, spending what its description says cold', async () => {
+    const client = await connect(RICH);
+    await resetCounts(stack.sandbox.url);
+    const night = structured(await client.callTool({ name: 'example_hockey_night', arguments: {} }));
+    expect(night['errors']).toBeUndefined();
+    expect(night['data']).toMatchObject({ v1: { hockey: { standings: {} } } });
+    expect((await requestCounts(stack.sandbox.url)).total).toBe(3);
+    expect(night['cost']).toMatchObject({ estimated: 3, upstreamRequests: 3 });
+    // Another game: its variables are the tool's input, checked against the operation's types.
+    const bad = await client.callTool({ name: 'example_hockey_night', arguments: { game: true } });
+    expect(bad.isError).toBe(true);
+  });
+
+  it('execute refuses an operation estimated above the per-call cap before sending anything', async () => {
+    const client = await connect(RICH);
+    await resetCounts(stack.sandbox.url);
+    const result = await client.callTool({ name: 'execute', arguments: { query: athletes(10, 11, 12, 13) } });
+    expect(result.isError).toBe(true);
+    expect(structured(result)).toMatchObject({ estimate: { requests: 4 }, maxCallCost: CAP });
+    expect(String(structured(result)['refused'])).toContain('per-call cap of 3');
+    expect((await requestCounts(stack.sandbox.url)).total).toBe(0);
+  });
+
+  it('quota shows the allowance, the caller budget and the cap, and spends nothing', async () => {
+    const client = await connect(RICH);
+    await resetCounts(stack.sandbox.url);
+    const quota = structured(await client.callTool({ name: 'quota', arguments: {} }));
+    expect(quota).toMatchObject({
+      plan: 'PRO',
+      limit: expect.any(Number),
+      used: expect.any(Number),
+      remaining: expect.any(Number),
+      budgetRemaining: expect.any(Number),
+      maxCallCost: CAP,
+    });
+    expect(new Date(String(quota['resetsAt'])).toISOString()).toMatch(/T00:00:00\.000Z$/);
+    expect((await requestCounts(stack.sandbox.url)).total).toBe(0);
+  });
+
+  it('search_schema finds fields with their descriptions and cost hints, and spends nothing', async () => {
+    const client = await connect(RICH);
+    await resetCounts(stack.sandbox.url);
+    const found = text(await client.callTool({ name: 'search_schema', arguments: { words: 'roster' } }));
+    expect(found).toContain('roster');
+    expect(found).toContain('"""Full roster, positions G, D, LW, RW, C."""');
+    expect(found).toMatch(/roster: \[HockeyRosterPlayer!\] {2}# cost: may spend counted upstream requests/);
+    const quota = text(await client.callTool({ name: 'search_schema', arguments: { words: 'daily allowance' } }));
+    expect(quota).toContain('type Quota');
+    expect(quota).toContain('# cost: free');
+    const nothing = text(await client.callTool({ name: 'search_schema', arguments: { words: 'zzzqqq' } }));
+    expect(nothing).toContain('Nothing in the schema matches');
+    expect((await requestCounts(stack.sandbox.url)).total).toBe(0);
+  });
+
+  it('offers the schema, the quota and the example operations as resources, free to read', async () => {
+    const client = await connect(RICH);
+    await resetCounts(stack.sandbox.url);
+    const { resources } = await client.listResources();
+    const uris = resources.map((resource) => resource.uri);
+    expect(uris).toEqual(expect.arrayContaining(['sports-graph://schema', 'sports-graph://quota']));
+    const examples = resources.filter((resource) => resource.uri.startsWith('sports-graph://examples/'));
+    expect(examples.length).toBeGreaterThan(3);
+    for (const example of examples) expect(example.description).toMatch(/^Free to read: \S/);
+    const read = async (uri: string): Promise<string> => {
+      const [first] = (await client.readResource({ uri })).contents;
+      return first !== undefined && 'text' in first ? first.text : '';
+    };
+    expect(await read('sports-graph://schema')).toContain('type Quota {');
+    expect(JSON.parse(await read('sports-graph://quota'))).toMatchObject({ plan: 'PRO', maxCallCost: CAP });
+    expect(await read(examples[0]?.uri ?? '')).toMatch(/query \w+/);
+    expect((await requestCounts(stack.sandbox.url)).total).toBe(0);
+  });
+
+  it('a client with no budget left gets what is cached, and a coded refusal for the rest', async () => {
+    const client = await connect(POOR);
+    const first = structured(await client.callTool({ name: 'execute', arguments: { query: athlete(20) } }));
+    expect(first['errors']).toBeUndefined();
+    expect((first['cost'] as Cost).budgetRemaining).toBe(0);
+    await resetCounts(stack.sandbox.url);
+    const cached = structured(await client.callTool({ name: 'execute', arguments: { query: athlete(20) } }));
+    expect(cached['errors']).toBeUndefined();
+    expect(cached['data']).toMatchObject({ v1: { hockey: { athlete: { name: expect.any(String) } } } });
+    const refused = await client.callTool({ name: 'execute', arguments: { query: athlete(21) } });
+    const errors = structured(refused)['errors'] as Array<{ extensions: Record<string, unknown> }>;
+    expect(errors[0]?.extensions).toMatchObject({ code: 'QUOTA_EXHAUSTED', scope: 'client' });
+    expect((await requestCounts(stack.sandbox.url)).total).toBe(0);
+  });
+
+  it('answers an unknown tool and arguments that fail the input schema with clear errors', async () => {
+    const client = await connect(RICH);
+    await resetCounts(stack.sandbox.url);
+    const unknown = await client.callTool({ name: 'drop_tables', arguments: {} }).then(
+      (result) => text(result),
+      (error: Error) => error.message,
+    );
+    expect(unknown).toMatch(/drop_tables.*not found/i);
+    const bad = await client.callTool({ name: 'execute', arguments: { query: 42 } }).then(
+      (result) => ({ isError: result.isError, message: text(result) }),
+      (error: Error) => ({ isError: true, message: error.message }),
+    );
+    expect(bad.isError).toBe(true);
+    expect(bad.message).toMatch(/query/);
+    const subscription = await client.callTool({
+      name: 'execute',
+      arguments: { query: 'subscription { liveTicker { stale } }' },
+    });
+    expect(subscription.isError).toBe(true);
+    expect(text(subscription)).toContain('Subscriptions are not MCP tools');
+    const invalid = await client.callTool({ name: 'estimate', arguments: { query: '{ nope }' } });
+    expect(invalid.isError).toBe(true);
+    expect(text(invalid)).toContain('not valid');
+    // The endpoint still answers.
+    expect((await client.listTools()).tools.length).toBe(10);
+    expect((await requestCounts(stack.sandbox.url)).total).toBe(0);
+  });
+
+  it('refuses a foreign Origin with 403 and a coded body, a missing client key with 401, GET with 405 and a garbled body with a parse error', async () => {
+    const initialize = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'page', version: '1' } },
+    });
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const foreign = await fetch(`${stack.gateway.url}/mcp`, {
+      method: 'POST',
+      headers: { ...headers, authorization: `Bearer ${RICH}`, origin: 'http://evil.example' },
+      body: initialize,
+    });
+    expect(foreign.status).toBe(403);
+    expect(
+      ((await foreign.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]?.extensions.code,
+    ).toBe('ORIGIN_NOT_ALLOWED');
+    const anonymous = await fetch(`${stack.gateway.url}/mcp`, { method: 'POST', headers, body: initialize });
+    expect(anonymous.status).toBe(401);
+    const own = await fetch(`${stack.gateway.url}/mcp`, {
+      method: 'POST',
+      headers: { ...headers, authorization: `Bearer ${RICH}`, origin: stack.gateway.url },
+      body: initialize,
+    });
+    expect(own.status).toBe(200);
+    // Stateless: no server stream to open, no session to end.
+    const get = await fetch(`${stack.gateway.url}/mcp`, {
+      headers: { accept: 'text/event-stream', authorization: `Bearer ${RICH}` },
+    });
+    expect(get.status).toBe(405);
+    const garbled = await fetch(`${stack.gateway.url}/mcp`, {
+      method: 'POST',
+      headers: { ...headers, authorization: `Bearer ${RICH}` },
+      body: '{"jsonrpc":',
+    });
+    expect(garbled.status).toBe(400);
+    expect(((await garbled.json()) as { error: { code: number } }).error.code).toBe(-32700);
+  });
+
+  it('MCP=false answers /mcp with the 404 of any unknown path', async () => {
+    await stack.stopGateway();
+    await stack.restartGateway({ GATEWAY_CLIENT_KEYS: KEYS, MCP: 'false' });
+    const response = await fetch(`${stack.gateway.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${RICH}` },
+      body: '{}',
+    });
+    expect(response.status).toBe(404);
+    expect(
+      ((await response.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]?.extensions.code,
+    ).toBe('NOT_FOUND');
+  });
+});
