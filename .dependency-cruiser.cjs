@@ -46,7 +46,7 @@ const layers = [
   {
     name: 'features',
     why: 'what the gateway offers beside plain fields: odds feeds, images, the result cache, persisted operations, tracing',
-    paths: ['^src/(results|persisted|tracing)/', '^src/live/(?!protocol\\.ts$)', '^src/images/(?!import-cli\\.ts$)'],
+    paths: ['^src/(results|persisted|tracing)/', '^src/live/', '^src/images/(?!import-cli\\.ts$)'],
   },
   {
     name: 'estimate',
@@ -85,7 +85,7 @@ const layers = [
   {
     name: 'spec',
     why: "the upstream's own facts, shared with the sandbox: route payload types, plan assumptions, the odds socket's wire format",
-    paths: ['^src/upstream/routes/', '^src/upstream/(assumptions|cache-ttls)\\.ts$', '^src/live/protocol\\.ts$'],
+    paths: ['^src/upstream/routes/', '^src/upstream/(assumptions|cache-ttls)\\.ts$'],
   },
 ];
 

@@ -1,7 +1,7 @@
 import type { Resolvers } from '../src/generated/resolvers-types.js';
 import { clientIdentity } from '../src/access/client-identity.js';
 import type { OddsChangeView, OddsSnapshotView } from '../src/live/hub.js';
-import { isOddsMatchId } from '../src/live/protocol.js';
+import { isOddsMatchId } from '../src/upstream/routes/odds-socket.js';
 import { MemberQueue } from '../src/streams/member-queue.js';
 import { ErrorCode, GatewayError } from '../src/upstream/errors.js';
 

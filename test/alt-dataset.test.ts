@@ -10,7 +10,7 @@
  * the values the fixtures hold and the upstream requests it costs.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { isOddsMatchId } from '../src/live/protocol.js';
+import { isOddsMatchId } from '../src/upstream/routes/odds-socket.js';
 import { fromGlobalId } from '../src/model/global-id.js';
 import { ALT_ID_OFFSET, ALT_UTC_OFFSET_MINUTES } from '../sandbox/fixtures/alt-dataset.js';
 import { sandboxDatasetFromEnv } from '../sandbox/dataset-env.js';

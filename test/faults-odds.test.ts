@@ -32,7 +32,7 @@ const WATCHDOG_MS = 600;
 const DETECT_SLACK_MS = 700;
 const API_KEY = 'odds-faults-key-3f9a51';
 
-/** Odds match IDs are numeric (src/live/protocol.ts): one faulted and one bystander match per fault. */
+/** Odds match IDs are numeric (src/upstream/routes/odds-socket.ts): one faulted and one bystander match per fault. */
 const MATCHES = {
   drop: { faulted: '910001', bystander: '910002' },
   silent: { faulted: '910003', bystander: '910004' },

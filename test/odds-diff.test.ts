@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { diffFrames } from '../src/live/diff.js';
 import { backoffDelay } from '../src/live/match-feed.js';
-import { parseFrame, parseServerMessage, type OddsFrame } from '../src/live/protocol.js';
+import { parseFrame, parseServerMessage, type OddsFrame } from '../src/upstream/routes/odds-socket.js';
 
 function frame(markets: unknown[], timestamp = 1): OddsFrame {
   const parsed = parseFrame({ eventId: 9, liveStreamUrl: null, timestamp, markets });

@@ -1,5 +1,5 @@
 /**
- * The sandbox's odds WebSocket (spec 6, protocol in src/live/protocol.ts),
+ * The sandbox's odds WebSocket (spec 6, protocol in src/upstream/routes/odds-socket.ts),
  * on the sandbox's own HTTP server: `ws` in noServer mode, upgrades on
  * `/ws` only, key checked on the upgrade like any authenticated route
  * (never counted: the spec's allowance covers data and image routes).
@@ -28,7 +28,7 @@ import {
   ODDS_SOCKET_PATH,
   oddsChannel,
   parseClientMessage,
-} from '../../src/live/protocol.js';
+} from '../../src/upstream/routes/odds-socket.js';
 import { upstreamAssumptions } from '../../src/upstream/assumptions.js';
 import { ODDS_MATCH_ID, OddsBook } from '../fixtures/odds.js';
 import { Random } from '../fixtures/random.js';

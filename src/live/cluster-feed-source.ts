@@ -75,7 +75,7 @@ import {
 } from './cluster-odds-messages.js';
 import type { FeedHandlers, OddsFeed, OddsFeedSource } from './feed-source.js';
 import type { FeedState } from './match-feed.js';
-import { parseFrame, type OddsFrame } from './protocol.js';
+import { parseFrame, type OddsFrame } from '../upstream/routes/odds-socket.js';
 
 /** Whether Redis is reachable, and when that changes (src/state/redis/redis-link.ts). */
 export interface LinkState {

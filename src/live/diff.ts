@@ -14,7 +14,7 @@
  * lost (the gap's net effect appears) and nothing is invented or repeated
  * (an unchanged book yields no change).
  */
-import type { OddsFrame, OddsMarket } from './protocol.js';
+import type { OddsFrame, OddsMarket } from '../upstream/routes/odds-socket.js';
 
 export type OddsChangeKind = 'OPENED' | 'SUSPENDED' | 'REOPENED' | 'CLOSED' | 'PRICE_MOVED';
 

@@ -14,7 +14,7 @@
  */
 import type { Logger } from 'pino';
 import { MatchFeed, type BackoffOptions, type FeedState } from './match-feed.js';
-import type { OddsFrame } from './protocol.js';
+import type { OddsFrame } from '../upstream/routes/odds-socket.js';
 
 export interface FeedHandlers {
   /** Every readable snapshot, with the epoch ms the gateway received it from the upstream. */

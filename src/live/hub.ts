@@ -38,7 +38,7 @@ import { Code } from '../codes/error-codes.js';
 import { diffFrames, type OddsChange } from './diff.js';
 import type { OddsFeed, OddsFeedSource } from './feed-source.js';
 import type { FeedState } from './match-feed.js';
-import { isOddsMatchId, type OddsFrame } from './protocol.js';
+import { isOddsMatchId, type OddsFrame } from '../upstream/routes/odds-socket.js';
 
 /** A subscription that would open an upstream feed past a cap. Messages never say what the cap is. */
 export class OddsFeedLimitError extends GraphQLError {

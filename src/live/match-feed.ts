@@ -29,7 +29,7 @@ import {
   oddsChannel,
   parseServerMessage,
   type OddsFrame,
-} from './protocol.js';
+} from '../upstream/routes/odds-socket.js';
 
 export type FeedState = 'CONNECTING' | 'LIVE' | 'RECONNECTING';
 

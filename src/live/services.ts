@@ -14,7 +14,7 @@ import type { Ledger } from '../spend/ledger.js';
 import { LocalFeedSource } from './feed-source.js';
 import { OddsHub } from './hub.js';
 import { LineupPoller } from './lineup-poller.js';
-import { oddsSocketUrl, wsBaseFromHttp } from './protocol.js';
+import { oddsSocketUrl, wsBaseFromHttp } from '../upstream/routes/odds-socket.js';
 import type { LiveSharing } from './sharing.js';
 import { LiveTicker } from './ticker.js';
 

@@ -17,7 +17,7 @@
  * we assume `{ id, name, outcomes: [{ name, price }] }` and read `id`
  * (falling back to `marketId`, then `name`) as the market's identity.
  */
-import { upstreamAssumptions } from '../upstream/assumptions.js';
+import { upstreamAssumptions } from '../assumptions.js';
 
 /** Path of the odds socket under `{ws_base_url}`. */
 export const ODDS_SOCKET_PATH = '/ws';
