@@ -139,8 +139,10 @@ describe('@defer and @stream over multipart HTTP', () => {
     stack.gateway.services.fetcher.cache.clear();
     await resetCounts(stack.sandbox.url);
     const again = await incremental(stack.gateway.url, AGGREGATES);
-    expect(again.payloads.length).toBe(first.payloads.length);
+    // In parts again (how many depends on which deferred fragments finish in the same turn, so only "more than one").
+    expect(again.payloads.length).toBeGreaterThan(1);
     expect(again.payloads[0]?.hasNext).toBe(true);
+    expect(again.payloads.at(-1)?.hasNext).toBe(false);
     expect(costOf(again.payloads.at(-1)).upstreamRequests).toBeGreaterThan(0);
     expect(await upstreamTotal()).toBe(costOf(again.payloads.at(-1)).upstreamRequests);
   });
