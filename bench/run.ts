@@ -35,7 +35,7 @@ import { runWarm } from './scenarios/warm.js';
 import { printTable, targetsOf } from './report.js';
 import { BENCH_API_KEY, startBenchStack } from './stack.js';
 import { representative } from './workload.js';
-import { defaultCacheTtls } from '../src/upstream/cache-ttls.js';
+import { coldEnv } from './cold-env.js';
 
 const latencyMs = Number(process.env['BENCH_UPSTREAM_LATENCY_MS'] ?? '20');
 const rounds = Number(process.env['BENCH_ROUNDS'] ?? '5');
@@ -48,15 +48,6 @@ const runs = (scenario: string): boolean => only === undefined || only.includes(
 /** The warm scenario's load, which the cluster scenario repeats through its replicas. */
 const warmLoad = { durationSeconds: 3, connections: 10 };
 
-/** Every data cache class at TTL 0 and no result cache (the cold gateway); the free reference catalogue keeps its TTL. */
-const coldEnv = {
-  RESULT_CACHE: 'false',
-  ...Object.fromEntries(
-    Object.keys(defaultCacheTtls)
-      .filter((cacheClass) => cacheClass !== 'reference')
-      .map((cacheClass) => [`CACHE_TTL_${cacheClass.toUpperCase()}`, '0']),
-  ),
-};
 const profiled = (): string[] => (cpuProfDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', cpuProfDir]);
 /** Load average when a scenario starts: the machine is shared, and its figures are read with this beside them. */
 const loadAverage = (): string =>
