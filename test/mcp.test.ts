@@ -16,6 +16,8 @@ const RICH = 'rich-mcp-client-key-0001';
 const POOR = 'poor-mcp-client-key-0002';
 const KEYS = `rich:${RICH}:500,poor:${POOR}:1`;
 const CAP = 3;
+/** A front-end origin the gateway admits cross-origin. */
+const APP = 'http://app.example:5173';
 
 const athlete = (offset: number): string =>
   `{ v1 { hockey { athlete(id: ${hockeyV1Ids.firstAthleteId + offset}) { name } } } }`;
@@ -28,6 +30,14 @@ interface Cost {
   cacheHits: number;
   allowanceRemaining: number;
   budgetRemaining?: number;
+}
+
+interface Resource {
+  route: string;
+  version: string;
+  resource: string;
+  cached: 'fresh' | 'stale' | 'none';
+  ageSeconds?: number;
 }
 
 const structured = (result: unknown): Record<string, unknown> =>
@@ -51,7 +61,9 @@ describe('the MCP endpoint', () => {
   }
 
   beforeAll(async () => {
-    stack = await startStack({ env: { GATEWAY_CLIENT_KEYS: KEYS, MCP_MAX_CALL_COST: String(CAP) } });
+    stack = await startStack({
+      env: { GATEWAY_CLIENT_KEYS: KEYS, MCP_MAX_CALL_COST: String(CAP), GATEWAY_CORS_ORIGINS: APP },
+    });
   });
   afterAll(async () => {
     for (const client of clients) await client.close();
@@ -92,7 +104,15 @@ describe('the MCP endpoint', () => {
     const estimate = structured(await client.callTool({ name: 'estimate', arguments: { query: athletes(1, 2) } }));
     expect((await requestCounts(stack.sandbox.url)).total).toBe(0);
     expect(estimate).toMatchObject({ requests: 2, uncached: 2, spent: 0, maxCallCost: CAP, overCap: false });
+    // Cold: each counted resource it looked up is held by no cache, so has no age.
+    const cold = estimate['resources'] as Resource[];
+    expect(cold).toHaveLength(2);
+    for (const resource of cold) {
+      expect(resource).toMatchObject({ version: 'v1', cached: 'none' });
+      expect(resource.ageSeconds).toBeUndefined();
+    }
 
+    const before = structured(await client.callTool({ name: 'quota', arguments: {} }));
     const executed = structured(await client.callTool({ name: 'execute', arguments: { query: athletes(1, 2) } }));
     const counts = await requestCounts(stack.sandbox.url);
     expect(counts.total).toBe(estimate['requests']);
@@ -101,14 +121,33 @@ describe('the MCP endpoint', () => {
     const cost = executed['cost'] as Cost;
     expect(cost).toMatchObject({ estimated: 2, upstreamRequests: 2 });
     expect(cost.budgetRemaining).toBe(500 - 2);
+    // What it spent, and the allowance and budget the ledger holds once it finished.
+    expect(executed['spent']).toEqual({ upstreamRequests: 2 });
+    expect(executed['after']).toMatchObject({
+      remaining: Number(before['remaining']) - 2,
+      used: Number(before['used']) + 2,
+      budgetRemaining: 500 - 2,
+    });
+    expect(structured(await client.callTool({ name: 'quota', arguments: {} }))).toMatchObject({
+      remaining: (executed['after'] as Record<string, unknown>)['remaining'],
+    });
 
-    // Now cached: free to estimate and to run.
+    // Now cached: free to estimate and to run, and the estimate says which copies answer and how old they are.
     await resetCounts(stack.sandbox.url);
-    expect(structured(await client.callTool({ name: 'estimate', arguments: { query: athletes(1, 2) } }))).toMatchObject(
-      { requests: 0 },
+    const again = structured(await client.callTool({ name: 'estimate', arguments: { query: athletes(1, 2) } }));
+    expect(again).toMatchObject({ requests: 0 });
+    const warmResources = again['resources'] as Resource[];
+    expect(warmResources.map((resource) => resource.resource).sort()).toEqual(
+      cold.map((resource) => resource.resource).sort(),
     );
+    for (const resource of warmResources) {
+      expect(resource.cached).toBe('fresh');
+      expect(resource.ageSeconds).toBeGreaterThanOrEqual(0);
+    }
     const warm = structured(await client.callTool({ name: 'execute', arguments: { query: athletes(1, 2) } }));
     expect(warm['cost']).toMatchObject({ upstreamRequests: 0 });
+    expect(warm['spent']).toEqual({ upstreamRequests: 0 });
+    expect(warm['after']).toMatchObject({ remaining: (executed['after'] as Record<string, unknown>)['remaining'] });
     expect((await requestCounts(stack.sandbox.url)).total).toBe(0);
   });
 
@@ -265,6 +304,55 @@ describe('the MCP endpoint', () => {
     });
     expect(garbled.status).toBe(400);
     expect(((await garbled.json()) as { error: { code: number } }).error.code).toBe(-32700);
+  });
+
+  it('answers a CORS preflight with the rules of /graphql: an admitted origin gets 204 and its answers name it, another 403', async () => {
+    const preflight = (path: string, origin: string): Promise<Response> =>
+      fetch(`${stack.gateway.url}${path}`, {
+        method: 'OPTIONS',
+        headers: {
+          origin,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization, content-type, mcp-protocol-version',
+        },
+      });
+    const mcp = await preflight('/mcp', APP);
+    expect(mcp.status).toBe(204);
+    expect(mcp.headers.get('access-control-allow-origin')).toBe(APP);
+    expect(mcp.headers.get('access-control-allow-methods')).toBe('POST');
+    expect(mcp.headers.get('access-control-allow-headers')).toBe('authorization, content-type, mcp-protocol-version');
+    // The same decision as /graphql's (one function): the same origin, headers and lifetime.
+    const graphql = await preflight('/graphql', APP);
+    expect(graphql.status).toBe(204);
+    for (const name of ['access-control-allow-origin', 'access-control-allow-headers', 'access-control-max-age'])
+      expect(mcp.headers.get(name)).toBe(graphql.headers.get(name));
+
+    const refused = await preflight('/mcp', 'http://evil.example');
+    expect(refused.status).toBe(403);
+    const body = (await refused.json()) as { errors: Array<{ message: string; extensions: { code: string } }> };
+    expect(body.errors[0]?.extensions.code).toBe('ORIGIN_NOT_ALLOWED');
+    expect(body.errors[0]?.message).toContain('GATEWAY_CORS_ORIGINS');
+    expect(refused.headers.get('access-control-allow-origin')).toBeNull();
+    expect((await preflight('/graphql', 'http://evil.example')).status).toBe(403);
+
+    // The real request of the admitted page runs, and its answer names the origin so the browser hands it over.
+    const own = await fetch(`${stack.gateway.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${RICH}`,
+        origin: APP,
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'page', version: '1' } },
+      }),
+    });
+    expect(own.status).toBe(200);
+    expect(own.headers.get('access-control-allow-origin')).toBe(APP);
   });
 
   it('MCP=false answers /mcp with the 404 of any unknown path', async () => {
