@@ -4,11 +4,14 @@
  * (exact sandbox counts), the per-call cap, the budget refusal with cached
  * data still served, and the doors (Origin, client keys, MCP=false).
  */
+import { readdir } from 'node:fs/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hockeyV1Ids } from '../sandbox/fixtures/hockey-v1.js';
+import { v2HockeyRoutes } from '../src/upstream/routes/v2-hockey.js';
+import { v4Routes } from '../src/upstream/routes/v4.js';
 import { requestCounts, resetCounts } from './support/client.js';
 import { startStack, type TestStack } from './support/servers.js';
 
@@ -30,6 +33,11 @@ interface Cost {
   cacheHits: number;
   allowanceRemaining: number;
   budgetRemaining?: number;
+}
+
+interface Catalogue {
+  sports: Array<{ key: string; name: string; slug: string; sport: string | null }>;
+  routeFamilies: Array<{ family: string; sport?: string; routes: string[]; counted: number }>;
 }
 
 interface Resource {
@@ -210,7 +218,9 @@ describe('the MCP endpoint', () => {
     await resetCounts(stack.sandbox.url);
     const { resources } = await client.listResources();
     const uris = resources.map((resource) => resource.uri);
-    expect(uris).toEqual(expect.arrayContaining(['sports-graph://schema', 'sports-graph://quota']));
+    expect(uris).toEqual(
+      expect.arrayContaining(['sports-graph://schema', 'sports-graph://quota', 'sports-graph://sports']),
+    );
     const examples = resources.filter((resource) => resource.uri.startsWith('sports-graph://examples/'));
     expect(examples.length).toBeGreaterThan(3);
     for (const example of examples) expect(example.description).toMatch(/^Free to read: \S/);
@@ -222,6 +232,75 @@ describe('the MCP endpoint', () => {
     expect(JSON.parse(await read('sports-graph://quota'))).toMatchObject({ plan: 'PRO', maxCallCost: CAP });
     expect(await read(examples[0]?.uri ?? '')).toMatch(/query \w+/);
     expect((await requestCounts(stack.sandbox.url)).total).toBe(0);
+  });
+
+  it('offers the sport catalogue per version: the sports and slugs of /reference/sports and the route families of the route tables, spending no allowance', async () => {
+    const client = await connect(RICH);
+    const read = async (): Promise<Record<string, Catalogue>> => {
+      const [first] = (await client.readResource({ uri: 'sports-graph://sports' })).contents;
+      return JSON.parse(first !== undefined && 'text' in first ? first.text : '{}') as Record<string, Catalogue>;
+    };
+    const used = structured(await client.callTool({ name: 'quota', arguments: {} }))['used'];
+    await resetCounts(stack.sandbox.url);
+    const catalogue = await read();
+    // At most the free catalogue itself, once; a second read is answered from the cache.
+    const counts = await requestCounts(stack.sandbox.url);
+    expect(Object.keys(counts.byRoute).filter((route) => (counts.byRoute[route] ?? 0) > 0)).toEqual(
+      counts.total === 0 ? [] : ['/reference/sports'],
+    );
+    expect(counts.total).toBeLessThanOrEqual(1);
+    expect(await read()).toEqual(catalogue);
+    expect((await requestCounts(stack.sandbox.url)).total).toBe(counts.total);
+    expect(structured(await client.callTool({ name: 'quota', arguments: {} }))['used']).toBe(used);
+
+    expect(Object.keys(catalogue)).toEqual(['v1', 'v2', 'v3', 'v4', 'v6']);
+    // The sports of each version are the catalogue's entries with a slug on it.
+    const reference = (await (await fetch(`${stack.sandbox.url}/reference/sports`)).json()) as {
+      sports: Array<{ sport: string; slugs: Record<string, string | null> }>;
+    };
+    for (const version of ['v1', 'v2', 'v3', 'v4', 'v6'] as const) {
+      expect(catalogue[version]?.sports.map((sport) => [sport.key, sport.slug])).toEqual(
+        reference.sports.filter((entry) => entry.slugs[version]).map((entry) => [entry.sport, entry.slugs[version]]),
+      );
+    }
+    expect(catalogue['v2']?.sports).toContainEqual(expect.objectContaining({ key: 'ice_hockey', sport: 'ICE_HOCKEY' }));
+    // The route families are the route tables, grouped by the sport in their path.
+    const family = (version: string, name: string) =>
+      catalogue[version]?.routeFamilies.find((candidate) => candidate.family === name);
+    expect(family('v4', '{sport}')?.routes).toEqual(
+      Object.values(v4Routes)
+        .map((route) => route.template)
+        .sort(),
+    );
+    for (const route of Object.values(v2HockeyRoutes).filter((r) => r.template.startsWith('/v2/hockey/')))
+      expect(family('v2', 'hockey')?.routes).toContain(route.template);
+    expect(family('v1', 'hockey')).toMatchObject({ sport: 'ice_hockey', counted: 4 });
+    expect(family('v1', 'hockey')?.routes).toContain('/v1/hockey/standings');
+    // A path segment that is no slug of the version (V3's `/v3/match/{id}`) names no sport.
+    expect(family('v3', 'global')?.routes).toContain('/v3/match/{id}');
+    expect(family('v1', 'global')?.routes).toContain('/reference/sports');
+    expect(family('v1', 'global')?.counted).toBeLessThan(family('v1', 'global')?.routes.length ?? 0);
+    // Every route of every route table of src/upstream/routes/ is in its version's families: none is left out.
+    const routesDir = new URL('../src/upstream/routes/', import.meta.url);
+    const modules = (await readdir(routesDir)).filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'));
+    let checked = 0;
+    for (const file of modules) {
+      const exported = (await import(new URL(file, routesDir).href)) as Record<string, unknown>;
+      for (const table of Object.values(exported)) {
+        if (typeof table !== 'object' || table === null) continue;
+        for (const route of Object.values(table)) {
+          const { template, version } = (route ?? {}) as { template?: unknown; version?: unknown };
+          if (typeof template !== 'string' || typeof version !== 'string' || typeof route.build !== 'function')
+            continue;
+          expect(
+            catalogue[version]?.routeFamilies.flatMap((f) => f.routes),
+            `${file}: ${template}`,
+          ).toContain(template);
+          checked += 1;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(50);
   });
 
   it('a client with no budget left gets what is cached, and a coded refusal for the rest', async () => {

@@ -8,6 +8,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { ExampleOperation } from '../../graphiql/example-operations.js';
+import { UpstreamLoader } from '../../loaders/upstream-loader.js';
 import type { Ledger } from '../../spend/ledger.js';
 import type { CostExtension } from '../../spend/estimate/cost-extension.js';
 import { fieldCosts } from '../../spend/estimate/cost-table.js';
@@ -22,6 +23,7 @@ import { registerCuratedTools, type CuratedOperation } from './curated-tools.js'
 import type { GraphqlAnswer, GraphqlRequest, RunGraphql } from './graphql-runner.js';
 import { registerResources } from './mcp-resources.js';
 import { searchSchema } from './schema-search.js';
+import { sportCatalogue } from './sport-catalogue.js';
 import { registerTrustedTools, type TrustedOperation } from './trusted-tools.js';
 
 export interface McpToolDeps extends DryEstimateDeps {
@@ -55,7 +57,7 @@ const instructions = (cap: number, trusted: boolean): string =>
     'Cached data costs nothing. Find fields with search_schema (free), price an operation with estimate (free), then run it with execute.',
     'The example_* tools run the documented example operations with variables you fill in; their descriptions say what they cost cold.',
     `execute refuses an operation estimated above ${cap} counted upstream requests (MCP_MAX_CALL_COST); ask for fewer items or split it.`,
-    'quota (free) shows the allowance, when it resets, and your budget. The resources hold the schema (SDL), the quota and example operations, free to read.',
+    'quota (free) shows the allowance, when it resets, and your budget. The resources hold the schema (SDL), the quota, the sport catalogue (the sports, slugs and route families of each version) and example operations, free to read.',
     ...(trusted
       ? [
           'This gateway runs trusted documents only: execute runs nothing but their exact text. The trusted_* tools run them with variables you fill in.',
@@ -200,6 +202,16 @@ export function mcpServer(deps: McpToolDeps, { client, run }: McpCaller, catalog
 
   registerCuratedTools(server, deps.schema, catalogue.curated, cap, execute);
   registerTrustedTools(server, deps.schema, catalogue.trusted, cap, execute);
-  registerResources(server, { schema: deps.schema, quota: () => quotaFor(deps, client), examples: catalogue.examples });
+  registerResources(server, {
+    schema: deps.schema,
+    quota: () => quotaFor(deps, client),
+    examples: catalogue.examples,
+    // A loader of its own, as an operation has: the catalogue is one free, cached request.
+    sports: () =>
+      sportCatalogue(
+        { upstream: new UpstreamLoader(deps.fetcher, Date.now() + deps.config.timeouts.operationMs) },
+        deps.schema,
+      ),
+  });
   return server;
 }
