@@ -133,6 +133,7 @@ describe('the MCP endpoint', () => {
     expect(executed['spent']).toEqual({ upstreamRequests: 2 });
     expect(executed['after']).toMatchObject({
       remaining: Number(before['remaining']) - 2,
+      available: Number(before['remaining']) - 2,
       used: Number(before['used']) + 2,
       budgetRemaining: 500 - 2,
     });
@@ -432,6 +433,24 @@ describe('the MCP endpoint', () => {
     });
     expect(own.status).toBe(200);
     expect(own.headers.get('access-control-allow-origin')).toBe(APP);
+  });
+
+  it('estimate names a copy past its TTL as stale, with its age: it costs a request, but answers when the allowance is spent', async () => {
+    await stack.stopGateway();
+    // Athletes stale the moment they are stored.
+    await stack.restartGateway({ CACHE_TTL_ATHLETE: '0' });
+    const client = await connect(RICH);
+    await resetCounts(stack.sandbox.url);
+    const ran = structured(await client.callTool({ name: 'execute', arguments: { query: athlete(30) } }));
+    expect(ran['spent']).toEqual({ upstreamRequests: 1 });
+    const estimate = structured(await client.callTool({ name: 'estimate', arguments: { query: athlete(30) } }));
+    expect(estimate).toMatchObject({ requests: 1, uncached: 0, staleAnswerable: 1 });
+    const [resource, ...others] = estimate['resources'] as Resource[];
+    expect(others).toEqual([]);
+    expect(resource).toMatchObject({ route: '/v1/hockey/athletes', version: 'v1', cached: 'stale' });
+    expect(resource?.resource).toContain(`athletes=${hockeyV1Ids.firstAthleteId + 30}`);
+    expect(resource?.ageSeconds).toBeGreaterThanOrEqual(0);
+    expect((await requestCounts(stack.sandbox.url)).total).toBe(1);
   });
 
   it('MCP=false answers /mcp with the 404 of any unknown path', async () => {

@@ -27,7 +27,7 @@ import { sportCatalogue } from './sport-catalogue.js';
 import { registerTrustedTools, type TrustedOperation } from './trusted-tools.js';
 
 export interface McpToolDeps extends DryEstimateDeps {
-  readonly ledger: Pick<Ledger, 'snapshot'>;
+  readonly ledger: Pick<Ledger, 'snapshot' | 'available'>;
   /** A client's budget left today; undefined for a client without one (src/spend/spend-gate.ts). */
   readonly budgetRemaining: (client: string | undefined) => number | undefined;
   /** `MCP_MAX_CALL_COST`. */
@@ -131,7 +131,9 @@ export function mcpServer(deps: McpToolDeps, { client, run }: McpCaller, catalog
         // What this call sent upstream, from the operation's own meter (0 when refused before it ran).
         spent: { upstreamRequests: cost?.upstreamRequests ?? 0 },
         // Read from the ledger and the budgets once the operation has finished, not computed from the estimate.
-        after: quotaFor(deps, client),
+        // `available` also counts units still in flight as gone: in a cluster this call's own units are
+        // committed to Redis a moment after its answer, so `remaining` may not show them yet; `available` does.
+        after: { ...quotaFor(deps, client), available: deps.ledger.available() },
       },
       result.data === undefined || result.data === null,
     );
