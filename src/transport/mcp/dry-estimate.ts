@@ -6,6 +6,11 @@
  * resolver runs). It is therefore an upper bound of what the operation
  * spends, never below the gateway's own estimate, and exact where no field
  * needs a list loaded to know its size.
+ *
+ * `dryEstimateWithResources` also lists the counted resources the walk
+ * looked up in the cache and the copy the cache holds of each (fresh,
+ * stale or none, and its age): the walk's own questions, recorded as it
+ * asks them, so the list is what decided the count, not a second guess.
  */
 import {
   getOperationAST,

@@ -8,8 +8,9 @@
  * In front of the SDK, the doors of /graphql that yoga would otherwise hold:
  * CORS by /graphql's own rules (`corsAnswer` of src/plugins/use-cors.ts: a
  * preflight of an allowed origin is answered 204, of any other 403
- * `ORIGIN_NOT_ALLOWED`; an allowed origin's answers name it), the MCP spec's DNS-rebinding guard (a browser `Origin` the host policy
- * would refuse for a WebSocket is refused with 403 `ORIGIN_NOT_ALLOWED`; the
+ * `ORIGIN_NOT_ALLOWED`; an allowed origin's answers name it), the MCP
+ * spec's DNS-rebinding guard (a browser `Origin` the host policy would
+ * refuse for a WebSocket is refused with 403 `ORIGIN_NOT_ALLOWED`; the
  * front door has checked `Host` already) and the client key (401/403 as on
  * /graphql), so even the free tools need one when keys are configured.
  * Tools that run GraphQL run it through /graphql's yoga (graphql-runner.ts).
