@@ -140,6 +140,7 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     ? mcpEndpoint({
         ...parts,
         yoga,
+        trusted: config.persisted.trusted,
         tools: {
           schema,
           config,
