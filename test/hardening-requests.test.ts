@@ -214,6 +214,24 @@ describe('found by the raw fuzz test (test/fuzz-raw.test.ts) and while writing i
     expect((await upgrade('/graphql', 'GET', [key])).response?.status).toBe(101);
   });
 
+  it('a POST with `connection: Upgrade`, an empty `upgrade` header and no body is answered, not left hanging (yoga reads no stream of its own: src/transport/http/body-limit.ts)', async () => {
+    const answered = await sendRaw(gateway.port, {
+      method: 'POST',
+      path: '/graphql',
+      headers: [
+        ['host', `127.0.0.1:${gateway.port}`],
+        ['content-type', 'application/json'],
+        ['connection', 'Upgrade'],
+        ['upgrade', ''],
+      ],
+    });
+    // Node hands a request with an `upgrade` header to the request listener when the upgrade names no protocol;
+    // its stream then never ends. The front door answers it from what it has: no body.
+    expect(answered.response?.status).toBe(400);
+    expect(codesOf(JSON.parse(answered.response!.body.toString('utf8')) as CodedBody)).toEqual(['BAD_REQUEST']);
+    expect((await fetch(`${gateway.url}/healthz`)).status).toBe(200);
+  });
+
   it('graphql-ws: a client message of a server-only type (next) closes the socket with 4400, not 4500', async () => {
     const { socket, closed } = await openSocket();
     socket.send('{"type":"next","id":"1","payload":{}}');
