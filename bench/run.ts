@@ -15,8 +15,9 @@
  *   cluster, engine, cold (with trueCold), trueCold, fanout, steady; for
  *   working on one);
  *   the results then go to bench/results/partial.json, never latest.json,
- *   except the scenarios that stand alone (start and idle, engine, cold,
- *   trueCold, cluster: each compares sides it measures itself, in fresh processes),
+ *   except the scenarios that stand alone (start and idle, warm, engine, cold,
+ *   trueCold, cluster, fanout: each compares sides it measures itself in
+ *   the same rounds: its floor, the REST client),
  *   which replace their own keys in latest.json, whose targets are then
  *   checked again.
  */
@@ -36,6 +37,7 @@ import { printTable, targetsOf } from './report.js';
 import { BENCH_API_KEY, startBenchStack } from './stack.js';
 import { representative } from './workload.js';
 import { defaultCacheTtls } from '../src/upstream/cache-ttls.js';
+import { freePort } from '../src/net/free-port.js';
 
 const latencyMs = Number(process.env['BENCH_UPSTREAM_LATENCY_MS'] ?? '20');
 const rounds = Number(process.env['BENCH_ROUNDS'] ?? '5');
@@ -101,7 +103,7 @@ try {
   let warm;
   if (runs('warm')) {
     log('warm');
-    warm = await runWarm(gateway, direct, { rounds, ...warmLoad });
+    warm = await runWarm(gateway, direct, (body, type) => stack.startFloor(body, type), { rounds, ...warmLoad });
   }
 
   let cluster;
@@ -131,9 +133,15 @@ try {
   if (runs('engine')) {
     const loadAtStart = loadAverage();
     log(`engine (load average ${loadAtStart})`);
-    const engineGateway = await stack.startGateway('engine', { RESULT_CACHE: 'false' }, profiled());
+    // The engine's floor (bench/engine-floor.ts) listens in the engine gateway's process.
+    const floorPort = await freePort();
+    const engineGateway = await stack.startGateway(
+      'engine',
+      { RESULT_CACHE: 'false', BENCH_ENGINE_FLOOR_PORT: String(floorPort) },
+      profiled(),
+    );
     engine = {
-      ...(await runEngine(engineGateway, direct, { rounds: cpuRounds, ...warmLoad })),
+      ...(await runEngine(engineGateway, direct, `http://127.0.0.1:${floorPort}`, { rounds: cpuRounds, ...warmLoad })),
       loadAverage: { start: loadAtStart, end: loadAverage() },
     };
     await engineGateway.child.stop();
@@ -249,10 +257,12 @@ try {
     );
     if (
       started !== undefined ||
+      warm !== undefined ||
       engine !== undefined ||
       cold !== undefined ||
       trueCold !== undefined ||
-      cluster !== undefined
+      cluster !== undefined ||
+      largest !== undefined
     ) {
       // Scenarios whose figures stand alone (fresh processes; CPU per operation of each side, read from /proc)
       // replace only their own keys, and the targets are checked again on the result.
@@ -262,17 +272,19 @@ try {
       const updated = {
         ...latest,
         ...(started === undefined ? {} : { start: { ...started.start, ...measured }, idle: started.idle }),
+        ...(warm === undefined ? {} : { warm: { ...warm, ...measured } }),
         ...(engine === undefined ? {} : { engine: { ...engine, ...measured } }),
         ...(cold === undefined ? {} : { cold: { ...cold, ...measured } }),
         ...(trueCold === undefined ? {} : { trueCold: { ...trueCold, ...measured } }),
         ...(cluster === undefined ? {} : { cluster: { ...cluster, ...measured } }),
+        ...(largest === undefined ? {} : { fanout: { ...results.fanout, ...measured } }),
       };
       await writeFile(
         latestUrl,
         `${JSON.stringify({ ...updated, targets: targetsOf(updated as Parameters<typeof targetsOf>[0]) }, null, 2)}\n`,
       );
       log(
-        `replaced ${[started && 'start, idle', engine && 'engine', cold && 'cold', trueCold && 'trueCold', cluster && 'cluster'].filter(Boolean).join(', ')} and the targets in bench/results/latest.json`,
+        `replaced ${[started && 'start, idle', warm && 'warm', largest && 'fanout', engine && 'engine', cold && 'cold', trueCold && 'trueCold', cluster && 'cluster'].filter(Boolean).join(', ')} and the targets in bench/results/latest.json`,
       );
     }
     process.stdout.write(
