@@ -206,8 +206,11 @@ export function serveResultCacheHits(options: FastPathOptions, next: RequestList
       'content-type': `${mediaType}; charset=utf-8`,
       'content-length': head.length + Buffer.byteLength(tail),
     });
+    // Corked: the headers, the head and the tail leave in one write (writev), as one body would.
+    res.cork();
     res.write(head);
     res.end(tail);
+    res.uncork();
     options.onHit?.(req, { operationName: operation?.operationName ?? undefined, clientName });
   };
 }
