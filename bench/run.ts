@@ -10,6 +10,9 @@
  *   whose CPU figures are reported as min/median/max.
  * - `BENCH_STEADY_SECONDS` (default 60).
  * - `BENCH_FANOUT` (default `1000,10000`): subscriber counts.
+ * - `BENCH_FANOUT_MEMORY_ROUNDS` (default 3): rounds of the largest count's
+ *   bytes per subscriber (its level's own, and the rest on fresh gateways
+ *   that only connect the subscribers), reported as min/median/max.
  * - `BENCH_CPU_PROF=dir`: the gateways run with `--cpu-prof` into `dir`.
  * - `BENCH_ONLY=warm,fanout`: only those scenarios (start, upstream, warm,
  *   cluster, engine, cold (with trueCold), trueCold, fanout, steady; for
@@ -23,12 +26,13 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
+import { spreadOf } from './cpu.js';
 import { pinSelf } from './processes.js';
 import { runCluster } from './scenarios/cluster.js';
 import { runCold } from './scenarios/cold.js';
 import { runEngine } from './scenarios/engine.js';
 import { runTrueCold } from './scenarios/true-cold.js';
-import { runFanoutLevel } from './scenarios/fanout.js';
+import { runFanoutLevel, subscriberBytes } from './scenarios/fanout.js';
 import { runStart } from './scenarios/start.js';
 import { runSteady } from './scenarios/steady.js';
 import { measureMinimum, runUpstream } from './scenarios/upstream.js';
@@ -44,6 +48,7 @@ const rounds = Number(process.env['BENCH_ROUNDS'] ?? '5');
 const cpuRounds = Number(process.env['BENCH_CPU_ROUNDS'] ?? '3');
 const steadySeconds = Number(process.env['BENCH_STEADY_SECONDS'] ?? '60');
 const fanoutLevels = (process.env['BENCH_FANOUT'] ?? '1000,10000').split(',').map(Number);
+const fanoutMemoryRounds = Number(process.env['BENCH_FANOUT_MEMORY_ROUNDS'] ?? '3');
 const cpuProfDir = process.env['BENCH_CPU_PROF'];
 const only = process.env['BENCH_ONLY']?.split(',');
 const runs = (scenario: string): boolean => only === undefined || only.includes(scenario);
@@ -192,6 +197,23 @@ try {
     );
   }
 
+  // More rounds of the largest level's memory: RSS growth moves from run to run.
+  const bytesRounds: number[] = [];
+  const largestLevel = fanout.at(-1);
+  if (largestLevel !== undefined) {
+    bytesRounds.push(largestLevel.bytesPerSubscriber);
+    for (let round = 1; round < fanoutMemoryRounds; round += 1) {
+      log(`fanout ${largestLevel.subscribers}: memory round ${round + 1}`);
+      bytesRounds.push(
+        await subscriberBytes(stack.pinning, (env) => stack.startGateway(`fanout-memory-${round}`, env), {
+          subscribers: largestLevel.subscribers,
+          clientProcesses: largestLevel.subscribers >= 5_000 ? 2 : 1,
+          matchId: String(940_001 + fanout.length - 1),
+        }),
+      );
+    }
+  }
+
   let steady;
   if (runs('steady')) {
     log(`steady ${steadySeconds}s`);
@@ -223,7 +245,9 @@ try {
     fanout: {
       p99Ms: largest?.p99Ms ?? null,
       p50Ms: largest?.p50Ms ?? null,
-      bytesPerSubscriber: largest?.bytesPerSubscriber ?? null,
+      // The median of the memory rounds (the issue's min/median/max in bytesPerSubscriberRounds).
+      bytesPerSubscriber: bytesRounds.length === 0 ? null : spreadOf(bytesRounds, 0).median,
+      bytesPerSubscriberRounds: bytesRounds.length === 0 ? null : spreadOf(bytesRounds, 0),
       subscribers: largest?.subscribers ?? null,
       cpuUsPerSubscriber: largest?.cpuUsPerSubscriber ?? null,
       floorCpuUsPerSubscriber: largest?.floorCpuUsPerSubscriber ?? null,
