@@ -77,6 +77,20 @@ export function degradationError(part: DegradedPart): GatewayError {
 }
 
 /**
+ * An entity listed although a part that says what it is was left out (or
+ * names something the gateway does not know) and nothing else in the
+ * payload tells: the entity is never dropped, and this error stands at the
+ * field that would have said it.
+ */
+export function unclassifiedError(part: DegradedPart, what: string): GatewayError {
+  return new GatewayError(
+    ErrorCode.UpstreamInvalidResponse,
+    `The upstream's answer ${what} at \`${part.jsonPath}\` (${part.route}); the entity is listed unclassified, the rest is answered.`,
+    { version: part.version, route: part.route, jsonPath: part.jsonPath },
+  );
+}
+
+/**
  * Reads an optional part of a payload object: its value, or, when the
  * upstream sent it malformed and it was dropped, the coded error for it.
  */
