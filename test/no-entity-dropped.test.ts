@@ -113,6 +113,33 @@ describe('no entity dropped for a missing optional field', () => {
     });
   });
 
+  it("V1 /search: a hit without `version` is V1's, one without `type` is listed with an error at its type; other types and versions stay out", async () => {
+    const results = [
+      { type: 'athlete', id: 9101, name: 'Ava Left-Version', sport: 'hockey' },
+      { id: 9102, name: 'Ben No-Type', sport: 'hockey', version: 'v1' },
+      { type: 'team', id: 9103, name: 'Anaheim Team', sport: 'hockey', version: 'v1' },
+      { type: 'athlete', id: 9104, name: 'Cal Other-Version', sport: 'hockey', version: 'v2' },
+      { type: 'athlete', id: 9105, name: 'Dee Whole', sport: 'hockey', version: 'v1' },
+    ];
+    const answer = await answerWith<{ v1: { hockey: { searchAthletes: Json[] } } }>(
+      '{ v1 { hockey { searchAthletes(name: "An") { nativeId name type } } } }',
+      '/search',
+      { results },
+    );
+    expect(answer.data?.v1.hockey.searchAthletes).toEqual([
+      { nativeId: '9101', name: 'Ava Left-Version', type: 'athlete' },
+      { nativeId: '9102', name: 'Ben No-Type', type: null },
+      { nativeId: '9105', name: 'Dee Whole', type: 'athlete' },
+    ]);
+    expect(answer.errors).toEqual([
+      expect.objectContaining({
+        path: ['v1', 'hockey', 'searchAthletes', 1, 'type'],
+        extensions: { code: 'UPSTREAM_INVALID_RESPONSE', version: 'v1', route: '/search', jsonPath: 'results[1].type' },
+      }),
+    ]);
+    expect((await requestCounts(stack.sandbox.url)).byRoute).toEqual({ 'GET /search': 1 });
+  });
+
   /**
    * Confirmed lineups, one player changed per case: where it must be
    * listed, and whether an error stands at its `role`.
