@@ -56,7 +56,7 @@ function roleOf(player: BaseballLineupPlayer, confirmed: boolean): Role {
 /** Why a player fits no list, for its error. */
 function whyUnclassified(player: BaseballLineupPlayer, role: BaseballRole | null): string {
   const given: unknown = player.role;
-  if (given === undefined) return 'left out a player\'s `role`, with no batting order to infer it from';
+  if (given === undefined) return "left out a player's `role`, with no batting order to infer it from";
   if (role === null) return `names an unknown role ${JSON.stringify(given)}, with no batting order to infer one from`;
   if (role === 'batter') return 'lists a batter with no batting order who is not flagged a substitute';
   return 'lists a second probable pitcher';
