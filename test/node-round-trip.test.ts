@@ -443,4 +443,49 @@ describe('node(id:) round trip of every Node type', () => {
     expect(Object.values(byRoute)).toEqual(windowEvents.map(() => 1));
     expect(costOf(events)).toMatchObject({ estimated: windowEvents.length, upstreamRequests: windowEvents.length });
   });
+  it('from a cold cache, the three newest Node types cost what their estimate says: a coach its matches list and one lineups request, a game and team statistics one request each', async () => {
+    await stack.stopGateway();
+    await stack.restartGateway({}, { freshData: true });
+    const coach = collected.find((c) => c.type === 'V1Coach')!.entity;
+    const game = collected.find((c) => c.type === 'V1WorldCupGame')!.entity;
+    const teamStats = collected.find((c) => c.type === 'V6MatchTeamStats')!.entity;
+    const live = liveWorldCupGame(stack);
+    const cases: ReadonlyArray<{ entity: Json; type: string; routes: Record<string, number> }> = [
+      {
+        entity: coach,
+        type: 'V1Coach',
+        // The coach's team played its latest game in the live one: the lineups of that game name the coach.
+        routes: { 'GET /api/v1/world-cup/matches': 1, [`GET /api/v1/game/${live.v1Id}/lineups`]: 1 },
+      },
+      {
+        entity: game,
+        type: 'V1WorldCupGame',
+        routes: { [`GET /api/v1/game/${String((game['ref'] as Json)['nativeId'])}`]: 1 },
+      },
+      {
+        entity: teamStats,
+        type: 'V6MatchTeamStats',
+        routes: {
+          [`GET /v6/football/api/v1/match/${encodeURIComponent(String((teamStats['ref'] as Json)['nativeId']))}/team-stats`]: 1,
+        },
+      },
+    ];
+    for (const { entity, type, routes } of cases) {
+      await resetCounts(stack.sandbox.url);
+      const result = await gql<{ node: Json }>(
+        stack.gateway.url,
+        `query($id: ID!) { node(id: $id) { __typename ... on ${type} { ${f(type)} } } }`,
+        { id: entity['id'] },
+      );
+      expect(result.errors, type).toBeUndefined();
+      expect(result.data?.node, type).toEqual({ __typename: type, ...entity });
+      const { byRoute } = await requestCounts(stack.sandbox.url);
+      // The V6 stat-ID mapping is free (not counted): left out of the comparison.
+      const counted = Object.fromEntries(Object.entries(byRoute).filter(([route]) => !route.includes('/reference/')));
+      expect(counted, type).toEqual(routes);
+      const counts = (routesSent: Record<string, number>) => Object.values(routesSent).reduce((a, b) => a + b, 0);
+      // Estimated: the counted requests; upstreamRequests: every request sent, the free mapping's included.
+      expect(costOf(result), type).toMatchObject({ estimated: counts(routes), upstreamRequests: counts(byRoute) });
+    }
+  });
 });
