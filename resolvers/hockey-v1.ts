@@ -55,8 +55,12 @@ export const hockeyV1Resolvers: Resolvers = {
         seasonNum: season ?? undefined,
       };
       const payload = await ctx.upstream.load(v1Routes.standings, params);
-      // A competitor has no route of its own: its ID names the table it was listed in (src/model/node-sources.ts).
-      const via = { competition: params.competition, season: params.seasonNum };
+      // A competitor has no route of its own: its ID names the table it was listed in (src/model/node-sources.ts),
+      // as the table names itself, so that the default table asked with or without its arguments gives one ID.
+      const via = {
+        competition: payload.competitionId ?? params.competition,
+        season: payload.seasonNum ?? params.seasonNum,
+      };
       for (const entry of payload.standings) listedAt(entry.competitor, via);
       return payload;
     },

@@ -337,7 +337,7 @@ describe('node(id:) round trip of every Node type', () => {
     expect(costOf(result)).toMatchObject({ estimated: 0, upstreamRequests: 0 });
   });
 
-  it('one entity has one ID wherever it is listed: a V3 event and team from a window and by ID, a stage from its season and by ID, a game and a coach from two routes', async () => {
+  it('one entity has one ID wherever it is listed: a V3 event and team from a window and by ID, a stage from its season and by ID, a hockey competitor from the default table asked with and without its arguments, a game and a coach from two routes', async () => {
     const window = await gql<Json>(
       stack.gateway.url,
       `{ v3 { window(sport: WATER_POLO, window: TODAY) { events { id ref { nativeId } homeTeam { id } } } } }`,
@@ -374,6 +374,19 @@ describe('node(id:) round trip of every Node type', () => {
       },
     );
     expect(at(alone.data!, 'v2', 'motorsport', 'stage', 'id')).toBe(substage['id']);
+
+    // The default hockey table, asked without arguments and with its own: one ID per competitor.
+    const tables = await gql<Json>(
+      stack.gateway.url,
+      `{ v1 { hockey {
+        plain: standings { entries { competitor { id } } }
+        named: standings(competition: ${hockeyV1Ids.topLeague.standingsId}, season: ${hockeyV1Ids.currentSeason}) { entries { competitor { id } } }
+      } } }`,
+    );
+    expect(tables.errors).toBeUndefined();
+    const plain = at(tables.data!, 'v1', 'hockey', 'plain', 'entries') as Json[];
+    expect(plain.length).toBeGreaterThan(0);
+    expect(plain).toEqual(at(tables.data!, 'v1', 'hockey', 'named', 'entries'));
 
     const game = liveWorldCupGame(stack);
     const worldCup = await gql<Json>(

@@ -18,7 +18,7 @@
  *
  * | type                | via                                   | sources                                        |
  * |---------------------|---------------------------------------|------------------------------------------------|
- * | V1HockeyCompetitor  | competition?, season?                 | `/v1/hockey/standings` with those              |
+ * | V1HockeyCompetitor  | competition?, season? (as the table names itself) | `/v1/hockey/standings` asked with fewer of those (fresh, when it is that table), then with those |
  * | V1HockeyNewsArticle | competitionId?, gameId?, limit?       | `/v1/hockey/news` with those                   |
  * | V1FootballVenue     | game                                  | World Cup game (fresh), then `/api/v1/game/{id}` |
  * | V2Venue             | team                                  | `/api/teams/{team}`                            |
@@ -42,7 +42,7 @@ import { ErrorCode, GatewayError } from '../upstream/errors.js';
 import { knownGap } from '../upstream/known-gaps.js';
 import type { Route } from '../upstream/routes/route.js';
 import { v1WorldCupRoutes } from '../upstream/routes/v1-world-cup.js';
-import { v1Routes } from '../upstream/routes/v1.js';
+import { v1Routes, type V1StandingsPayload } from '../upstream/routes/v1.js';
 import { v2AussieRulesRoutes } from '../upstream/routes/v2-aussie-rules.js';
 import { v2EventRoutes } from '../upstream/routes/v2-events.js';
 import { v2MotorsportRoutes } from '../upstream/routes/v2-motorsport.js';
@@ -169,11 +169,27 @@ export const nodeSources: Readonly<Record<string, NodeSources>> = {
   V1HockeyCompetitor: (id) => {
     const competitorId = integerId(id.nativeId, 'competitor id');
     const params = { competition: viaInteger(id, 'competition'), seasonNum: viaInteger(id, 'season') };
+    const pick = (p: V1StandingsPayload) => {
+      const entry = p.standings.find((e) => e.competitor.id === competitorId);
+      return entry === undefined ? undefined : found(entry.competitor, 'V1HockeyCompetitor', id.via);
+    };
+    // The ID names the table as the table names itself; the same table asked with fewer arguments
+    // (the default one) is read while fresh, when its payload says it is that table.
+    const sameTable = (p: V1StandingsPayload) =>
+      p.competitionId === params.competition && p.seasonNum === params.seasonNum ? pick(p) : undefined;
+    const shorter = [
+      { competition: undefined, seasonNum: undefined },
+      { competition: params.competition, seasonNum: undefined },
+      { competition: undefined, seasonNum: params.seasonNum },
+    ].filter(
+      (asked, index, all) =>
+        (asked.competition !== params.competition || asked.seasonNum !== params.seasonNum) &&
+        all.findIndex((other) => other.competition === asked.competition && other.seasonNum === asked.seasonNum) ===
+          index,
+    );
     return [
-      source(v1Routes.standings, params, (p) => {
-        const entry = p.standings.find((e) => e.competitor.id === competitorId);
-        return entry === undefined ? undefined : found(entry.competitor, 'V1HockeyCompetitor', id.via);
-      }),
+      ...shorter.map((asked) => source(v1Routes.standings, asked, sameTable)),
+      source(v1Routes.standings, params, pick),
     ];
   },
   V1HockeyNewsArticle: (id) => {
