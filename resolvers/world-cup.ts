@@ -162,7 +162,11 @@ export const worldCupV1Resolvers: Resolvers = {
     raw: (match) => match,
   },
   V1FootballCompetitor: {
-    id: (team) => globalId('V1FootballCompetitor', team.id),
+    // Every undecided slot has nativeId 0: its ID names the slot ("W73"), so that each is one entity of its own (node-sources.ts).
+    id: (team) =>
+      team.placeholder === true
+        ? globalId('V1FootballCompetitor', team.id, { slot: team.name })
+        : globalId('V1FootballCompetitor', team.id),
     ref: (team) => ref(team.id),
     shortName: (team) => team.shortName ?? null,
     placeholder: (team) => team.placeholder === true,

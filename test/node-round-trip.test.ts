@@ -123,6 +123,21 @@ const SAMPLES: readonly Sample[] = [
     refetchCost: { V1WorldCupMatch: 1, V1FootballCompetitor: 1 },
   },
   {
+    name: 'v1.worldCup: the final, its slots undecided (nativeId 0, one ID per slot)',
+    query: () => ({
+      query: `{ v1 { worldCup { matches(round: 9) { homeTeam { ${f('V1FootballCompetitor')} placeholder } awayTeam { ${f('V1FootballCompetitor')} placeholder } } } } }`,
+    }),
+    entities: {
+      V1FootballCompetitor: (d) => {
+        const final = (at(d, 'v1', 'worldCup', 'matches') as Json[])[0]!;
+        const slots = [final['homeTeam'] as Json, final['awayTeam'] as Json];
+        if (slots.some((slot) => slot['placeholder'] !== true)) throw new Error('the final is decided');
+        if (slots[0]!['id'] === slots[1]!['id']) throw new Error('two slots share one ID');
+        return slots.map(({ placeholder: _, ...slot }) => slot);
+      },
+    },
+  },
+  {
     name: 'v1.worldCup: a game in progress with its coaches, and its home team coach',
     query: (stack) => {
       const game = liveWorldCupGame(stack);

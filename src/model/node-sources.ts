@@ -22,6 +22,7 @@
  * | V1HockeyNewsArticle | competitionId?, gameId?, limit?       | `/v1/hockey/news` with those                   |
  * | V1FootballVenue     | game                                  | World Cup game (fresh), then `/api/v1/game/{id}` |
  * | V2Venue             | team                                  | `/api/teams/{team}`                            |
+ * | V1FootballCompetitor | slot (an undecided knockout slot only) | `/api/v1/world-cup/matches`                   |
  * | V1Coach             | team                                  | `/api/v1/world-cup/matches`, then the team's latest game's lineups |
  * | V3Team              | event                                 | the event's sources                            |
  * | V6BaseballTeam      | match                                 | `/match/{match}`                               |
@@ -215,6 +216,20 @@ export const nodeSources: Readonly<Record<string, NodeSources>> = {
   },
   V1FootballCompetitor: (id) => {
     const competitorId = integerId(id.nativeId, 'competitor id');
+    const slot = id.via?.['slot'];
+    if (slot !== undefined) {
+      // An undecided knockout slot (nativeId 0) has no route: it is read in the matches list, until decided.
+      return [
+        source(v1WorldCupRoutes.matches, {}, ({ matches }) => {
+          for (const match of matches) {
+            for (const team of [match.homeCompetitor, match.awayCompetitor]) {
+              if (team.placeholder === true && team.name === slot) return found(team, 'V1FootballCompetitor', id.via);
+            }
+          }
+          return undefined;
+        }),
+      ];
+    }
     return [
       source(v1WorldCupRoutes.competitor, { id: competitorId }, (p) => tagType(p.competitor, 'V1FootballCompetitor')),
     ];
