@@ -14,6 +14,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { clearFaults, gql, injectFault, requestCounts, resetCounts, type GraphQLResponse } from './support/client.js';
 import { startStack, type TestStack } from './support/servers.js';
+import { hockeyV2Ids } from '../sandbox/fixtures/hockey-v2.js';
 
 type Json = Record<string, unknown>;
 
@@ -241,4 +242,19 @@ describe('no entity dropped for a missing optional field', () => {
       expect((await requestCounts(stack.sandbox.url)).byRoute[`GET ${path}`]).toBe(1);
     });
   }
+
+  it('a period score left out is null in its place: later periods keep their own slots', async () => {
+    const id = hockeyV2Ids.firstEvent;
+    const path = `/v2/hockey/api/match/${id}`;
+    const payload = await upstream(path);
+    const event = payload['event'] as { homeScore: Json; awayScore: Json };
+    event.homeScore = { ...event.homeScore, period1: undefined, period2: 2, period3: 1 };
+    event.awayScore = { ...event.awayScore, period1: 1, period2: 0, period3: undefined };
+    const answer = await answerWith<{
+      v2: { event: { homePeriodScores: Array<number | null>; awayPeriodScores: Array<number | null> } };
+    }>(`{ v2(sport: ICE_HOCKEY) { event(id: "${id}") { homePeriodScores awayPeriodScores } } }`, path, payload);
+    expect(answer.errors).toBeUndefined();
+    expect(answer.data?.v2.event).toEqual({ homePeriodScores: [null, 2, 1], awayPeriodScores: [1, 0] });
+    expect((await requestCounts(stack.sandbox.url)).byRoute[`GET ${path}`]).toBe(1);
+  });
 });
