@@ -148,7 +148,15 @@ describe('counterparts', () => {
     expect(cost).toMatchObject({ estimated: 0, upstreamRequests: 0 });
     expect(counts.total).toBe(0);
     expect(result.data?.counterparts).toEqual([
-      { version: 'V1', nativeId: '5930', id: null, name: null, confidence: 1, evidence: 'KNOWN_MAPPING', status: 'MATCH' },
+      {
+        version: 'V1',
+        nativeId: '5930',
+        id: null,
+        name: null,
+        confidence: 1,
+        evidence: 'KNOWN_MAPPING',
+        status: 'MATCH',
+      },
     ]);
   });
 
@@ -156,7 +164,12 @@ describe('counterparts', () => {
     const { result } = await ask(stack, v1Competitor(91_004), ['V2']);
     expect(result.errors).toBeUndefined();
     expect(result.data?.counterparts).toEqual([
-      expect.objectContaining({ nativeId: '970004', name: 'Athletic Club', evidence: 'NAME_AND_COUNTRY', status: 'CANDIDATE' }),
+      expect.objectContaining({
+        nativeId: '970004',
+        name: 'Athletic Club',
+        evidence: 'NAME_AND_COUNTRY',
+        status: 'CANDIDATE',
+      }),
     ]);
   });
 
@@ -196,7 +209,11 @@ describe('counterparts: the operator file, a spent budget, a damaged store', () 
       }),
     );
     stack = await startStack({
-      env: { ...ONLY_LINKS_REMEMBER, COUNTERPART_LINKS_FILE: links, GATEWAY_CLIENT_KEYS: `small:${SMALL}:1,ops:ops-key-0001:100` },
+      env: {
+        ...ONLY_LINKS_REMEMBER,
+        COUNTERPART_LINKS_FILE: links,
+        GATEWAY_CLIENT_KEYS: `small:${SMALL}:1,ops:ops-key-0001:100`,
+      },
     });
   });
   afterAll(async () => {
@@ -210,11 +227,21 @@ describe('counterparts: the operator file, a spent budget, a damaged store', () 
     expect(there.cost).toMatchObject({ estimated: 0, upstreamRequests: 0 });
     expect(there.counts.total).toBe(0);
     expect(there.result.data?.counterparts).toEqual([
-      { version: 'V2', nativeId: '970004', id: v2Team(970_004), name: null, confidence: 1, evidence: 'OPERATOR', status: 'MATCH' },
+      {
+        version: 'V2',
+        nativeId: '970004',
+        id: v2Team(970_004),
+        name: null,
+        confidence: 1,
+        evidence: 'OPERATOR',
+        status: 'MATCH',
+      },
     ]);
     const back = await ask(stack, v2Team(970_004), ['V1'], OPS);
     expect(back.cost).toMatchObject({ estimated: 0, upstreamRequests: 0 });
-    expect(back.result.data?.counterparts).toEqual([expect.objectContaining({ nativeId: '91004', evidence: 'OPERATOR' })]);
+    expect(back.result.data?.counterparts).toEqual([
+      expect.objectContaining({ nativeId: '91004', evidence: 'OPERATOR' }),
+    ]);
   });
 
   it('a rejected link is never offered, even when the search finds it', async () => {

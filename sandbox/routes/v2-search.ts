@@ -27,7 +27,9 @@ export function register(router: Router, fixtures: Fixtures): void {
       const holds = (...names: Array<string | undefined>): boolean =>
         names.some((name) => name !== undefined && fold(name).includes(q));
       const results: V2SearchPayload['results'] = [
-        ...[...teams.values()].filter((t) => holds(t.name, t.shortName)).map((entity) => ({ type: 'team' as const, entity })),
+        ...[...teams.values()]
+          .filter((t) => holds(t.name, t.shortName))
+          .map((entity) => ({ type: 'team' as const, entity })),
         ...[...tournaments.values()]
           .filter((t) => holds(t.name))
           .map((entity) => ({ type: 'tournament' as const, entity })),

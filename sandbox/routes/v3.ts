@@ -35,7 +35,8 @@ export function register(router: Router, fixtures: Fixtures): void {
       if (fold(hit.name).includes(q) && !results.some((r) => r.type === hit.type && r.id === hit.id)) results.push(hit);
     };
     for (const match of v3.matches.values())
-      for (const team of [match.homeTeam, match.awayTeam]) add({ type: 'team', id: team.id, name: team.name, sport: match.sport });
+      for (const team of [match.homeTeam, match.awayTeam])
+        add({ type: 'team', id: team.id, name: team.name, sport: match.sport });
     // The shared world (fixtures/counterparts.ts): V3's spelling of clubs and leagues, no country (V3 hits carry none).
     for (const { v3: club } of fixtures.counterparts.clubs)
       if (club !== undefined) add({ type: 'team', id: club.id, name: club.name, sport: 'football' });

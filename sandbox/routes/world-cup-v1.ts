@@ -220,7 +220,11 @@ export function register(router: Router, fixtures: Fixtures): void {
       const club = fixtures.counterparts.clubs.find(({ v1 }) => v1 !== undefined && String(v1.id) === params['id'])?.v1;
       if (club === undefined) return errorResult(404, 'Competitor not found');
       const payload: V1CompetitorPayload = {
-        competitor: { id: club.id, name: club.name, ...(club.country === undefined ? {} : { countryName: club.country }) },
+        competitor: {
+          id: club.id,
+          name: club.name,
+          ...(club.country === undefined ? {} : { countryName: club.country }),
+        },
       };
       return json(200, payload);
     }

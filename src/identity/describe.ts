@@ -84,7 +84,13 @@ export function describeNode(node: object): DescribedEntity | undefined {
 }
 
 /** The types `describeNode` knows, for the error that names them. */
-export const TYPES_WITH_COUNTERPARTS = ['V1FootballCompetitor', 'V1HockeyCompetitor', 'V2Team', 'V2Tournament', 'V3Team'];
+export const TYPES_WITH_COUNTERPARTS = [
+  'V1FootballCompetitor',
+  'V1HockeyCompetitor',
+  'V2Team',
+  'V2Tournament',
+  'V3Team',
+];
 
 const KIND_OF_TYPE: Readonly<Record<string, 'team' | 'competition'>> = {
   V1FootballCompetitor: 'team',

@@ -60,7 +60,13 @@ function linked(links: Links, source: EntityRef, target: Version): Counterpart[]
   const operator = links.operator.on(source, target);
   const confirmed = operator.filter((o) => o.decision === 'confirm');
   if (confirmed.length > 0)
-    return confirmed.map(({ other }) => ({ ...other, name: null, confidence: 1, evidence: 'OPERATOR', status: 'MATCH' }));
+    return confirmed.map(({ other }) => ({
+      ...other,
+      name: null,
+      confidence: 1,
+      evidence: 'OPERATOR',
+      status: 'MATCH',
+    }));
   const key = refKey(source);
   return knownLinks.flatMap((link): Counterpart[] => {
     const other = refKey(link.a) === key ? link.b : refKey(link.b) === key ? link.a : undefined;
@@ -70,7 +76,12 @@ function linked(links: Links, source: EntityRef, target: Version): Counterpart[]
   });
 }
 
-function withoutRejected(links: Links, source: EntityRef, target: Version, found: readonly Counterpart[]): Counterpart[] {
+function withoutRejected(
+  links: Links,
+  source: EntityRef,
+  target: Version,
+  found: readonly Counterpart[],
+): Counterpart[] {
   const rejected = new Set(
     links.operator
       .on(source, target)
@@ -81,7 +92,11 @@ function withoutRejected(links: Links, source: EntityRef, target: Version, found
 }
 
 /** The versions among `versions` whose answer needs a search request now (none linked, none learned). */
-export async function searchesNeeded(links: Links, source: EntityRef, versions: readonly Version[]): Promise<Version[]> {
+export async function searchesNeeded(
+  links: Links,
+  source: EntityRef,
+  versions: readonly Version[],
+): Promise<Version[]> {
   const needed: Version[] = [];
   const now = Date.now();
   for (const target of otherVersions(source, versions)) {
@@ -128,7 +143,8 @@ export async function findCounterparts(
       if (!SEARCHABLE.has(target)) return [];
       const key = findingKey(source, target);
       const kept = await links.store.get(key);
-      if (kept !== undefined && stillAnswers(kept, now)) return withoutRejected(links, source, target, kept.counterparts);
+      if (kept !== undefined && stillAnswers(kept, now))
+        return withoutRejected(links, source, target, kept.counterparts);
       const hits = await search(ctx, source, target);
       if (hits === undefined) return [];
       const finding: Finding = { learnedAt: now, counterparts: scoreHits(source, source.kind, hits) };

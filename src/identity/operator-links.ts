@@ -79,7 +79,9 @@ function parseRef(value: unknown, where: string): EntityRef {
   const version = typeof r['version'] === 'string' ? r['version'].toLowerCase() : '';
   const { sport, kind, id } = r;
   if (!VERSIONS.has(version) || typeof sport !== 'string' || typeof kind !== 'string' || !KINDS.has(kind))
-    throw new Error(`COUNTERPART_LINKS_FILE ${where}: needs "version" (V1..V6), "sport" (that version's slug), "kind" (team, competition)`);
+    throw new Error(
+      `COUNTERPART_LINKS_FILE ${where}: needs "version" (V1..V6), "sport" (that version's slug), "kind" (team, competition)`,
+    );
   if ((typeof id !== 'string' && typeof id !== 'number') || String(id) === '')
     throw new Error(`COUNTERPART_LINKS_FILE ${where}: needs "id", the version's own ID`);
   return { version: version as Version, sport, kind: kind as EntityKind, nativeId: String(id) };

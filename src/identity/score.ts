@@ -64,7 +64,9 @@ export function scoreHits(source: DescribedEntity, kind: EntityKind, hits: reado
   const matches = scored.filter((c) => c.status === 'MATCH').length;
   const settled =
     matches > 1
-      ? scored.map((c): Counterpart => ({ ...c, confidence: Math.min(c.confidence, AMBIGUOUS_CAP), status: 'CANDIDATE' }))
+      ? scored.map(
+          (c): Counterpart => ({ ...c, confidence: Math.min(c.confidence, AMBIGUOUS_CAP), status: 'CANDIDATE' }),
+        )
       : scored;
   return settled.sort((a, b) => b.confidence - a.confidence);
 }

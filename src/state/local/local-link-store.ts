@@ -55,7 +55,10 @@ export class LocalLinkStore implements LinkStore {
     if (problem !== undefined) {
       const aside = `${file}.damaged-${Date.now()}`;
       await rename(file, aside);
-      logger.warn({ file, aside, problem }, 'the learned counterparts file was damaged: moved aside, starting with none');
+      logger.warn(
+        { file, aside, problem },
+        'the learned counterparts file was damaged: moved aside, starting with none',
+      );
       findings.clear();
     }
     return new LocalLinkStore(file, findings, logger);
