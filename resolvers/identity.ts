@@ -15,8 +15,10 @@ import {
   v2TeamEntity,
   v2TournamentEntity,
   v3TeamEntity,
+  v1WorldCupMatchEntity,
+  v2EventEntity,
 } from '../src/identity/describe.js';
-import type { Counterpart, DescribedEntity } from '../src/identity/entity-ref.js';
+import type { Counterpart, Described } from '../src/identity/entity-ref.js';
 import { findCounterparts, linkedCounterparts } from '../src/identity/find-counterparts.js';
 import { fromGlobalId } from '../src/model/global-id.js';
 import { locateNode } from '../src/model/node-sources.js';
@@ -26,7 +28,7 @@ import type { Version } from '../src/upstream/routes/route.js';
 
 const lower = (versions: readonly VersionEnum[]): Version[] => versions.map((v) => v.toLowerCase() as Version);
 
-function find(ctx: ResolverContext, entity: DescribedEntity, versions: readonly VersionEnum[]): Promise<Counterpart[]> {
+function find(ctx: ResolverContext, entity: Described, versions: readonly VersionEnum[]): Promise<Counterpart[]> {
   return findCounterparts(ctx, ctx.counterparts, entity, lower(versions));
 }
 
@@ -56,6 +58,8 @@ export const identityResolvers: Resolvers = {
     counterparts: (competitor, { versions }, ctx) => find(ctx, v1HockeyCompetitorEntity(competitor), versions),
   },
   V3Team: { counterparts: (team, { versions }, ctx) => find(ctx, v3TeamEntity(team), versions) },
+  V1WorldCupMatch: { counterparts: (match, { versions }, ctx) => find(ctx, v1WorldCupMatchEntity(match), versions) },
+  V2Event: { counterparts: (event, { versions }, ctx) => find(ctx, v2EventEntity(event), versions) },
   Counterpart: {
     version: (c) => c.version.toUpperCase() as VersionEnum,
     id: (c) => counterpartNodeId(c),

@@ -173,6 +173,42 @@ describe('counterparts', () => {
     ]);
   });
 
+  it('a World Cup match is found in the V2 round listing by its two teams and kickoff, and back on V1', async () => {
+    const match = stack.sandbox.fixtures.worldCup.matches.find((m) => m.round === 1 && m.home !== undefined);
+    if (match === undefined) throw new Error('no group match in the fixtures');
+    const before = await allowanceRemaining(stack);
+    const there = await ask(stack, gid(`V1:football:V1WorldCupMatch:${match.v1Id}`), ['V2', 'V3']);
+    expect(there.result.errors).toBeUndefined();
+    // The game (its teams and kickoff) and V2's round 1; V3 lists no World Cup.
+    expect(there.cost?.estimated).toBe(2);
+    expect(there.cost?.allowanceRemaining).toBe(before - 2);
+    expect(there.result.data?.counterparts).toEqual([
+      {
+        version: 'V2',
+        nativeId: String(match.v2Id),
+        id: gid(`V2:football:V2Event:${match.v2Id}`),
+        name: `${match.home?.name} - ${match.away?.name}`,
+        confidence: 0.95,
+        evidence: 'TEAMS_AND_KICKOFF',
+        status: 'MATCH',
+      },
+    ]);
+    const again = await ask(stack, gid(`V1:football:V1WorldCupMatch:${match.v1Id}`), ['V2', 'V3']);
+    expect(again.cost).toMatchObject({ estimated: 0, upstreamRequests: 0 });
+
+    const back = await ask(stack, gid(`V2:football:V2Event:${match.v2Id}`), ['V1']);
+    expect(back.result.errors).toBeUndefined();
+    expect(back.cost?.estimated).toBe(2);
+    expect(back.result.data?.counterparts).toEqual([
+      expect.objectContaining({
+        version: 'V1',
+        nativeId: String(match.v1Id),
+        evidence: 'TEAMS_AND_KICKOFF',
+        status: 'MATCH',
+      }),
+    ]);
+  });
+
   it('v3 search finds Anaheim (issue 32)', async () => {
     const result = await gql<{ v3: { search: Array<{ name: string; sport: string }> } }>(
       stack.gateway.url,

@@ -9,9 +9,10 @@ import type { V2TeamModel, V2TournamentModel } from '../model/v2-entities.js';
 import type { V3TeamModel } from '../model/v3-namespace.js';
 import { typeOf } from '../model/typename.js';
 import type { V1StandingsCompetitor } from '../upstream/routes/v1.js';
-import type { V1WorldCupCompetitor } from '../upstream/routes/v1-world-cup.js';
+import type { V1WorldCupCompetitor, V1WorldCupMatch } from '../upstream/routes/v1-world-cup.js';
 import type { GlobalId } from '../model/global-id.js';
-import type { DescribedEntity, EntityRef } from './entity-ref.js';
+import type { V2EventModel } from '../model/v2-event.js';
+import type { Described, DescribedEntity, DescribedMatch, EntityKind, EntityRef } from './entity-ref.js';
 
 export function v2TeamEntity({ slug, value }: V2TeamModel): DescribedEntity {
   return {
@@ -65,8 +66,42 @@ export function v3TeamEntity({ slug, value }: V3TeamModel): DescribedEntity {
   };
 }
 
+export function v1WorldCupMatchEntity(match: V1WorldCupMatch): DescribedMatch {
+  return {
+    version: 'v1',
+    sport: 'football',
+    kind: 'match',
+    nativeId: String(match.id),
+    home: match.homeCompetitor.name,
+    away: match.awayCompetitor.name,
+    kickoff: Date.parse(match.startTime),
+    round: match.roundNum,
+    competition: { version: 'v1', sport: 'football', kind: 'competition', nativeId: String(match.competitionId) },
+  };
+}
+
+/** Its competition is the unique tournament (the per-season `tournament.id` names no entity, spec 2.15). */
+export function v2EventEntity({ slug, value }: V2EventModel): DescribedMatch {
+  return {
+    version: 'v2',
+    sport: slug,
+    kind: 'match',
+    nativeId: String(value.id),
+    home: value.homeTeam.name,
+    away: value.awayTeam.name,
+    kickoff: value.startTimestamp * 1000,
+    round: value.roundInfo?.round,
+    competition: {
+      version: 'v2',
+      sport: slug,
+      kind: 'competition',
+      nativeId: String(value.tournament.uniqueTournament?.id ?? ''),
+    },
+  };
+}
+
 /** A located node's description, or undefined for a type that has no counterparts. */
-export function describeNode(node: object): DescribedEntity | undefined {
+export function describeNode(node: object): Described | undefined {
   switch (typeOf(node)) {
     case 'V2Team':
       return v2TeamEntity(node as V2TeamModel);
@@ -78,6 +113,10 @@ export function describeNode(node: object): DescribedEntity | undefined {
       return v1HockeyCompetitorEntity(node as V1StandingsCompetitor);
     case 'V3Team':
       return v3TeamEntity(node as V3TeamModel);
+    case 'V1WorldCupMatch':
+      return v1WorldCupMatchEntity(node as V1WorldCupMatch);
+    case 'V2Event':
+      return v2EventEntity(node as V2EventModel);
     default:
       return undefined;
   }
@@ -87,12 +126,16 @@ export function describeNode(node: object): DescribedEntity | undefined {
 export const TYPES_WITH_COUNTERPARTS = [
   'V1FootballCompetitor',
   'V1HockeyCompetitor',
+  'V1WorldCupMatch',
+  'V2Event',
   'V2Team',
   'V2Tournament',
   'V3Team',
 ];
 
-const KIND_OF_TYPE: Readonly<Record<string, 'team' | 'competition'>> = {
+const KIND_OF_TYPE: Readonly<Record<string, EntityKind>> = {
+  V1WorldCupMatch: 'match',
+  V2Event: 'match',
   V1FootballCompetitor: 'team',
   V1HockeyCompetitor: 'team',
   V2Team: 'team',

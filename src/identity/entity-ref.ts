@@ -5,8 +5,8 @@
  */
 import type { Version } from '../upstream/routes/route.js';
 
-/** The kinds of entity a version's search can find. */
-export type EntityKind = 'team' | 'competition';
+/** The kinds of entity that have counterparts: teams and competitions by search, matches by their competition's listing. */
+export type EntityKind = 'team' | 'competition' | 'match';
 
 export interface EntityRef {
   readonly version: Version;
@@ -19,19 +19,40 @@ export interface EntityRef {
 
 /** An entity with what the scorer compares: its names and, where the version gives one, its country. */
 export interface DescribedEntity extends EntityRef {
+  /** Found by name: teams and competitions (a match is a DescribedMatch). */
+  readonly kind: 'team' | 'competition';
   readonly name: string;
   readonly shortName?: string | undefined;
   readonly country?: string | undefined;
 }
 
 /**
+ * A match with what the scorer compares: its two teams' names, its kickoff,
+ * and its competition (matches are linked only inside a competition linked
+ * across versions, where the other version's listing holds them).
+ */
+export interface DescribedMatch extends EntityRef {
+  readonly kind: 'match';
+  readonly home: string;
+  readonly away: string;
+  /** Epoch ms. */
+  readonly kickoff: number;
+  /** The round as the version numbers it, which selects the other version's round listing. */
+  readonly round?: number | undefined;
+  readonly competition: EntityRef;
+}
+
+export type Described = DescribedEntity | DescribedMatch;
+
+/**
  * Why a counterpart is believed. `KNOWN_MAPPING`: the spec's table
  * (known-links.ts); `OPERATOR`: the operator's link file; `NAME_AND_COUNTRY`:
  * the names agree and both versions give the same country; `NAME`: the names
  * agree but one version gives no country, so a same-named entity elsewhere
- * cannot be ruled out.
+ * cannot be ruled out; `TEAMS_AND_KICKOFF`: a match whose two teams' names
+ * agree and whose kickoffs are within KICKOFF_WINDOW_MS.
  */
-export type Evidence = 'KNOWN_MAPPING' | 'OPERATOR' | 'NAME_AND_COUNTRY' | 'NAME';
+export type Evidence = 'KNOWN_MAPPING' | 'OPERATOR' | 'NAME_AND_COUNTRY' | 'NAME' | 'TEAMS_AND_KICKOFF';
 
 /** `MATCH` at or above MATCH_THRESHOLD, `CANDIDATE` below: offered, never taken for the same entity. */
 export type LinkStatus = 'MATCH' | 'CANDIDATE';

@@ -14,7 +14,9 @@
  *
  * Searchable: V1 (`/search`), V2 (`/{sport}/api/search`) and V3
  * (`/v3/search`). V4 and V6 have no search or entity route in the spec, so
- * their counterparts come only from links (steps 1-3).
+ * their counterparts come only from links (steps 1-3). A match is found
+ * instead in the listing of its competition's counterpart on the other
+ * version (match-listings.ts), by its two teams and its kickoff.
  */
 import type { LoaderPort } from '../loaders/loader-ports.js';
 import { catalogueEntries } from '../model/sport-catalogue.js';
@@ -24,7 +26,9 @@ import { v2Routes } from '../upstream/routes/v2.js';
 import { v3Routes } from '../upstream/routes/v3.js';
 import {
   type Counterpart,
+  type Described,
   type DescribedEntity,
+  type DescribedMatch,
   type EntityKind,
   type EntityRef,
   type Finding,
@@ -33,7 +37,9 @@ import {
 } from './entity-ref.js';
 import { knownLinks } from './known-links.js';
 import { type LinkStore, stillAnswers } from './link-store.js';
+import { listingOf } from './match-listings.js';
 import { searchTerm } from './normalise.js';
+import { scoreMatches } from './score-matches.js';
 import type { OperatorLinks } from './operator-links.js';
 import { type Hit, scoreHits } from './score.js';
 
@@ -50,6 +56,13 @@ export interface CounterpartsPort {
 
 /** The versions with a search route (V4 and V6 have none in the spec). */
 export const SEARCHABLE: ReadonlySet<Version> = new Set(['v1', 'v2', 'v3']);
+/** The versions with a listing of a linked competition's matches (match-listings.ts). */
+export const MATCH_LISTED: ReadonlySet<Version> = new Set(['v1', 'v2']);
+
+/** Whether finding `kind` on `target` may take a request (a search, or a match listing). */
+export function mayRequest(kind: EntityKind, target: Version): boolean {
+  return (kind === 'match' ? MATCH_LISTED : SEARCHABLE).has(target);
+}
 
 /** The other versions asked for, each once, in the order asked. */
 export function otherVersions(source: EntityRef, versions: readonly Version[]): Version[] {
@@ -100,7 +113,7 @@ export async function searchesNeeded(
   const needed: Version[] = [];
   const now = Date.now();
   for (const target of otherVersions(source, versions)) {
-    if (!SEARCHABLE.has(target) || linked(links, source, target).length > 0) continue;
+    if (!mayRequest(source.kind, target) || linked(links, source, target).length > 0) continue;
     const kept = await links.store.get(findingKey(source, target));
     if (kept === undefined || !stillAnswers(kept, now)) needed.push(target);
   }
@@ -122,7 +135,7 @@ export async function linkedCounterparts(
     otherVersions(source, versions).map(async (target): Promise<Counterpart[]> => {
       const direct = linked(links, source, target);
       if (direct.length > 0) return withoutRejected(links, source, target, direct);
-      const kept = SEARCHABLE.has(target) ? await links.store.get(findingKey(source, target)) : undefined;
+      const kept = mayRequest(source.kind, target) ? await links.store.get(findingKey(source, target)) : undefined;
       return withoutRejected(links, source, target, kept?.counterparts ?? []);
     }),
   );
@@ -132,7 +145,7 @@ export async function linkedCounterparts(
 export async function findCounterparts(
   ctx: LoaderPort,
   links: Links,
-  source: DescribedEntity,
+  source: Described,
   versions: readonly Version[],
 ): Promise<Counterpart[]> {
   const now = Date.now();
@@ -140,19 +153,38 @@ export async function findCounterparts(
     otherVersions(source, versions).map(async (target): Promise<Counterpart[]> => {
       const direct = linked(links, source, target);
       if (direct.length > 0) return withoutRejected(links, source, target, direct);
-      if (!SEARCHABLE.has(target)) return [];
+      if (!mayRequest(source.kind, target)) return [];
       const key = findingKey(source, target);
       const kept = await links.store.get(key);
       if (kept !== undefined && stillAnswers(kept, now))
         return withoutRejected(links, source, target, kept.counterparts);
-      const hits = await search(ctx, source, target);
-      if (hits === undefined) return [];
-      const finding: Finding = { learnedAt: now, counterparts: scoreHits(source, source.kind, hits) };
+      const found =
+        source.kind === 'match' ? await listed(ctx, links, source, target) : await searched(ctx, source, target);
+      if (found === undefined) return [];
+      const finding: Finding = { learnedAt: now, counterparts: found };
       await links.store.put(key, finding);
       return withoutRejected(links, source, target, finding.counterparts);
     }),
   );
   return perVersion.flat();
+}
+
+/** A match's counterparts from the listing of its competition's counterpart on `target`; undefined when there is none to read. */
+async function listed(
+  ctx: LoaderPort,
+  links: Links,
+  source: DescribedMatch,
+  target: Version,
+): Promise<Counterpart[] | undefined> {
+  const competition = linked(links, source.competition, target).find((c) => c.status === 'MATCH');
+  const listing = competition === undefined ? undefined : listingOf(competition);
+  const hits = listing === undefined ? undefined : await listing(ctx, source);
+  return hits === undefined ? undefined : scoreMatches(source, hits);
+}
+
+async function searched(ctx: LoaderPort, source: DescribedEntity, target: Version): Promise<Counterpart[] | undefined> {
+  const hits = await search(ctx, source, target);
+  return hits === undefined ? undefined : scoreHits(source, source.kind, hits);
 }
 
 /** The target version's hits for the source's name; undefined when the target cannot search for it (no slug, no term). */
