@@ -17,6 +17,8 @@ import {
   v3TeamEntity,
   v1WorldCupMatchEntity,
   v2EventEntity,
+  v1HockeyAthleteEntity,
+  v2PlayerEntity,
 } from '../src/identity/describe.js';
 import type { Counterpart, Described } from '../src/identity/entity-ref.js';
 import { findCounterparts, linkedCounterparts } from '../src/identity/find-counterparts.js';
@@ -60,6 +62,10 @@ export const identityResolvers: Resolvers = {
   V3Team: { counterparts: (team, { versions }, ctx) => find(ctx, v3TeamEntity(team), versions) },
   V1WorldCupMatch: { counterparts: (match, { versions }, ctx) => find(ctx, v1WorldCupMatchEntity(match), versions) },
   V2Event: { counterparts: (event, { versions }, ctx) => find(ctx, v2EventEntity(event), versions) },
+  V1HockeyAthlete: {
+    counterparts: (athlete, { versions }, ctx) => find(ctx, v1HockeyAthleteEntity(athlete), versions),
+  },
+  V2Player: { counterparts: (player, { versions }, ctx) => find(ctx, v2PlayerEntity(player), versions) },
   Counterpart: {
     version: (c) => c.version.toUpperCase() as VersionEnum,
     id: (c) => counterpartNodeId(c),

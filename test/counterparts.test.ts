@@ -209,6 +209,26 @@ describe('counterparts', () => {
     ]);
   });
 
+  it("a V1 hockey athlete's V2 self is a match by name and nationality; a namesake elsewhere in the roster only a candidate", async () => {
+    const before = await allowanceRemaining(stack);
+    const { result, cost } = await ask(stack, gid('V1:hockey:V1HockeyAthlete:700001'), ['V2', 'V3']);
+    expect(result.errors).toBeUndefined();
+    // The athlete, and V2's search; V3's search finds no players.
+    expect(cost?.estimated).toBe(2);
+    expect(cost?.allowanceRemaining).toBe(before - 2);
+    const found = result.data?.counterparts ?? [];
+    expect(found[0]).toEqual({
+      version: 'V2',
+      nativeId: '990001',
+      id: gid('V2:hockey:V2Player:990001'),
+      name: stack.sandbox.fixtures.hockeyV1.athletes[0]?.name,
+      confidence: 0.95,
+      evidence: 'NAME_AND_COUNTRY',
+      status: 'MATCH',
+    });
+    expect(found.slice(1).every((c) => c.status === 'CANDIDATE')).toBe(true);
+  });
+
   it('v3 search finds Anaheim (issue 32)', async () => {
     const result = await gql<{ v3: { search: Array<{ name: string; sport: string }> } }>(
       stack.gateway.url,

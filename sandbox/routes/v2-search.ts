@@ -23,7 +23,7 @@ export function register(router: Router, fixtures: Fixtures): void {
       if (!fixtures.v2.has(slug)) return errorResult(404, 'Sport not found');
       const q = fold(query.get('q') ?? '');
       if (q.length < 2) return errorResult(400, 'Query parameter "q" is required');
-      const { teams, tournaments } = fixtures.v2.sport(slug);
+      const { teams, tournaments, players } = fixtures.v2.sport(slug);
       const holds = (...names: Array<string | undefined>): boolean =>
         names.some((name) => name !== undefined && fold(name).includes(q));
       const results: V2SearchPayload['results'] = [
@@ -33,6 +33,7 @@ export function register(router: Router, fixtures: Fixtures): void {
         ...[...tournaments.values()]
           .filter((t) => holds(t.name))
           .map((entity) => ({ type: 'tournament' as const, entity })),
+        ...[...players.values()].filter((p) => holds(p.name)).map((entity) => ({ type: 'player' as const, entity })),
       ];
       return json(200, { results: results.slice(0, MAX_RESULTS) } satisfies V2SearchPayload);
     },

@@ -5,10 +5,10 @@
  * located node (node-sources.ts tags each with its type), for
  * `Query.counterparts(id:)`.
  */
-import type { V2TeamModel, V2TournamentModel } from '../model/v2-entities.js';
+import type { V2PlayerModel, V2TeamModel, V2TournamentModel } from '../model/v2-entities.js';
 import type { V3TeamModel } from '../model/v3-namespace.js';
 import { typeOf } from '../model/typename.js';
-import type { V1StandingsCompetitor } from '../upstream/routes/v1.js';
+import type { V1Athlete, V1StandingsCompetitor } from '../upstream/routes/v1.js';
 import type { V1WorldCupCompetitor, V1WorldCupMatch } from '../upstream/routes/v1-world-cup.js';
 import type { GlobalId } from '../model/global-id.js';
 import type { V2EventModel } from '../model/v2-event.js';
@@ -53,6 +53,30 @@ export function v1FootballCompetitorEntity(team: V1WorldCupCompetitor & { countr
 
 export function v1HockeyCompetitorEntity(competitor: V1StandingsCompetitor): DescribedEntity {
   return { version: 'v1', sport: 'hockey', kind: 'team', nativeId: String(competitor.id), name: competitor.name };
+}
+
+/** A player's country is the nationality V1 gives. */
+export function v1HockeyAthleteEntity(athlete: V1Athlete): DescribedEntity {
+  return {
+    version: 'v1',
+    sport: 'hockey',
+    kind: 'player',
+    nativeId: String(athlete.id),
+    name: athlete.name,
+    country: athlete.nationality,
+  };
+}
+
+export function v2PlayerEntity({ slug, value }: V2PlayerModel): DescribedEntity {
+  return {
+    version: 'v2',
+    sport: slug,
+    kind: 'player',
+    nativeId: String(value.id),
+    name: value.name,
+    shortName: value.shortName,
+    country: value.country?.name,
+  };
 }
 
 export function v3TeamEntity({ slug, value }: V3TeamModel): DescribedEntity {
@@ -113,6 +137,10 @@ export function describeNode(node: object): Described | undefined {
       return v1HockeyCompetitorEntity(node as V1StandingsCompetitor);
     case 'V3Team':
       return v3TeamEntity(node as V3TeamModel);
+    case 'V1HockeyAthlete':
+      return v1HockeyAthleteEntity(node as V1Athlete);
+    case 'V2Player':
+      return v2PlayerEntity(node as V2PlayerModel);
     case 'V1WorldCupMatch':
       return v1WorldCupMatchEntity(node as V1WorldCupMatch);
     case 'V2Event':
@@ -125,9 +153,11 @@ export function describeNode(node: object): Described | undefined {
 /** The types `describeNode` knows, for the error that names them. */
 export const TYPES_WITH_COUNTERPARTS = [
   'V1FootballCompetitor',
+  'V1HockeyAthlete',
   'V1HockeyCompetitor',
   'V1WorldCupMatch',
   'V2Event',
+  'V2Player',
   'V2Team',
   'V2Tournament',
   'V3Team',
@@ -136,6 +166,8 @@ export const TYPES_WITH_COUNTERPARTS = [
 const KIND_OF_TYPE: Readonly<Record<string, EntityKind>> = {
   V1WorldCupMatch: 'match',
   V2Event: 'match',
+  V1HockeyAthlete: 'player',
+  V2Player: 'player',
   V1FootballCompetitor: 'team',
   V1HockeyCompetitor: 'team',
   V2Team: 'team',

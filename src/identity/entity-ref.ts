@@ -5,8 +5,8 @@
  */
 import type { Version } from '../upstream/routes/route.js';
 
-/** The kinds of entity that have counterparts: teams and competitions by search, matches by their competition's listing. */
-export type EntityKind = 'team' | 'competition' | 'match';
+/** The kinds of entity that have counterparts: teams, competitions and players by search, matches by their competition's listing. */
+export type EntityKind = 'team' | 'competition' | 'player' | 'match';
 
 export interface EntityRef {
   readonly version: Version;
@@ -19,8 +19,8 @@ export interface EntityRef {
 
 /** An entity with what the scorer compares: its names and, where the version gives one, its country. */
 export interface DescribedEntity extends EntityRef {
-  /** Found by name: teams and competitions (a match is a DescribedMatch). */
-  readonly kind: 'team' | 'competition';
+  /** Found by name: teams, competitions and players (a match is a DescribedMatch). */
+  readonly kind: 'team' | 'competition' | 'player';
   readonly name: string;
   readonly shortName?: string | undefined;
   readonly country?: string | undefined;

@@ -59,9 +59,12 @@ export const SEARCHABLE: ReadonlySet<Version> = new Set(['v1', 'v2', 'v3']);
 /** The versions with a listing of a linked competition's matches (match-listings.ts). */
 export const MATCH_LISTED: ReadonlySet<Version> = new Set(['v1', 'v2']);
 
+/** The versions whose search finds players (V3's finds teams and leagues only). */
+export const PLAYERS_SEARCHABLE: ReadonlySet<Version> = new Set(['v1', 'v2']);
+
 /** Whether finding `kind` on `target` may take a request (a search, or a match listing). */
 export function mayRequest(kind: EntityKind, target: Version): boolean {
-  return (kind === 'match' ? MATCH_LISTED : SEARCHABLE).has(target);
+  return (kind === 'match' ? MATCH_LISTED : kind === 'player' ? PLAYERS_SEARCHABLE : SEARCHABLE).has(target);
 }
 
 /** The other versions asked for, each once, in the order asked. */
@@ -196,7 +199,13 @@ async function search(ctx: LoaderPort, source: DescribedEntity, target: Version)
   const sport = entry?.slugs[target as keyof typeof entry.slugs];
   if (sport == null || sport === '') return undefined;
   const kindOf = (type: string): EntityKind | undefined =>
-    TEAM_TYPES.has(type) ? 'team' : COMPETITION_TYPES.has(type) ? 'competition' : undefined;
+    TEAM_TYPES.has(type)
+      ? 'team'
+      : COMPETITION_TYPES.has(type)
+        ? 'competition'
+        : PLAYER_TYPES.has(type)
+          ? 'player'
+          : undefined;
   const hit = (type: string, id: number, name: string, extra: Partial<Hit> = {}): Hit[] => {
     const kind = kindOf(type);
     return kind === undefined ? [] : [{ version: target, sport, kind, nativeId: String(id), name, ...extra }];
@@ -210,12 +219,22 @@ async function search(ctx: LoaderPort, source: DescribedEntity, target: Version)
     }
     case 'v2': {
       const { results } = await ctx.upstream.load(v2Routes.search, { sport, query: term });
-      return results.flatMap((r) =>
-        r.type === 'team'
-          ? hit('team', r.entity.id, r.entity.name, { shortName: r.entity.shortName, country: r.entity.country?.name })
-          : // A V2 tournament's category is its country (V2 groups tournaments by country, spec 4.8).
-            hit('tournament', r.entity.id, r.entity.name, { country: r.entity.category?.name }),
-      );
+      return results.flatMap((r) => {
+        switch (r.type) {
+          case 'team':
+            return hit('team', r.entity.id, r.entity.name, {
+              shortName: r.entity.shortName,
+              country: r.entity.country?.name,
+            });
+          case 'tournament':
+            // A V2 tournament's category is its country (V2 groups tournaments by country, spec 4.8).
+            return hit('tournament', r.entity.id, r.entity.name, { country: r.entity.category?.name });
+          case 'player':
+            return hit('player', r.entity.id, r.entity.name, { country: r.entity.country?.name });
+          default:
+            return [];
+        }
+      });
     }
     case 'v3': {
       const { results } = await ctx.upstream.load(v3Routes.search, { query: term });
@@ -228,3 +247,4 @@ async function search(ctx: LoaderPort, source: DescribedEntity, target: Version)
 
 const TEAM_TYPES: ReadonlySet<string> = new Set(['team', 'competitor']);
 const COMPETITION_TYPES: ReadonlySet<string> = new Set(['competition', 'tournament', 'league']);
+const PLAYER_TYPES: ReadonlySet<string> = new Set(['athlete', 'player']);

@@ -50,7 +50,7 @@ export class OperatorLinks {
 }
 
 const VERSIONS: ReadonlySet<string> = new Set(['v1', 'v2', 'v3', 'v4', 'v6']);
-const KINDS: ReadonlySet<string> = new Set(['team', 'competition', 'match']);
+const KINDS: ReadonlySet<string> = new Set(['team', 'competition', 'player', 'match']);
 
 /** @throws Error naming the file and the entry when the file cannot be read or an entry is malformed. */
 export async function readOperatorLinks(file: string | undefined): Promise<OperatorLinks> {
@@ -80,7 +80,7 @@ function parseRef(value: unknown, where: string): EntityRef {
   const { sport, kind, id } = r;
   if (!VERSIONS.has(version) || typeof sport !== 'string' || typeof kind !== 'string' || !KINDS.has(kind))
     throw new Error(
-      `COUNTERPART_LINKS_FILE ${where}: needs "version" (V1..V6), "sport" (that version's slug), "kind" (team, competition, match)`,
+      `COUNTERPART_LINKS_FILE ${where}: needs "version" (V1..V6), "sport" (that version's slug), "kind" (team, competition, player, match)`,
     );
   if ((typeof id !== 'string' && typeof id !== 'number') || String(id) === '')
     throw new Error(`COUNTERPART_LINKS_FILE ${where}: needs "id", the version's own ID`);

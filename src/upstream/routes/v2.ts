@@ -103,7 +103,11 @@ export interface V2ManagerPayload {
  * entity as its detail route would give it.
  */
 export interface V2SearchPayload {
-  results: Array<{ type: 'team'; entity: V2Team } | { type: 'tournament'; entity: V2UniqueTournament }>;
+  results: Array<
+    | { type: 'team'; entity: V2Team }
+    | { type: 'tournament'; entity: V2UniqueTournament }
+    | { type: 'player'; entity: V2Player }
+  >;
 }
 
 /** A hit's entity is checked as what its `type` says; hits of other types (players, managers) pass unread. */
@@ -112,6 +116,7 @@ const searchHit: Check = (hit) => {
   const { type } = hit as { type: string };
   if (type === 'team') return obj({ entity: v2Team })(hit);
   if (type === 'tournament') return obj({ entity: v2UniqueTournament })(hit);
+  if (type === 'player') return obj({ entity: v2Player })(hit);
   return true;
 };
 
