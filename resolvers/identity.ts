@@ -19,6 +19,7 @@ import {
   v2EventEntity,
   v1HockeyAthleteEntity,
   v2PlayerEntity,
+  v6TeamStatsEntity,
 } from '../src/identity/describe.js';
 import type { Counterpart, Described } from '../src/identity/entity-ref.js';
 import { findCounterparts, linkedCounterparts } from '../src/identity/find-counterparts.js';
@@ -66,6 +67,7 @@ export const identityResolvers: Resolvers = {
     counterparts: (athlete, { versions }, ctx) => find(ctx, v1HockeyAthleteEntity(athlete), versions),
   },
   V2Player: { counterparts: (player, { versions }, ctx) => find(ctx, v2PlayerEntity(player), versions) },
+  V6TeamStats: { counterparts: (team, { versions }, ctx) => find(ctx, v6TeamStatsEntity(team), versions) },
   Counterpart: {
     version: (c) => c.version.toUpperCase() as VersionEnum,
     id: (c) => counterpartNodeId(c),

@@ -229,6 +229,27 @@ describe('counterparts', () => {
     expect(found.slice(1).every((c) => c.status === 'CANDIDATE')).toBe(true);
   });
 
+  it('a V6 team (an opaque ID) is linked by its name through V2 search, a candidate since V6 gives no country', async () => {
+    const matchId = stack.sandbox.fixtures.football.v6.matchIds[0];
+    const before = await allowanceRemaining(stack);
+    const result = await gql<{
+      v6: { football: { teamStats: { teams: Array<{ name: string; counterparts: Counterpart[] }> } } };
+    }>(
+      stack.gateway.url,
+      `query($m: ID!) { v6 { football { teamStats(matchId: $m) { teams { name counterparts(versions: [V2, V4]) { ${FIELDS} } } } } } }`,
+      { m: matchId },
+    );
+    expect(result.errors).toBeUndefined();
+    const cost = result.extensions?.['cost'] as { estimated: number; allowanceRemaining: number };
+    // The statistics, and one V2 search per team (V4 has none).
+    expect(cost.allowanceRemaining).toBe(before - 3);
+    expect(cost.estimated).toBe(3);
+    for (const team of result.data?.v6.football.teamStats.teams ?? []) {
+      const exact = team.counterparts.filter((c) => c.name === team.name);
+      expect(exact).toEqual([expect.objectContaining({ version: 'V2', evidence: 'NAME', status: 'CANDIDATE' })]);
+    }
+  });
+
   it('v3 search finds Anaheim (issue 32)', async () => {
     const result = await gql<{ v3: { search: Array<{ name: string; sport: string }> } }>(
       stack.gateway.url,

@@ -12,6 +12,7 @@ import type { V1Athlete, V1StandingsCompetitor } from '../upstream/routes/v1.js'
 import type { V1WorldCupCompetitor, V1WorldCupMatch } from '../upstream/routes/v1-world-cup.js';
 import type { GlobalId } from '../model/global-id.js';
 import type { V2EventModel } from '../model/v2-event.js';
+import type { V6TeamStatsModel } from '../model/v6-team-stats.js';
 import type { Described, DescribedEntity, DescribedMatch, EntityKind, EntityRef } from './entity-ref.js';
 
 export function v2TeamEntity({ slug, value }: V2TeamModel): DescribedEntity {
@@ -77,6 +78,11 @@ export function v2PlayerEntity({ slug, value }: V2PlayerModel): DescribedEntity 
     shortName: value.shortName,
     country: value.country?.name,
   };
+}
+
+/** A team in V6 team statistics: an opaque ID (spec 2.15), a name where the payload gives one, no country. */
+export function v6TeamStatsEntity({ team }: V6TeamStatsModel): DescribedEntity {
+  return { version: 'v6', sport: 'football', kind: 'team', nativeId: team.teamId, name: team.name ?? '' };
 }
 
 export function v3TeamEntity({ slug, value }: V3TeamModel): DescribedEntity {

@@ -6,9 +6,9 @@
  * (node-cost.ts). A type field whose parent the estimate does not know is
  * bounded by one search per other searchable version.
  */
-import type { DescribedEntity } from '../../identity/entity-ref.js';
+import type { Described, EntityKind } from '../../identity/entity-ref.js';
 import { refOfGlobalId } from '../../identity/describe.js';
-import { otherVersions, SEARCHABLE, searchesNeeded } from '../../identity/find-counterparts.js';
+import { mayRequest, otherVersions, searchesNeeded } from '../../identity/find-counterparts.js';
 import { fromGlobalId } from '../../model/global-id.js';
 import type { Version } from '../../upstream/routes/route.js';
 import { nothing, type Estimate } from '../resource-estimate.js';
@@ -36,12 +36,12 @@ export const counterpartsByIdCost: FieldCost = computed(async ({ args, context }
 });
 
 /** `<Type>.counterparts(versions:)`, the parent read by `describe` when the estimate knows it. */
-export function counterpartsCost(own: Version, describe: (parent: never) => DescribedEntity): FieldCost {
+export function counterpartsCost(own: Version, kind: EntityKind, describe: (parent: never) => Described): FieldCost {
   return computed(async ({ args, context, parent }) => {
     const versions = versionsOf(args);
     if (parent === undefined) {
-      const others = otherVersions({ version: own, sport: '', kind: 'team', nativeId: '' }, versions);
-      return searches(others.filter((v) => SEARCHABLE.has(v)).length);
+      const others = otherVersions({ version: own, sport: '', kind, nativeId: '' }, versions);
+      return searches(others.filter((v) => mayRequest(kind, v)).length);
     }
     return searches((await searchesNeeded(context.counterparts, describe(parent as never), versions)).length);
   });
