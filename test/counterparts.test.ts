@@ -354,3 +354,35 @@ describe('counterparts: the operator file, a spent budget, a damaged store', () 
     ]);
   });
 });
+
+describe('counterparts on the alt data set', () => {
+  let stack: TestStack;
+  beforeAll(async () => {
+    stack = await startStack({ env: ONLY_LINKS_REMEMBER, sandbox: { dataset: 'alt' } });
+  });
+  afterAll(() => stack.close());
+
+  it('its own variations: an affix (FC Porto / Porto), diacritics (Beşiktaş JK / Besiktas), a namesake pair (Nacional)', async () => {
+    // From V1 (the competitor route gives a country): V2's "Porto" of Portugal is a match.
+    const porto = await ask(stack, v1Competitor(93_102), ['V2', 'V3']);
+    expect(porto.result.errors).toBeUndefined();
+    expect(porto.result.data?.counterparts).toEqual([
+      expect.objectContaining({ version: 'V2', nativeId: '975102', name: 'Porto', status: 'MATCH' }),
+      expect.objectContaining({ version: 'V3', nativeId: '885102', name: 'FC Porto', status: 'CANDIDATE' }),
+    ]);
+    const besiktas = await ask(stack, v1Competitor(93_101), ['V2']);
+    expect(besiktas.result.data?.counterparts).toEqual([
+      expect.objectContaining({ nativeId: '975101', name: 'Besiktas', evidence: 'NAME_AND_COUNTRY', status: 'MATCH' }),
+    ]);
+    // The alt set's V2 team detail leaves `country` out: from V2 the same pair is only a candidate, never guessed.
+    const fromV2 = await ask(stack, v2Team(975_102), ['V1']);
+    expect(fromV2.result.data?.counterparts).toEqual([
+      expect.objectContaining({ nativeId: '93102', evidence: 'NAME', status: 'CANDIDATE' }),
+    ]);
+    // V1 gives neither Nacional a country: both V2 clubs are candidates.
+    const nacional = await ask(stack, v1Competitor(93_105), ['V2']);
+    const found = nacional.result.data?.counterparts ?? [];
+    expect(found.map((c) => c.nativeId).sort()).toEqual(['975104', '975105']);
+    expect(found.every((c) => c.status === 'CANDIDATE')).toBe(true);
+  });
+});
