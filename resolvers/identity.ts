@@ -70,6 +70,6 @@ export const identityResolvers: Resolvers = {
   V6TeamStats: { counterparts: (team, { versions }, ctx) => find(ctx, v6TeamStatsEntity(team), versions) },
   Counterpart: {
     version: (c) => c.version.toUpperCase() as VersionEnum,
-    id: (c) => counterpartNodeId(c),
+    nodeId: (c) => counterpartNodeId(c),
   },
 };

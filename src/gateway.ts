@@ -4,6 +4,7 @@
  * the transports (HTTP front door, graphql-ws); the lifecycle (src/gateway/lifecycle.ts). Each part is built in a module of
  * its own: this one only wires them.
  */
+import type { GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import type { WebSocketServer } from 'ws';
 import { clientKeysFor } from './access/client-keys.js';
@@ -47,6 +48,14 @@ export interface GatewayOptions {
   loaderFor?: (fetcher: UpstreamFetcher, deadline: number) => UpstreamLoader;
   /** Given the WebSocket server before graphql-ws serves on it (the bench's probes). */
   onWebSocketServer?: (wsServer: WebSocketServer) => void;
+  /** Given /graphql's schema and its operation context factory (the bench's engine floor: the operation executed by graphql-jit alone). */
+  onExecutable?: (executable: GatewayExecutable) => void;
+}
+
+/** What resolvers run on: the schema and a fresh operation context per call. */
+export interface GatewayExecutable {
+  readonly schema: GraphQLSchema;
+  readonly context: () => OperationContext;
 }
 
 /** The options that change how parts are made: the bench's switches (bench/gateway-main.ts). */
@@ -136,6 +145,7 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     const upstream = loaderFor(fetcher, deadline);
     return { services, upstream, deadline, upstreamCache: fetcher, ledger, live, images, counterparts };
   };
+  options.onExecutable?.({ schema, context });
   const yoga = graphqlYoga({ ...parts, schema, context, plugins: pipeline(parts, { name: 'graphql' }) });
   const subgraph = lazySubgraphYoga({ ...parts, typeDefs, context, plugins: () => pipeline(parts, subgraphEndpoint) });
 
@@ -145,6 +155,7 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     ? mcpEndpoint({
         ...parts,
         yoga,
+        trusted: config.persisted.trusted,
         tools: {
           schema,
           config,

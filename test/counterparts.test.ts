@@ -16,7 +16,7 @@ import { startStack, type TestStack } from './support/servers.js';
 interface Counterpart {
   version: string;
   nativeId: string;
-  id: string | null;
+  nodeId: string | null;
   name: string | null;
   confidence: number;
   evidence: string;
@@ -27,7 +27,7 @@ const gid = (text: string): string => Buffer.from(text, 'utf8').toString('base64
 const v2Team = (id: number): string => gid(`V2:football:V2Team:${id}`);
 const v1Competitor = (id: number): string => gid(`V1:football:V1FootballCompetitor:${id}`);
 
-const FIELDS = 'version nativeId id name confidence evidence status';
+const FIELDS = 'version nativeId nodeId name confidence evidence status';
 const byId = `query($id: ID!, $versions: [Version!]!) { counterparts(id: $id, versions: $versions) { ${FIELDS} } }`;
 
 /** Settings that leave the link store the only thing that can answer without a request. */
@@ -75,7 +75,7 @@ describe('counterparts', () => {
       {
         version: 'V1',
         nativeId: '91001',
-        id: v1Competitor(91_001),
+        nodeId: v1Competitor(91_001),
         name: 'FC Bayern München',
         confidence: 0.95,
         evidence: 'NAME_AND_COUNTRY',
@@ -85,7 +85,7 @@ describe('counterparts', () => {
       {
         version: 'V3',
         nativeId: '880001',
-        id: null,
+        nodeId: null,
         name: 'Bayern München',
         confidence: 0.6,
         evidence: 'NAME',
@@ -151,7 +151,7 @@ describe('counterparts', () => {
       {
         version: 'V1',
         nativeId: '5930',
-        id: null,
+        nodeId: null,
         name: null,
         confidence: 1,
         evidence: 'KNOWN_MAPPING',
@@ -186,7 +186,7 @@ describe('counterparts', () => {
       {
         version: 'V2',
         nativeId: String(match.v2Id),
-        id: gid(`V2:football:V2Event:${match.v2Id}`),
+        nodeId: gid(`V2:football:V2Event:${match.v2Id}`),
         name: `${match.home?.name} - ${match.away?.name}`,
         confidence: 0.95,
         evidence: 'TEAMS_AND_KICKOFF',
@@ -220,7 +220,7 @@ describe('counterparts', () => {
     expect(found[0]).toEqual({
       version: 'V2',
       nativeId: '990001',
-      id: gid('V2:hockey:V2Player:990001'),
+      nodeId: gid('V2:hockey:V2Player:990001'),
       name: stack.sandbox.fixtures.hockeyV1.athletes[0]?.name,
       confidence: 0.95,
       evidence: 'NAME_AND_COUNTRY',
@@ -307,7 +307,7 @@ describe('counterparts: the operator file, a spent budget, a damaged store', () 
       {
         version: 'V2',
         nativeId: '970004',
-        id: v2Team(970_004),
+        nodeId: v2Team(970_004),
         name: null,
         confidence: 1,
         evidence: 'OPERATOR',

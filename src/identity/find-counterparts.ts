@@ -213,8 +213,10 @@ async function search(ctx: LoaderPort, source: DescribedEntity, target: Version)
   switch (target) {
     case 'v1': {
       const { results } = await ctx.upstream.load(v1Routes.search, { q: term, sport });
+      // Typed as required, but the route checks only the list (routes/v1.ts): a hit without `version` is
+      // V1's own (src/model/search-hits.ts), one without `sport` answers the sport asked for.
       return results
-        .filter((r) => r.version === 'v1' && r.sport === sport)
+        .filter((r) => (r.version ?? 'v1') === 'v1' && (r.sport ?? sport) === sport)
         .flatMap((r) => hit(r.type, r.id, r.name, { country: r.country }));
     }
     case 'v2': {
