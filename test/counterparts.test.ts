@@ -209,6 +209,25 @@ describe('counterparts', () => {
     ]);
   });
 
+  it('every World Cup match at once: each V2 round listing is estimated and loaded once, not once per match', async () => {
+    const before = await allowanceRemaining(stack);
+    const result = await gql<{ v1: { worldCup: { matches: Array<{ counterparts: Counterpart[] }> } } }>(
+      stack.gateway.url,
+      `{ v1 { worldCup { matches { counterparts(versions: [V2]) { ${FIELDS} } } } } }`,
+    );
+    expect(result.errors).toBeUndefined();
+    const cost = result.extensions?.['cost'] as { estimated: number; allowanceRemaining: number };
+    const rounds = new Set(stack.sandbox.fixtures.worldCup.matches.map((m) => m.round)).size;
+    // The matches list (probed by the estimate, then reused) and one listing per round; round 1 may be cached already.
+    expect(cost.estimated).toBeLessThanOrEqual(1 + rounds);
+    expect(cost.allowanceRemaining).toBe(before - cost.estimated);
+    const matched = (result.data?.v1.worldCup.matches ?? []).filter((m) =>
+      m.counterparts.some((c) => c.status === 'MATCH'),
+    );
+    // Every match has its V2 self, an undecided knockout slot too (the same slot names and kickoff on both).
+    expect(matched.length).toBe(stack.sandbox.fixtures.worldCup.matches.length);
+  });
+
   it("a V1 hockey athlete's V2 self is a match by name and nationality; a namesake elsewhere in the roster only a candidate", async () => {
     const before = await allowanceRemaining(stack);
     const { result, cost } = await ask(stack, gid('V1:hockey:V1HockeyAthlete:700001'), ['V2', 'V3']);

@@ -37,7 +37,7 @@ import {
 } from './entity-ref.js';
 import { knownLinks } from './known-links.js';
 import { type LinkStore, stillAnswers } from './link-store.js';
-import { listingOf } from './match-listings.js';
+import { type ListingRequest, listingRequest } from './match-listings.js';
 import { searchTerm } from './normalise.js';
 import { scoreMatches } from './score-matches.js';
 import type { OperatorLinks } from './operator-links.js';
@@ -179,10 +179,15 @@ async function listed(
   source: DescribedMatch,
   target: Version,
 ): Promise<Counterpart[] | undefined> {
+  const listing = matchListing(links, source, target);
+  if (listing === undefined) return undefined;
+  return scoreMatches(source, listing.hits(await ctx.upstream.load(listing.route, listing.params)));
+}
+
+/** The listing on `target` of the competition linked to `source`'s, when the table has one (also what the estimate prices). */
+export function matchListing(links: Links, source: DescribedMatch, target: Version): ListingRequest | undefined {
   const competition = linked(links, source.competition, target).find((c) => c.status === 'MATCH');
-  const listing = competition === undefined ? undefined : listingOf(competition);
-  const hits = listing === undefined ? undefined : await listing(ctx, source);
-  return hits === undefined ? undefined : scoreMatches(source, hits);
+  return competition === undefined ? undefined : listingRequest(competition, source);
 }
 
 async function searched(ctx: LoaderPort, source: DescribedEntity, target: Version): Promise<Counterpart[] | undefined> {
