@@ -59,6 +59,11 @@ const layers = [
     paths: ['^src/spend/(?!estimate/|ledger\\.ts$|spend-meter\\.ts$)'],
   },
   {
+    name: 'identity',
+    why: "one entity across versions: known and operator links, name scoring, the link store's contract, and finding counterparts through the loader; the estimate prices its searches, and the state backends implement its store",
+    paths: ['^src/identity/'],
+  },
+  {
     name: 'model',
     why: 'the GraphQL model of upstream payloads, and the loaders that batch upstream reads for it',
     paths: ['^src/(model|loaders)/'],

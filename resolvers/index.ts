@@ -19,6 +19,7 @@ import { worldCupV1Resolvers } from './world-cup.js';
 import { v6FootballResolvers } from './v6-football.js';
 import { footballResolvers } from './football.js';
 import { managerResolvers } from './managers.js';
+import { identityResolvers } from './identity.js';
 
 /** Every domain's resolver map; makeExecutableSchema merges them. */
 export const resolvers: Resolvers[] = [
@@ -42,4 +43,5 @@ export const resolvers: Resolvers[] = [
   v6FootballResolvers,
   footballResolvers,
   managerResolvers,
+  identityResolvers,
 ];

@@ -158,6 +158,12 @@ export interface Config {
   v3CyclingBaseUrl: string | undefined;
   /** `DATA_DIR`: allowance ledger, image store, the upstream cache file. @default './data' */
   dataDir: string;
+  /**
+   * `COUNTERPART_LINKS_FILE`: the operator's file of confirmed and rejected
+   * cross-version links (src/identity/operator-links.ts); they win over what
+   * the gateway learned. @default unset: none
+   */
+  counterpartLinksFile: string | undefined;
   /** `PORT`. @default 4000 */
   port: number;
   /** `HOST`. @default '127.0.0.1' */
@@ -351,6 +357,7 @@ export function loadConfig(env: Env = process.env): Config {
     wsUrl: url('SPORTS_API_WS_URL', ['ws:', 'wss:']),
     v3CyclingBaseUrl: url('SPORTS_API_V3_CYCLING_BASE_URL', ['http:', 'https:']),
     dataDir: env['DATA_DIR'] || './data',
+    counterpartLinksFile: env['COUNTERPART_LINKS_FILE'] || undefined,
     port: int('PORT', 4000, 0, 65_535),
     host: env['HOST'] || '127.0.0.1',
     logLevel: env['LOG_LEVEL'] || 'info',

@@ -18,6 +18,7 @@ import type { UpstreamFetcher } from './upstream/fetcher.js';
 import type { Ledger } from './spend/ledger.js';
 import type { StateBackend } from './state/open-state.js';
 import type { LoaderPort, UpstreamCachePort } from './loaders/loader-ports.js';
+import type { CounterpartsPort } from './identity/find-counterparts.js';
 
 export interface GatewayServices {
   readonly config: Config;
@@ -34,7 +35,7 @@ export interface GatewayServices {
 }
 
 /** The operation context as resolvers see it (codegen's contextType): ports only, no services. */
-export interface ResolverContext extends LoaderPort, UpstreamCachePort {
+export interface ResolverContext extends LoaderPort, UpstreamCachePort, CounterpartsPort {
   /** Epoch ms by which the operation must be answered. */
   readonly deadline: number;
   /** The allowance as the ledger records it, for the `quota` field and its subscription. */

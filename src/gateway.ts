@@ -14,6 +14,8 @@ import { graphqlYoga } from './gateway/graphql-yoga.js';
 import { requestHandler } from './gateway/request-handler.js';
 import { lazySubgraphYoga, subgraphEndpoint } from './gateway/subgraph-yoga.js';
 import { imageServiceFor } from './images/for-services.js';
+import type { Links } from './identity/find-counterparts.js';
+import { readOperatorLinks } from './identity/operator-links.js';
 import { drainOf, startGateway, type Gateway } from './gateway/lifecycle.js';
 import { createLiveServices } from './live/services.js';
 import { UpstreamLoader } from './loaders/upstream-loader.js';
@@ -63,6 +65,8 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
   const logger = options.logger ?? createLogger(config.logLevel);
   const metrics = new GatewayMetrics(config.cluster.replicaId);
 
+  // The operator's links are read first: a file that cannot be trusted stops start-up before anything is opened.
+  const operatorLinks = await readOperatorLinks(config.counterpartLinksFile);
   // State: everything shared, alone or with the cluster's replicas (src/state/open-state.ts, the only place that knows which).
   const state = await openState({ config, logger, purpose: 'gateway', redisRoundTrips: metrics.redisRoundTrips });
   metrics.observeCluster(state);
@@ -135,10 +139,11 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
   const loaderFor = options.loaderFor ?? ((f, deadline) => new UpstreamLoader(f, deadline));
   // Resolvers reach the gateway through these ports alone; `services` is for the plugins (src/context.ts).
   const images = () => imageServiceFor(services);
+  const counterparts: Links = { store: state.links, operator: operatorLinks };
   const context = (): OperationContext => {
     const deadline = Date.now() + config.timeouts.operationMs;
     const upstream = loaderFor(fetcher, deadline);
-    return { services, upstream, deadline, upstreamCache: fetcher, ledger, live, images };
+    return { services, upstream, deadline, upstreamCache: fetcher, ledger, live, images, counterparts };
   };
   options.onExecutable?.({ schema, context });
   const yoga = graphqlYoga({ ...parts, schema, context, plugins: pipeline(parts, { name: 'graphql' }) });
@@ -156,6 +161,7 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
           config,
           fetcher,
           images,
+          counterparts,
           ledger,
           budgetRemaining: (client) => spend.budgetRemaining(client),
           maxCallCost: config.mcp.maxCallCost,

@@ -457,7 +457,19 @@ describe('hockey V1 athletes and search', () => {
     const athlete = sandbox.fixtures.hockeyV1.athletes[40];
     const name = athlete?.name ?? '';
     const byName = await getJson<SearchPayload>(`/search?q=${encodeURIComponent(name.toUpperCase())}&sport=hockey`);
-    expect(byName.results[0]).toEqual({ type: 'athlete', id: athlete?.id, name, sport: 'hockey', version: 'v1' });
+    // An athlete's hit carries the nationality as its country (what counterparts compare).
+    expect(byName.results[0]).toEqual({
+      type: 'athlete',
+      id: athlete?.id,
+      name,
+      sport: 'hockey',
+      version: 'v1',
+      country: athlete?.nationality,
+    });
+    // Case and diacritics are folded, as a provider's search engine does.
+    expect((await getJson<SearchPayload>('/search?q=MUNCHEN')).results.map((hit) => hit.name)).toEqual([
+      'FC Bayern München',
+    ]);
 
     const team = await getJson<SearchPayload>('/search?q=maple');
     expect(team.results).toContainEqual({

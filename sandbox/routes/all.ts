@@ -21,6 +21,7 @@ import * as v2AussieRules from './v2-aussie-rules.js';
 import * as v6Baseball from './v6-baseball.js';
 import * as v3 from './v3.js';
 import * as v2Cycling from './v2-cycling.js';
+import * as v2Search from './v2-search.js';
 import * as v2Motorsport from './v2-motorsport.js';
 import * as v2WaterPolo from './v2-waterpolo.js';
 import * as v4 from './v4.js';
@@ -47,6 +48,7 @@ export const routeGroups: readonly RouteGroup[] = [
   v6Baseball,
   v3,
   v2Cycling,
+  v2Search,
   v2Motorsport,
   v2WaterPolo,
   v4,

@@ -5,18 +5,19 @@
 import type { SearchHit, SearchPayload } from '../../src/upstream/routes/v1.js';
 import type { Fixtures } from '../fixtures/build.js';
 import { errorResult, json, type Router } from '../router.js';
+import { fold } from './search-fold.js';
 
 const MAX_RESULTS = 20;
 
 export function register(router: Router, fixtures: Fixtures): void {
-  const index = fixtures.searchIndex.map((hit) => ({ hit, key: hit.name.toLocaleLowerCase('en') }));
+  const index = fixtures.searchIndex.map((hit) => ({ hit, key: fold(hit.name) }));
   router.add({
     method: 'GET',
     template: '/search',
     auth: true,
     counted: true,
     handler: ({ query }) => {
-      const q = (query.get('q') ?? '').trim().toLocaleLowerCase('en');
+      const q = fold(query.get('q') ?? '');
       if (q === '') return errorResult(400, 'Query parameter "q" is required');
       const sport = query.get('sport');
       const matches = index.filter(({ hit, key }) => key.includes(q) && (sport === null || hit.sport === sport));

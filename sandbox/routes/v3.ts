@@ -7,8 +7,9 @@
  */
 import type { Fixtures } from '../fixtures/build.js';
 import { v3Windows } from '../fixtures/v3.js';
-import type { V3WindowName } from '../../src/upstream/routes/v3.js';
+import type { V3SearchHit, V3WindowName } from '../../src/upstream/routes/v3.js';
 import { errorResult, json, type Router } from '../router.js';
+import { fold } from './search-fold.js';
 
 const isWindow = (w: string | undefined): w is V3WindowName => v3Windows.includes(w as V3WindowName);
 
@@ -27,15 +28,20 @@ export function register(router: Router, fixtures: Fixtures): void {
     return match === undefined ? errorResult(404, 'Match not found') : json(200, { match });
   });
   add('/v3/search', ({ query }) => {
-    const q = (query.get('q') ?? '').toLowerCase();
+    const q = fold(query.get('q') ?? '');
     if (q.length < 2) return errorResult(400, 'Query parameter "q" is required');
-    const results: Array<{ type: string; id: number; name: string; sport: string }> = [];
-    for (const match of v3.matches.values()) {
-      for (const team of [match.homeTeam, match.awayTeam]) {
-        if (team.name.toLowerCase().includes(q) && !results.some((r) => r.id === team.id))
-          results.push({ type: 'team', id: team.id, name: team.name, sport: match.sport });
-      }
-    }
+    const results: V3SearchHit[] = [];
+    const add = (hit: V3SearchHit): void => {
+      if (fold(hit.name).includes(q) && !results.some((r) => r.type === hit.type && r.id === hit.id)) results.push(hit);
+    };
+    for (const match of v3.matches.values())
+      for (const team of [match.homeTeam, match.awayTeam])
+        add({ type: 'team', id: team.id, name: team.name, sport: match.sport });
+    // The shared world (fixtures/counterparts.ts): V3's spelling of clubs and leagues, no country (V3 hits carry none).
+    for (const { v3: club } of fixtures.counterparts.clubs)
+      if (club !== undefined) add({ type: 'team', id: club.id, name: club.name, sport: 'football' });
+    for (const { v3: league } of fixtures.counterparts.competitions)
+      if (league !== undefined) add({ type: 'league', id: league.id, name: league.name, sport: 'football' });
     return json(200, { results: results.slice(0, 20) });
   });
   add('/v3/:sport/:window', ({ params }) => {

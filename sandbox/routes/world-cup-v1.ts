@@ -215,7 +215,19 @@ export function register(router: Router, fixtures: Fixtures): void {
   });
   get(router, '/api/v1/competitor/:id', ({ params }) => {
     const team = /^\d+$/.test(params['id'] ?? '') ? wc.teamByV1Id.get(Number(params['id'])) : undefined;
-    if (team === undefined) return errorResult(404, 'Competitor not found');
+    if (team === undefined) {
+      // The shared world's clubs (fixtures/counterparts.ts) are V1 competitors too.
+      const club = fixtures.counterparts.clubs.find(({ v1 }) => v1 !== undefined && String(v1.id) === params['id'])?.v1;
+      if (club === undefined) return errorResult(404, 'Competitor not found');
+      const payload: V1CompetitorPayload = {
+        competitor: {
+          id: club.id,
+          name: club.name,
+          ...(club.country === undefined ? {} : { countryName: club.country }),
+        },
+      };
+      return json(200, payload);
+    }
     // Spec 4.6: no coach field here.
     const payload: V1CompetitorPayload = { competitor: { ...v1Competitor(team), countryName: team.name } };
     return json(200, payload);

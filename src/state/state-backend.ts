@@ -9,6 +9,7 @@ import type { Counter } from 'prom-client';
 import type { Config } from '../config.js';
 import type { SharedImages } from '../images/shared-images.js';
 import type { LiveSharing } from '../live/sharing.js';
+import type { LinkStore } from '../identity/link-store.js';
 import type { ApqBounds, ApqStore } from '../persisted/apq-store.js';
 import type { ResultCache } from '../results/result-cache.js';
 import type { Budgets } from '../spend/client-budgets.js';
@@ -34,6 +35,8 @@ export interface StateBackend {
   results(maxBytes: number, sharedHits: Pick<Counter, 'inc'>): ResultCache;
   /** Documents registered by automatic persisted queries: this replica's store, in front of Redis in a cluster. */
   apq(bounds: ApqBounds): ApqStore;
+  /** Learned cross-version counterparts: `DATA_DIR/counterparts.json` alone, Redis in a cluster (src/identity/). */
+  readonly links: LinkStore;
   /** How the live feeds share upstream sockets and polls, ready for src/live/services.ts. */
   readonly live: LiveSharing;
   health(): Promise<StateHealth>;

@@ -5,6 +5,7 @@
  */
 import type { GraphQLSchema } from 'graphql';
 import type { Config } from '../../config.js';
+import type { CounterpartsPort } from '../../identity/find-counterparts.js';
 import type { LoaderPort, UpstreamCachePort } from '../../loaders/loader-ports.js';
 import type { V2ImageParams } from '../../upstream/routes/images.js';
 import type { Route } from '../../upstream/routes/route.js';
@@ -17,7 +18,7 @@ export type Args = Readonly<Record<string, unknown>>;
  * (resolve-known.ts), so the object is the operation's whole resolver
  * context; the rules themselves read only these.
  */
-export type EstimateContext = LoaderPort & UpstreamCachePort & ImageCostPort;
+export type EstimateContext = LoaderPort & UpstreamCachePort & ImageCostPort & CounterpartsPort;
 
 /** What a logo costs, asked of the image service (src/images/service.ts) without the features room above. */
 export interface ImageCostPort {

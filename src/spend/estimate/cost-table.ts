@@ -36,6 +36,19 @@ import { v6BaseballRoutes } from '../../upstream/routes/v6-baseball.js';
 import { v6FootballRoutes } from '../../upstream/routes/v6-football.js';
 import { logoCost, v2TeamImage } from './logo-cost.js';
 import { nodesCost } from './node-cost.js';
+import { counterpartsByIdCost, counterpartsCost } from './counterparts-cost.js';
+import {
+  v1FootballCompetitorEntity,
+  v1HockeyCompetitorEntity,
+  v2TeamEntity,
+  v2TournamentEntity,
+  v3TeamEntity,
+  v1WorldCupMatchEntity,
+  v2EventEntity,
+  v1HockeyAthleteEntity,
+  v2PlayerEntity,
+  v6TeamStatsEntity,
+} from '../../identity/describe.js';
 import { withLogoSportArgs, withSportArgs } from './sport-args.js';
 import {
   computed,
@@ -121,6 +134,18 @@ export const fieldCosts: Readonly<Record<string, FieldCost>> = {
   // Cross-version fields. node(id:) loads what the entity's sources need (node-cost.ts): nothing
   // when a fresh listing holds it, else its own route or the list route that carries it.
   'Query.node': computed(({ args, context }) => nodesCost(context, [args['id']])),
+  // One search per asked version no link or learned finding answers (counterparts-cost.ts).
+  'Query.counterparts': counterpartsByIdCost,
+  'V2Team.counterparts': counterpartsCost('v2', 'team', v2TeamEntity),
+  'V2Tournament.counterparts': counterpartsCost('v2', 'competition', v2TournamentEntity),
+  'V1FootballCompetitor.counterparts': counterpartsCost('v1', 'team', v1FootballCompetitorEntity),
+  'V1HockeyCompetitor.counterparts': counterpartsCost('v1', 'team', v1HockeyCompetitorEntity),
+  'V3Team.counterparts': counterpartsCost('v3', 'team', v3TeamEntity),
+  'V1WorldCupMatch.counterparts': counterpartsCost('v1', 'match', v1WorldCupMatchEntity),
+  'V2Event.counterparts': counterpartsCost('v2', 'match', v2EventEntity),
+  'V1HockeyAthlete.counterparts': counterpartsCost('v1', 'player', v1HockeyAthleteEntity),
+  'V2Player.counterparts': counterpartsCost('v2', 'player', v2PlayerEntity),
+  'V6TeamStats.counterparts': counterpartsCost('v6', 'team', v6TeamStatsEntity),
   'Query.nodes': {
     estimate: ({ args, context }) => nodesCost(context, Array.isArray(args['ids']) ? (args['ids'] as unknown[]) : []),
     listSize: (args) => (Array.isArray(args['ids']) ? (args['ids'] as unknown[]).length : 0),
@@ -273,6 +298,18 @@ export const fieldCosts: Readonly<Record<string, FieldCost>> = {
  * (src/spend/estimate/resolve-known.ts) and counts them from this table only.
  */
 export const unresolvable: ReadonlySet<string> = new Set([
+  // They keep what they learn (src/identity/link-store.ts): never run by the estimate's walk.
+  'Query.counterparts',
+  'V2Team.counterparts',
+  'V2Tournament.counterparts',
+  'V1FootballCompetitor.counterparts',
+  'V1HockeyCompetitor.counterparts',
+  'V3Team.counterparts',
+  'V1WorldCupMatch.counterparts',
+  'V2Event.counterparts',
+  'V1HockeyAthlete.counterparts',
+  'V2Player.counterparts',
+  'V6TeamStats.counterparts',
   'Query.logo',
   'V1HockeyCompetitor.logo',
   'V2Team.logo',
@@ -290,4 +327,6 @@ export const listSizes: Readonly<Record<string, number>> = {
   'V1FootballCompetition.matches': 104,
   'V1FootballCompetition.competitors': 48,
   'V2WorldCup2026.teams': 48,
+  // A football match's statistics name its two teams (spec 2.11).
+  'V6MatchTeamStats.teams': 2,
 };

@@ -13,6 +13,7 @@ import { tierAlone } from '../../upstream/shared-tier.js';
 import { cacheEntriesFor } from '../cache-entries-for.js';
 import type { StateBackend, StateOptions } from '../state-backend.js';
 import { LocalApqStore } from './local-apq-store.js';
+import { LocalLinkStore } from './local-link-store.js';
 import { LocalResultCache } from './local-result-cache.js';
 import { LocalBoard, LocalBus, LocalLeases } from './coordination.js';
 import { openLocalState } from './local-state.js';
@@ -30,9 +31,11 @@ export async function openLocalBackend({ config, logger, purpose }: StateOptions
     purpose,
   });
   let entries: CacheEntries;
+  let links: LocalLinkStore;
   try {
     // After the DATA_DIR lock: the cache file is a state file, one process at a time.
     entries = await cacheEntriesFor(config, logger);
+    links = await LocalLinkStore.open(config.dataDir, logger.child({ component: 'counterparts' }));
   } catch (error) {
     await local.close();
     throw error;
@@ -50,6 +53,7 @@ export async function openLocalBackend({ config, logger, purpose }: StateOptions
     images: noSharedImages,
     results: (maxBytes) => new LocalResultCache(maxBytes),
     apq: (bounds) => new LocalApqStore(bounds),
+    links,
     live: sharingAlone,
     health: () => Promise.resolve({ status: 'ok', mode: 'single', replica: replicaId, reasons: [] }),
     readiness: () => ({ ready: true, reasons: [] }),

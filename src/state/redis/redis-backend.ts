@@ -19,6 +19,7 @@ import { RedisBoard, RedisBus, RedisLeases } from './redis-coordination.js';
 import { RedisImages } from './redis-images.js';
 import { RedisLedger } from './redis-ledger.js';
 import { RedisLink } from './redis-link.js';
+import { RedisLinkStore } from './redis-link-store.js';
 import { RedisResponseTier } from './redis-response-tier.js';
 import { RedisResultCache } from './redis-result-cache.js';
 
@@ -95,6 +96,7 @@ export async function openRedisBackend(
         logger: logger.child({ component: 'result-cache' }),
         sharedHits,
       }),
+    links: new RedisLinkStore(link, logger.child({ component: 'counterparts' })),
     apq: (bounds) =>
       new RedisApqStore({
         local: new LocalApqStore(bounds),

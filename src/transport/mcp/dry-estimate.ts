@@ -24,6 +24,7 @@ import type { Config } from '../../config.js';
 import type { UpstreamCachePort } from '../../loaders/loader-ports.js';
 import { UpstreamLoader } from '../../loaders/upstream-loader.js';
 import { coercedVariables } from '../../plugins/coerced-variables.js';
+import type { CounterpartsPort } from '../../identity/find-counterparts.js';
 import type { ImageCostPort } from '../../spend/estimate/cost-rule.js';
 import { fieldCosts } from '../../spend/estimate/cost-table.js';
 import { costedOperation } from '../../spend/estimate/costed-selections.js';
@@ -37,6 +38,8 @@ export interface DryEstimateDeps {
   readonly config: Pick<Config, 'limits' | 'timeouts'>;
   readonly fetcher: UpstreamFetcher;
   readonly images: ImageCostPort['images'];
+  /** The links counterparts are priced against (src/identity/). */
+  readonly counterparts: CounterpartsPort['counterparts'];
 }
 
 /** An operation ready to estimate, or why it cannot run at all. */
@@ -170,7 +173,7 @@ export async function dryEstimate(
   /** What the walk sees cached. @default the gateway's cache as it is now */
   cache: UpstreamCachePort['upstreamCache'] = deps.fetcher,
 ): Promise<Estimate> {
-  const { schema, config, fetcher, images } = deps;
+  const { schema, config, fetcher, images, counterparts } = deps;
   const operation = costedOperation(schema, fieldCosts, prepared.document, prepared.operation);
   // Shares nothing: the walk may not load ahead, so nothing is sent.
   const upstream = new UpstreamLoader(fetcher, Date.now() + config.timeouts.operationMs, false);
@@ -179,7 +182,7 @@ export async function dryEstimate(
     operation,
     fragments: {},
     variables: prepared.variables,
-    context: { upstream, upstreamCache: cache, images },
+    context: { upstream, upstreamCache: cache, images, counterparts },
     config,
     costs: fieldCosts,
   });

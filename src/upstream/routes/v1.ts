@@ -112,6 +112,8 @@ export interface SearchHit {
   name: string;
   sport: string;
   version: 'v1' | 'v2';
+  /** Assumption: the entity's country, where the provider has one (clubs, leagues). */
+  country?: string;
 }
 
 export interface SearchPayload {

@@ -10,7 +10,7 @@
  * modules (v2-football.ts, v2-hockey.ts...) add their own routes beside.
  */
 import type { Route } from './route.js';
-import { obj, shape } from './shape.js';
+import { arrayOf, obj, shape, str, type Check } from './shape.js';
 import { v2Manager, v2Player, v2Team, v2UniqueTournament } from './v2-shapes.js';
 
 export interface V2Ref {
@@ -97,12 +97,45 @@ export interface V2ManagerPayload {
   manager: V2Manager;
 }
 
+/**
+ * `/api/search?q=` (spec 4.3: finds canonical IDs by name). Payload not
+ * shown; assumed as cycling's (v2-cycling.ts): typed hits, each with the
+ * entity as its detail route would give it.
+ */
+export interface V2SearchPayload {
+  results: Array<
+    | { type: 'team'; entity: V2Team }
+    | { type: 'tournament'; entity: V2UniqueTournament }
+    | { type: 'player'; entity: V2Player }
+  >;
+}
+
+/** A hit's entity is checked as what its `type` says; hits of other types (players, managers) pass unread. */
+const searchHit: Check = (hit) => {
+  if (!obj({ type: str })(hit)) return false;
+  const { type } = hit as { type: string };
+  if (type === 'team') return obj({ entity: v2Team })(hit);
+  if (type === 'tournament') return obj({ entity: v2UniqueTournament })(hit);
+  if (type === 'player') return obj({ entity: v2Player })(hit);
+  return true;
+};
+
 export interface V2SportParam {
   /** The sport slug as V2 spells it (`hockey`, `waterpolo`, `aussie-rules`). */
   sport: string;
 }
 
 export const v2Routes = {
+  search: {
+    version: 'v2',
+    template: '/v2/{sport}/api/search',
+    auth: true,
+    counted: true,
+    cacheClass: 'search',
+    build: (p: V2SportParam & { query: string }) => ({ path: `/v2/${p.sport}/api/search`, query: { q: p.query } }),
+    // Hits of other types (players, managers) are kept but not read: `entity` is checked only where `type` says what it is.
+    accepts: shape<V2SearchPayload>(obj({ results: arrayOf(searchHit) })),
+  },
   team: {
     version: 'v2',
     template: '/v2/{sport}/api/teams/{id}',

@@ -47,8 +47,16 @@ export interface V3MatchPayload {
   match: V3Event & { sport: string; league: { id: number; name: string } };
 }
 
+/** `type` is `team` or `league` (assumption); V3 hits carry no country. */
+export interface V3SearchHit {
+  type: string;
+  id: number;
+  name: string;
+  sport: string;
+}
+
 export interface V3SearchPayload {
-  results: Array<{ type: string; id: number; name: string; sport: string }>;
+  results: V3SearchHit[];
 }
 
 /** What the resolvers read of each payload (the interfaces above), checked once: see shape.ts. */
