@@ -24,6 +24,7 @@ import { persistedOperations } from './plugins/use-persisted-operations.js';
 import { loadTypeDefs, standAloneSchema } from './gateway/schema.js';
 import { auditedLedger } from './spend/charge-audit.js';
 import { ChargeTally } from './spend/charge-tally.js';
+import { FreshResults } from './results/fresh-results.js';
 import { SpendGate } from './spend/spend-gate.js';
 import { openState } from './state/open-state.js';
 import { openTracing } from './tracing/open-tracing.js';
@@ -45,6 +46,11 @@ export interface GatewayOptions {
   loaderFor?: (fetcher: UpstreamFetcher, deadline: number) => UpstreamLoader;
   /** Given the WebSocket server before graphql-ws serves on it (the bench's probes). */
   onWebSocketServer?: (wsServer: WebSocketServer) => void;
+  /**
+   * The upstream cache's clock, which its freshness policy reads: tests move
+   * it past a TTL instead of sleeping. @default Date.now
+   */
+  cacheClock?: () => number;
 }
 
 /** The options that change how parts are made: the bench's switches (bench/gateway-main.ts). */
@@ -76,6 +82,7 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     logger,
     responseTier,
     cacheEntries,
+    now: options.cacheClock,
   });
   try {
     // The image index is a state file too: one that cannot be read stops start-up here, naming it.
@@ -112,8 +119,9 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     clientKeys,
     hostPolicy: hostPolicyFor(config),
     inputBounds: { maxDepth: config.limits.maxVariablesDepth, maxValues: config.limits.maxVariablesValues },
+    // Results answer only while the upstream answers they used are fresh (a match's state change ends them early).
     resultCache: config.resultCache.enabled
-      ? state.results(config.resultCache.maxBytes, metrics.resultCacheSharedHits)
+      ? new FreshResults(state.results(config.resultCache.maxBytes, metrics.resultCacheSharedHits), fetcher.cache)
       : undefined,
     // OpenTelemetry when OTEL_EXPORTER_OTLP_ENDPOINT is set; undefined (no SDK loaded) otherwise.
     tracing: await openTracing(config.tracing, { replicaId: config.cluster.replicaId, logger }),

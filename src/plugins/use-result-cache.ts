@@ -84,6 +84,7 @@ export function useResultCache({ cache, budgets, namespace = '' }: ResultCacheOp
             key,
             { data, json: JSON.stringify(data), routes: trace.resources.map((resource) => resource.route) },
             ttlMs,
+            trace.resources.map((resource) => resource.key),
           );
         },
       };

@@ -39,6 +39,7 @@ import { Code } from '../codes/error-codes.js';
 import { MemoryEntries, type CacheEntries, type Stored, type StoredValue } from './cache-entries.js';
 import { loadOnceInCluster } from './cluster-flight.js';
 import { GatewayError, staleEligible, type ErrorCode } from './errors.js';
+import type { EntryFreshness } from './match-freshness.js';
 import { gatewayErrorOf, sharedErrorOf, tierAlone, type SharedEntry, type SharedTier } from './shared-tier.js';
 
 /**
@@ -114,10 +115,22 @@ export interface ResponseCacheOptions {
    */
   staleIfSlowMs?: number;
   /** @default Date.now */
-  now?: () => number;
+  now?: (() => number) | undefined;
   /** The tier under this replica's entries. @default tierAlone (a gateway alone) */
   shared?: SharedTierOptions | undefined;
+  /**
+   * How long an entry stays fresh, read at every look (match-freshness.ts:
+   * by the state of its match, so a state change re-classifies entries
+   * already held). @default the TTL the entry was stored with
+   */
+  freshness?: EntryFreshness | undefined;
 }
+
+/**
+ * The TTL of a loaded value: a number, or one worked out from the value and
+ * when it is stored (`of`), with `ms` for an answer that holds no value (a 404).
+ */
+export type TtlOf<T> = number | { readonly ms: number; of(value: T, storedAt: number): number };
 
 export interface CacheEvents {
   onHit?(key: string): void;
@@ -132,6 +145,7 @@ export class ResponseCache {
   private readonly maxStaleMs: number;
   private readonly staleIfSlowMs: number;
   private readonly shared: Required<SharedTierOptions>;
+  private readonly freshness: EntryFreshness | undefined;
 
   constructor(options: ResponseCacheOptions) {
     this.now = options.now ?? Date.now;
@@ -140,6 +154,38 @@ export class ResponseCache {
     // Alone nobody else loads: the wait bounds are never used.
     this.shared = { pollMs: 300, ...(options.shared ?? { tier: tierAlone, maxWaitMs: 0 }) };
     this.entries = options.entries ?? new MemoryEntries(options.maxBytes);
+    this.freshness = options.freshness;
+  }
+
+  /** The milliseconds `entry` stays fresh from when it was stored (the freshness policy's, or its own). */
+  private ttlOf(key: string, entry: Stored | SharedEntry): number {
+    if (this.freshness === undefined) return entry.ttlMs;
+    return this.freshness.ttlMs(
+      key,
+      entry.kind === 'value' ? entry : { storedAt: entry.storedAt, ttlMs: entry.ttlMs },
+      this.now(),
+    );
+  }
+
+  private isFreshEntry(key: string, entry: Stored | SharedEntry): boolean {
+    return this.now() - entry.storedAt < this.ttlOf(key, entry);
+  }
+
+  /**
+   * True when this replica holds `key` and it is no longer fresh (its TTL
+   * passed, or the state of its match changed since it was fetched). For the
+   * result cache: a stored result built on it must not answer any more.
+   * A key not held here is not known to be expired (another replica may hold it).
+   */
+  expired(key: string): boolean {
+    const entry = this.entries.peek(key);
+    return entry !== undefined && !this.isFreshEntry(key, entry);
+  }
+
+  /** Milliseconds since `key`'s entry was stored, or undefined when none is held here. */
+  ageMs(key: string): number | undefined {
+    const entry = this.entries.peek(key);
+    return entry === undefined ? undefined : Math.max(0, this.now() - entry.storedAt);
   }
 
   /**
@@ -162,7 +208,7 @@ export class ResponseCache {
    */
   freshForMs(key: string): number {
     const entry = this.entries.peek(key);
-    return entry === undefined ? 0 : Math.max(0, entry.storedAt + entry.ttlMs - this.now());
+    return entry === undefined ? 0 : Math.max(0, entry.storedAt + this.ttlOf(key, entry) - this.now());
   }
 
   /**
@@ -173,7 +219,7 @@ export class ResponseCache {
   canAnswer(key: string): boolean {
     const entry = this.entries.peek(key);
     if (entry === undefined) return false;
-    return this.now() - entry.storedAt < entry.ttlMs || this.fallbackOf(entry) !== undefined;
+    return this.isFreshEntry(key, entry) || this.fallbackOf(entry) !== undefined;
   }
 
   /**
@@ -191,11 +237,11 @@ export class ResponseCache {
    */
   async peek(key: string): Promise<Peeked | undefined> {
     const here = this.entries.peek(key);
-    if (here !== undefined && this.now() - here.storedAt < here.ttlMs) return peekedOf(here);
+    if (here !== undefined && this.isFreshEntry(key, here)) return peekedOf(here);
     // A tier that holds nothing of others' (alone) is not asked: no await for it.
     if (this.shared.tier.peek === undefined) return undefined;
     const entry = await this.shared.tier.peek(key);
-    if (entry === undefined || this.now() - entry.storedAt >= entry.ttlMs) return undefined;
+    if (entry === undefined || !this.isFreshEntry(key, entry)) return undefined;
     const stored = storedOf(entry);
     const latest = this.entries.peek(key);
     if (latest === undefined || latest.storedAt < stored.storedAt) this.entries.set(key, stored);
@@ -216,7 +262,7 @@ export class ResponseCache {
    */
   fresh<T>(key: string, events: CacheEvents = {}): CacheResult<T> | undefined {
     const entry = this.entries.get(key);
-    if (entry === undefined || this.now() - entry.storedAt >= entry.ttlMs) return undefined;
+    if (entry === undefined || !this.isFreshEntry(key, entry)) return undefined;
     events.onHit?.(key);
     if (entry.kind === 'error') throw entry.error;
     return { value: entry.value as T, source: 'cache' };
@@ -224,12 +270,12 @@ export class ResponseCache {
 
   async get<T>(
     key: string,
-    ttlMs: number,
+    ttlMs: TtlOf<T>,
     load: () => Promise<{ value: T; size: number }>,
     events: CacheEvents = {},
   ): Promise<CacheResult<T>> {
     const entry = this.entries.get(key);
-    if (entry !== undefined && this.now() - entry.storedAt < entry.ttlMs) {
+    if (entry !== undefined && this.isFreshEntry(key, entry)) {
       events.onHit?.(key);
       if (entry.kind === 'error') throw entry.error;
       return { value: entry.value as T, source: 'cache' };
@@ -286,7 +332,7 @@ export class ResponseCache {
     return { value: fallback.value as T, source: 'stale', stale };
   }
 
-  private startRefresh<T>(key: string, ttlMs: number, load: () => Promise<{ value: T; size: number }>): Flight {
+  private startRefresh<T>(key: string, ttlMs: TtlOf<T>, load: () => Promise<{ value: T; size: number }>): Flight {
     let sending = false;
     const loaded = this.refresh(key, ttlMs, load, () => {
       sending = true;
@@ -306,7 +352,7 @@ export class ResponseCache {
   /** The refresh: one request for every replica of a cluster, the entry kept here and in the tier. */
   private async refresh<T>(
     key: string,
-    ttlMs: number,
+    ttlMs: TtlOf<T>,
     load: () => Promise<{ value: T; size: number }>,
     onSend: () => void,
   ): Promise<Loaded> {
@@ -321,10 +367,14 @@ export class ResponseCache {
         onSend();
         try {
           const { value, size } = await load();
-          return { kind: 'value', value, storedAt: this.now(), ttlMs, size: Math.max(1, size) };
+          const storedAt = this.now();
+          const ttl = typeof ttlMs === 'number' ? ttlMs : ttlMs.of(value, storedAt);
+          return { kind: 'value', value, storedAt, ttlMs: ttl, size: Math.max(1, size) };
         } catch (error) {
           if (error instanceof GatewayError && error.code === Code.NOT_FOUND) {
-            return { kind: 'error', error: sharedErrorOf(error), storedAt: this.now(), ttlMs };
+            // A 404 shows no state to read: the plain TTL.
+            const ttl = typeof ttlMs === 'number' ? ttlMs : ttlMs.ms;
+            return { kind: 'error', error: sharedErrorOf(error), storedAt: this.now(), ttlMs: ttl };
           }
           throw error;
         }

@@ -12,6 +12,7 @@
  * (sandbox/routes/world-cup-v1.ts). Other engineers read
  * `V1WorldCupMatchesPayload` (live ticker): keep it stable.
  */
+import { v1GameKey, v1Sighting } from './match-sightings.js';
 import type { Route } from './route.js';
 import { allOf, arrayOf, bool, date, int, num, obj, opt, shape, str } from './shape.js';
 
@@ -344,8 +345,14 @@ const isWorldCupGame = shape<V1WorldCupGamePayload>(
 );
 
 export const v1WorldCupRoutes = {
-  hub: worldCupRoute('/api/v1/world-cup', '/api/v1/world-cup', isHub),
-  matches: worldCupRoute('/api/v1/world-cup/matches', '/api/v1/world-cup/matches', isMatches),
+  hub: {
+    ...worldCupRoute('/api/v1/world-cup', '/api/v1/world-cup', isHub),
+    match: { sightings: (p: V1WorldCupHubPayload) => (p.games ?? []).map(v1Sighting) },
+  },
+  matches: {
+    ...worldCupRoute('/api/v1/world-cup/matches', '/api/v1/world-cup/matches', isMatches),
+    match: { sightings: (p: V1WorldCupMatchesPayload) => p.matches.map(v1Sighting) },
+  },
   standings: worldCupRoute('/api/v1/world-cup/standings', '/api/v1/world-cup/standings', isStandings),
   /** Assumption: the groups shortcut's path. */
   groups: worldCupRoute('/api/v1/world-cup/groups', '/api/v1/world-cup/groups', isGroups),
@@ -358,8 +365,16 @@ export const v1WorldCupRoutes = {
     cacheClass: 'worldCupGame',
     build: (p: { id: number }) => ({ path: `/api/v1/world-cup/game/${p.id}`, query: {} }),
     accepts: isWorldCupGame,
+    // Venue, lineups, events, commentary: the game's own, and its own payload shows its state.
+    match: {
+      match: (p: { id: number }) => v1GameKey(p.id),
+      sightings: (p: V1WorldCupGamePayload) => [v1Sighting(p.game)],
+    },
   },
-  competitionMatches: competitionRoute('matches', isMatches),
+  competitionMatches: {
+    ...competitionRoute('matches', isMatches),
+    match: { sightings: (p: V1WorldCupMatchesPayload) => p.matches.map(v1Sighting) },
+  },
   competitionStandings: competitionRoute('standings', isStandings),
   competitionGroups: competitionRoute('groups', isGroups),
   /** Assumption: the competitors of a competition live at `/api/v1/competition/{id}/competitors`. */
@@ -372,6 +387,10 @@ export const v1WorldCupRoutes = {
     cacheClass: 'worldCupGame',
     build: (p: { gameId: number }) => ({ path: `/api/v1/game/${p.gameId}`, query: {} }),
     accepts: shape<V1GamePayload>(obj({ game: gameDetail })),
+    match: {
+      match: (p: { gameId: number }) => v1GameKey(p.gameId),
+      sightings: (p: V1GamePayload) => [v1Sighting(p.game)],
+    },
   },
   lineups: {
     version: 'v1',
@@ -381,6 +400,7 @@ export const v1WorldCupRoutes = {
     cacheClass: 'worldCupGame',
     build: (p: { gameId: number }) => ({ path: `/api/v1/game/${p.gameId}/lineups`, query: {} }),
     accepts: shape<V1LineupsPayload>(obj({ lineups: arrayOf(lineupTeam) })),
+    match: { match: (p: { gameId: number }) => v1GameKey(p.gameId) },
   },
   competitor: {
     version: 'v1',

@@ -8,6 +8,7 @@
  * below, in V2 terminology (events, homeTeam/awayTeam, tournament,
  * startTimestamp; spec 2.14), served alike by the sandbox.
  */
+import { v2EventKey } from './match-sightings.js';
 import type { Route } from './route.js';
 import type { V2Event, V2Ref, V2Team, V2UniqueTournament } from './v2.js';
 import { arrayOf, bool, epochSeconds, int, num, obj, opt, shape, str } from './shape.js';
@@ -343,6 +344,7 @@ export const v2FootballRoutes = {
     cacheClass: 'v2Live',
     build: (p: { matchId: number }) => ({ path: `${BASE}/api/match/${p.matchId}/lineups`, query: {} }),
     accepts: (body: unknown): body is V2LineupsPayload => shapes.lineups(body),
+    match: { match: (p: { matchId: number }) => v2EventKey('football', p.matchId) },
   },
 } as const;
 

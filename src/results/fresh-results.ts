@@ -1,0 +1,57 @@
+/**
+ * Keeps the result cache in step with the upstream cache's freshness
+ * (issue 33): a stored result answers only while every upstream resource it
+ * was built from is still fresh where this replica can tell.
+ *
+ * Why a stored result's own TTL is not enough: it is fixed when the result
+ * is stored (the least fresh resource's, as of then), but a resource's
+ * freshness can end earlier, when the state of its match changes
+ * (scheduled -> in play -> ended re-classifies it, src/upstream/match-freshness.ts),
+ * or when the upstream cache's clock moves. So the keys of the resources a
+ * result used are kept beside it, and a hit is refused as soon as one of them
+ * has expired in this replica's upstream cache. A key this replica does not
+ * hold (a result another replica stored) is not known to be expired and does
+ * not refuse the hit.
+ */
+import { LRUCache } from 'lru-cache';
+import type { ResultCache, StoredResult } from './result-cache.js';
+
+export interface UpstreamFreshness {
+  /** True when this replica holds `key` and it is no longer fresh. */
+  expired(key: string): boolean;
+}
+
+/** How many results' resource lists are kept: past that, the oldest result answers by its own TTL alone. */
+const MAX_TRACKED = 20_000;
+
+export class FreshResults implements ResultCache {
+  readonly #cache: ResultCache;
+  readonly #upstream: UpstreamFreshness;
+  readonly #resources = new LRUCache<string, readonly string[]>({ max: MAX_TRACKED });
+
+  constructor(cache: ResultCache, upstream: UpstreamFreshness) {
+    this.#cache = cache;
+    this.#upstream = upstream;
+  }
+
+  getLocal(key: string): StoredResult | undefined {
+    const hit = this.#cache.getLocal(key);
+    return hit === undefined || this.#stale(key) ? undefined : hit;
+  }
+
+  get(key: string): StoredResult | undefined | Promise<StoredResult | undefined> {
+    if (this.#stale(key)) return undefined;
+    return this.#cache.get(key);
+  }
+
+  set(key: string, result: StoredResult, ttlMs: number, resources?: readonly string[]): void {
+    if (resources === undefined) this.#resources.delete(key);
+    else this.#resources.set(key, resources);
+    this.#cache.set(key, result, ttlMs);
+  }
+
+  #stale(key: string): boolean {
+    const resources = this.#resources.get(key);
+    return resources?.some((resource) => this.#upstream.expired(resource)) === true;
+  }
+}
