@@ -26,6 +26,7 @@ describe('the plugin pipeline', () => {
       'error-codes',
       'enum-suggestions',
       'operation-spans',
+      'http-caching',
       'result-cache',
       'cost-limit',
       'upstream-trace',

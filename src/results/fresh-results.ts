@@ -21,6 +21,13 @@ export interface UpstreamFreshness {
   expired(key: string): boolean;
 }
 
+/**
+ * The upstream cache keys a result-cache hit was built from, by the
+ * operation it answered: the HTTP caching stage (src/plugins/use-http-caching.ts)
+ * works the hit's `Cache-Control` out of them.
+ */
+export const hitResources = new WeakMap<object, readonly string[]>();
+
 /** How many results' resource lists are kept: past that, the oldest result answers by its own TTL alone. */
 const MAX_TRACKED = 20_000;
 
@@ -42,6 +49,10 @@ export class FreshResults implements ResultCache {
   get(key: string): StoredResult | undefined | Promise<StoredResult | undefined> {
     if (this.#stale(key)) return undefined;
     return this.#cache.get(key);
+  }
+
+  resourcesOf(key: string): readonly string[] | undefined {
+    return this.#resources.get(key);
   }
 
   set(key: string, result: StoredResult, ttlMs: number, resources?: readonly string[]): void {

@@ -39,6 +39,7 @@ import { Code } from '../codes/error-codes.js';
 import { MemoryEntries, type CacheEntries, type Stored, type StoredValue } from './cache-entries.js';
 import { loadOnceInCluster } from './cluster-flight.js';
 import { GatewayError, staleEligible, type ErrorCode } from './errors.js';
+import { IMMUTABLE_TTL_MS } from './cache-ttls.js';
 import type { EntryFreshness } from './match-freshness.js';
 import { gatewayErrorOf, sharedErrorOf, tierAlone, type SharedEntry, type SharedTier } from './shared-tier.js';
 
@@ -208,7 +209,10 @@ export class ResponseCache {
    */
   freshForMs(key: string): number {
     const entry = this.entries.peek(key);
-    return entry === undefined ? 0 : Math.max(0, entry.storedAt + this.ttlOf(key, entry) - this.now());
+    // An immutable answer (an ended match's) is "fresh for ten years", a number every store and header can hold.
+    return entry === undefined
+      ? 0
+      : Math.max(0, Math.min(IMMUTABLE_TTL_MS, entry.storedAt + this.ttlOf(key, entry) - this.now()));
   }
 
   /**
