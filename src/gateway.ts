@@ -15,6 +15,7 @@ import { lazySubgraphYoga, subgraphEndpoint } from './gateway/subgraph-yoga.js';
 import { imageServiceFor } from './images/for-services.js';
 import { drainOf, startGateway, type Gateway } from './gateway/lifecycle.js';
 import { createLiveServices } from './live/services.js';
+import { OperationCacheView } from './loaders/cache-view.js';
 import { UpstreamLoader } from './loaders/upstream-loader.js';
 import { createLogger } from './logger.js';
 import { GatewayMetrics } from './metrics.js';
@@ -137,7 +138,16 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
   const context = (): OperationContext => {
     const deadline = Date.now() + config.timeouts.operationMs;
     const upstream = loaderFor(fetcher, deadline);
-    return { services, upstream, deadline, upstreamCache: fetcher, ledger, live, images };
+    // The cache as this operation sees it: through its client's @maxAge, once the max-age stage has read it.
+    return {
+      services,
+      upstream,
+      deadline,
+      upstreamCache: new OperationCacheView(fetcher, upstream),
+      ledger,
+      live,
+      images,
+    };
   };
   const yoga = graphqlYoga({ ...parts, schema, context, plugins: pipeline(parts, { name: 'graphql' }) });
   const subgraph = lazySubgraphYoga({ ...parts, typeDefs, context, plugins: () => pipeline(parts, subgraphEndpoint) });

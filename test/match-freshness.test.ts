@@ -137,4 +137,53 @@ describe('freshness by match state', () => {
     await list();
     expect((await spent()).list).toBe(0);
   });
+
+  describe("a client's @maxAge", () => {
+    const GAME_AGED = (seconds: number): string =>
+      `query ($id: ID!) @maxAge(seconds: ${seconds}) { v1 { worldCup { game(id: $id) { commentary { minute } } } } }`;
+    interface Reported {
+      cost: { estimated: number; upstreamRequests: number };
+      resources: Array<{ route: string; source: string; ageSeconds: number }>;
+    }
+    const aged = async (seconds: number, id: string): Promise<Reported> => {
+      const result = await gql(stack.gateway.url, GAME_AGED(seconds), { id });
+      expect(result.errors).toBeUndefined();
+      return result.extensions as unknown as Reported;
+    };
+    const ROUTE = '/api/v1/world-cup/game/{id}';
+
+    it('accepts an older copy than the in-play freshness, and spends nothing for it', async () => {
+      const live = (await list()).find((m) => m.statusGroup === 3)!.ref.nativeId;
+      await game(live);
+      await spent();
+      advance(60_000); // four times the in-play freshness
+      const reported = await aged(120, live);
+      expect(await spent(live)).toEqual({ list: 0, game: 0 });
+      expect(reported.cost).toMatchObject({ estimated: 0, upstreamRequests: 0 });
+      expect(reported.resources).toEqual([{ route: ROUTE, source: 'cache', ageSeconds: 60 }]);
+      // Without it, the same copy is too old: fetched again, and reported so.
+      const plain = await gql(stack.gateway.url, GAME, { id: live });
+      expect(await spent(live)).toEqual({ list: 0, game: 1 });
+      expect((plain.extensions as unknown as Reported).resources).toEqual([
+        { route: ROUTE, source: 'upstream', ageSeconds: 0 },
+      ]);
+    });
+
+    it('demands a fresher copy than an immutable one, and the estimate counts it', async () => {
+      const ended = (await list()).find((m) => m.statusGroup === 4)!.ref.nativeId;
+      await game(ended);
+      await spent();
+      advance(30_000);
+      // Another text than the first query's: not a stored result, which reports no per-resource ages.
+      const plain = await gql(stack.gateway.url, GAME_AGED(0).replace(' @maxAge(seconds: 0)', ''), { id: ended });
+      expect((plain.extensions as unknown as Reported).resources).toEqual([
+        { route: ROUTE, source: 'cache', ageSeconds: 30 },
+      ]);
+      expect(await spent(ended)).toEqual({ list: 0, game: 0 });
+      const reported = await aged(10, ended);
+      expect(await spent(ended)).toEqual({ list: 0, game: 1 });
+      expect(reported.cost).toMatchObject({ estimated: 1, upstreamRequests: 1 });
+      expect(reported.resources).toEqual([{ route: ROUTE, source: 'upstream', ageSeconds: 0 }]);
+    });
+  });
 });

@@ -49,6 +49,7 @@ import { usePossibleTypes } from './use-possible-types.js';
 import { useQuotaAfterSpend } from './use-quota-after-spend.js';
 import { useReadyz } from './use-readyz.js';
 import { useHttpCaching } from './use-http-caching.js';
+import { useMaxAge } from './use-max-age.js';
 import { useResultCache } from './use-result-cache.js';
 import { useRouteTable } from './use-route-table.js';
 import { useSubscriptionDrain } from './use-subscription-drain.js';
@@ -247,6 +248,12 @@ export const stages: readonly Stage[] = [
     why: 'a span per operation, before the result cache and the cost plugin so that it covers them (src/tracing/)',
     subgraph: true,
     plugins: ({ tracing }) => (tracing === undefined ? none : [useOperationSpans(tracing)]),
+  },
+  {
+    name: 'max-age',
+    why: "before the result cache and the cost limit: a client's @maxAge changes what the cache answers, so what the estimate counts",
+    subgraph: false,
+    plugins: () => [useMaxAge()],
   },
   {
     name: 'http-caching',

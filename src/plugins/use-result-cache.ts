@@ -52,6 +52,8 @@ export function useResultCache({ cache, budgets, namespace = '' }: ResultCacheOp
       const query = context.params?.query;
       if (trace === undefined || query === undefined) return undefined;
       if (!isCacheableOperation(args.document, args.operationName)) return undefined;
+      // A client's own @maxAge (src/plugins/use-max-age.ts) asks the upstream cache by that age, not stored results.
+      if (context.upstream?.maxAgeMs !== undefined) return undefined;
       const key =
         namespace +
         resultKey({

@@ -64,6 +64,8 @@ export type CacheSource = 'cache' | 'upstream' | 'shared' | 'stale';
 export interface CacheResult<T> {
   value: T;
   source: CacheSource;
+  /** Seconds since the answer was fetched, when it came from the cache (fresh or stale). */
+  ageSeconds?: number;
   stale?: StaleInfo;
   /**
    * True when this caller started the upstream request that was still in
@@ -264,12 +266,34 @@ export class ResponseCache {
    * what get() answers at once, for a caller that then needs no flight,
    * fallback or deadline race.
    */
-  fresh<T>(key: string, events: CacheEvents = {}): CacheResult<T> | undefined {
+  fresh<T>(key: string, events: CacheEvents = {}, acceptAgeMs?: number): CacheResult<T> | undefined {
     const entry = this.entries.get(key);
-    if (entry === undefined || !this.isFreshEntry(key, entry)) return undefined;
+    if (entry === undefined || !this.answersNow(key, entry, acceptAgeMs)) return undefined;
     events.onHit?.(key);
     if (entry.kind === 'error') throw entry.error;
-    return { value: entry.value as T, source: 'cache' };
+    return { value: entry.value as T, source: 'cache', ageSeconds: this.ageSecondsOf(entry) };
+  }
+
+  /**
+   * Whether `entry` answers without a request: fresh by its TTL, or, when the
+   * caller names the age it accepts (a client's `@maxAge`), no older than that
+   * whatever its TTL says: older data accepted, or fresher demanded.
+   */
+  private answersNow(key: string, entry: Stored, acceptAgeMs: number | undefined): boolean {
+    return acceptAgeMs === undefined ? this.isFreshEntry(key, entry) : this.now() - entry.storedAt <= acceptAgeMs;
+  }
+
+  private ageSecondsOf(entry: Stored): number {
+    return Math.max(0, Math.floor((this.now() - entry.storedAt) / 1000));
+  }
+
+  /**
+   * The answer `key` holds here if it is no older than `acceptAgeMs`, read
+   * without side effects (the estimate's `peek` for an operation with `@maxAge`).
+   */
+  peekWithin(key: string, acceptAgeMs: number): Peeked | undefined {
+    const entry = this.entries.peek(key);
+    return entry !== undefined && this.now() - entry.storedAt <= acceptAgeMs ? peekedOf(entry) : undefined;
   }
 
   async get<T>(
@@ -277,12 +301,13 @@ export class ResponseCache {
     ttlMs: TtlOf<T>,
     load: () => Promise<{ value: T; size: number }>,
     events: CacheEvents = {},
+    acceptAgeMs?: number,
   ): Promise<CacheResult<T>> {
     const entry = this.entries.get(key);
-    if (entry !== undefined && this.isFreshEntry(key, entry)) {
+    if (entry !== undefined && this.answersNow(key, entry, acceptAgeMs)) {
       events.onHit?.(key);
       if (entry.kind === 'error') throw entry.error;
-      return { value: entry.value as T, source: 'cache' };
+      return { value: entry.value as T, source: 'cache', ageSeconds: this.ageSecondsOf(entry) };
     }
     let flight = this.inFlight.get(key);
     const started = flight === undefined;
@@ -333,7 +358,7 @@ export class ResponseCache {
     if (this.entries.get(key) === undefined) this.entries.set(key, fallback);
     const stale: StaleInfo = { ageSeconds: Math.round((this.now() - fallback.storedAt) / 1000), reason };
     events.onStale?.(key, stale);
-    return { value: fallback.value as T, source: 'stale', stale };
+    return { value: fallback.value as T, source: 'stale', stale, ageSeconds: stale.ageSeconds };
   }
 
   private startRefresh<T>(key: string, ttlMs: TtlOf<T>, load: () => Promise<{ value: T; size: number }>): Flight {

@@ -38,6 +38,12 @@ export interface FetchOptions {
   deadline: number;
   /** Records the upstream requests this call starts (joined in-flight requests are its starter's). */
   meter?: SpendMeter | undefined;
+  /**
+   * The age of a cached answer the caller accepts instead of the answer's
+   * own freshness (a client's `@maxAge`): older accepted, or fresher demanded.
+   * @default the answer's freshness
+   */
+  maxAgeMs?: number | undefined;
 }
 
 /** A route call's request and cache key (`UpstreamFetcher.prepare`). */
@@ -156,8 +162,9 @@ export class UpstreamFetcher {
   }
 
   /** True when the call would be answered without an upstream request. */
-  isCached<P>(route: Route<P, unknown>, params: P): boolean {
-    return this.cache.isFresh(this.keyOf(route, params));
+  isCached<P>(route: Route<P, unknown>, params: P, maxAgeMs?: number): boolean {
+    const key = this.keyOf(route, params);
+    return maxAgeMs === undefined ? this.cache.isFresh(key) : this.cache.peekWithin(key, maxAgeMs) !== undefined;
   }
 
   /** The call's fresh cached answer, read without side effects (ResponseCache.peek); undefined when none. */
@@ -166,8 +173,8 @@ export class UpstreamFetcher {
   }
 
   /** `peek` for a caller that has the call's cache key already (`keyOf`). */
-  async peekKey<T>(route: Route<never, T>, key: string): Promise<Peeked | undefined> {
-    const peeked = await this.cache.peek(key);
+  async peekKey<T>(route: Route<never, T>, key: string, maxAgeMs?: number): Promise<Peeked | undefined> {
+    const peeked = maxAgeMs === undefined ? await this.cache.peek(key) : this.cache.peekWithin(key, maxAgeMs);
     if (peeked?.kind !== 'value') return peeked;
     // The cache keeps the checked payload; a reader gets the payload, its dropped parts marked, as fetch() gives it.
     return { kind: 'value', value: unwrap(route, { value: peeked.value as CheckedPayload<T>, source: 'cache' }).value };
@@ -195,7 +202,11 @@ export class UpstreamFetcher {
       : classTtlMs;
     const labels = { route: route.template };
     // A fresh entry answers at once: no deadline timer or race for what cannot be late.
-    const fresh = this.cache.fresh<CheckedPayload<T>>(key, { onHit: () => this.metrics.cacheHits.inc(labels) });
+    const fresh = this.cache.fresh<CheckedPayload<T>>(
+      key,
+      { onHit: () => this.metrics.cacheHits.inc(labels) },
+      options.maxAgeMs,
+    );
     if (fresh !== undefined) return unwrap(route, fresh);
     const result = this.cache.get<CheckedPayload<T>>(
       key,
@@ -211,6 +222,7 @@ export class UpstreamFetcher {
           this.logger.warn({ route: route.template, ...info }, 'answered from stale cache');
         },
       },
+      options.maxAgeMs,
     );
     return raceDeadline(
       result.then((checked) => unwrap(route, checked)),
