@@ -18,6 +18,10 @@ export class OperationCacheView implements CachePort {
     private readonly loader: UpstreamLoader,
   ) {}
 
+  get scope(): object {
+    return this.fetcher.scope;
+  }
+
   isCached<P>(route: Route<P, unknown>, params: P): boolean {
     return this.fetcher.isCached(route, params, this.loader.maxAgeMs);
   }

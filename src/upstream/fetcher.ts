@@ -104,6 +104,12 @@ export class UpstreamFetcher {
    * bench's naive fetcher (bench/naive-upstream.ts) says no.
    */
   readonly sharesLoads: boolean = true;
+  /**
+   * The gateway-wide identity of this cache, the same through every
+   * operation's view of it (src/loaders/cache-view.ts): state kept per
+   * gateway (the V6 mapping pin) is keyed by it.
+   */
+  readonly scope: object = this;
 
   constructor(options: UpstreamFetcherOptions) {
     const { config, metrics, ledger } = options;

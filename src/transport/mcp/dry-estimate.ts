@@ -78,6 +78,7 @@ export function coldCache(fetcher: UpstreamFetcher): UpstreamCachePort['upstream
     canAnswer: () => false,
     keyOf: (route, params) => fetcher.keyOf(route, params),
     peekKey: async () => undefined,
+    scope: fetcher.scope,
   };
 }
 
