@@ -47,7 +47,11 @@ export class FreshResults implements ResultCache {
   }
 
   get(key: string): StoredResult | undefined | Promise<StoredResult | undefined> {
-    if (this.#stale(key)) return undefined;
+    const local = this.#cache.getLocal(key);
+    if (local !== undefined) return this.#stale(key) ? undefined : local;
+    // Not held here: what the shared tier may hold was built by another replica,
+    // bounded by its own TTL, and this replica's list of resources is of an older result.
+    this.#resources.delete(key);
     return this.#cache.get(key);
   }
 

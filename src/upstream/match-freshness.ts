@@ -34,8 +34,12 @@
  * a soon match's at kick-off, so a list is asked again when a match in it
  * is due to start.
  */
+import { LRUCache } from 'lru-cache';
 import { IMMUTABLE_TTL_MS, type MatchFreshnessSetting, type MatchState } from './cache-ttls.js';
 import type { MatchBinding, MatchPhase, MatchSighting } from './routes/route.js';
+
+/** Matches, and cache keys bound to them, kept at most. */
+const MAX_TRACKED = 100_000;
 
 /** A cache key's relation to matches, from its route and parameters. */
 interface KeyBinding {
@@ -66,8 +70,9 @@ export interface EntryFreshness {
 
 export class MatchFreshness implements EntryFreshness {
   readonly #settings: Readonly<Record<MatchFreshnessSetting, number>>;
-  readonly #known = new Map<string, Known>();
-  readonly #bindings = new Map<string, KeyBinding>();
+  // Bounded: a binding or state dropped is rebuilt from the next prepare and the next payload read.
+  readonly #known = new LRUCache<string, Known>({ max: MAX_TRACKED });
+  readonly #bindings = new LRUCache<string, KeyBinding>({ max: MAX_TRACKED });
 
   constructor(settings: Readonly<Record<MatchFreshnessSetting, number>>) {
     this.#settings = settings;
