@@ -302,9 +302,10 @@ function keyOfRequest<P>(route: Route<P, unknown>, params: P, request: RouteRequ
 
 /** A route's binding read over what the cache keeps (the checked payload), not the payload itself. */
 function checkedBinding<P, T>(binding: MatchBinding<P, T>): MatchBinding<P, CheckedPayload<T>> {
-  const { match, sightings } = binding;
+  const { match, sightings, competition } = binding;
   return {
     ...(match === undefined ? {} : { match }),
+    ...(competition === undefined ? {} : { competition }),
     ...(sightings === undefined
       ? {}
       : { sightings: (checked: CheckedPayload<T>, params: P) => sightings(checked.payload, params) }),
