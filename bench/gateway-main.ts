@@ -10,19 +10,24 @@
  *   resolver-per-field cost with both off);
  * - `BENCH_CONTROL=on`: the fan-out floor and memory probes, over the IPC
  *   channel of a gateway the bench spawned (bench/control.ts); without such
- *   a channel it does nothing.
+ *   a channel it does nothing;
+ * - `BENCH_ENGINE_FLOOR_PORT=n`: the engine's floor on that loopback port
+ *   (bench/engine-floor.ts: the operation executed by graphql-jit alone,
+ *   in this process, over the same cached payloads).
  *
  * Built by bench/compile.ts (`compiledGateway`) as the gateway's build is.
  */
 import { envReader } from '../src/env-reader.js';
 import { serve } from '../src/serve.js';
 import { attachBenchControl, benchControlEnabled } from './control.js';
+import { startEngineFloor } from './engine-floor.js';
 import { UnsharedFetcher, unsharedLoader } from './naive-upstream.js';
 
 const reader = envReader(process.env);
 const upstreamCache = reader.bool('UPSTREAM_CACHE', true);
 const upstreamLoaders = reader.bool('UPSTREAM_LOADERS', true);
 const control = reader.bool('BENCH_CONTROL', false);
+const engineFloorPort = reader.optionalInt('BENCH_ENGINE_FLOOR_PORT', 1);
 if (reader.problems.length > 0) {
   process.stderr.write(`Invalid bench switches: ${reader.problems.join('; ')}\n`);
   process.exit(2);
@@ -33,4 +38,7 @@ void serve({
   ...(upstreamCache ? {} : { fetcherFor: (options) => new UnsharedFetcher(options) }),
   ...(upstreamLoaders ? {} : { loaderFor: unsharedLoader }),
   ...(benchControlEnabled(control) ? { onWebSocketServer: attachBenchControl } : {}),
+  ...(engineFloorPort === undefined
+    ? {}
+    : { onExecutable: (executable) => startEngineFloor(executable, engineFloorPort) }),
 });

@@ -6,7 +6,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { GatewayMetrics } from '../metrics.js';
-import { ResponseCache, type CacheResult, type Peeked, type TtlOf } from './cache.js';
+import { ResponseCache, type CachedCopy, type CacheResult, type Peeked, type TtlOf } from './cache.js';
 import { MatchFreshness } from './match-freshness.js';
 import type { CacheEntries } from './cache-entries.js';
 import {
@@ -184,6 +184,11 @@ export class UpstreamFetcher {
     if (peeked?.kind !== 'value') return peeked;
     // The cache keeps the checked payload; a reader gets the payload, its dropped parts marked, as fetch() gives it.
     return { kind: 'value', value: unwrap(route, { value: peeked.value as CheckedPayload<T>, source: 'cache' }).value };
+  }
+
+  /** The copy this replica's cache holds of the resource keyed `key` (`keyOf`), with its age; undefined when none (ResponseCache.copyOf). */
+  cachedCopy(key: string): CachedCopy | undefined {
+    return this.cache.copyOf(key);
   }
 
   /** True when the cache could answer the call even if the upstream refused it (fresh or stale). */
