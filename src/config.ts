@@ -8,7 +8,13 @@ import { isAllowedHostEntry } from './access/allowed-hosts.js';
 import { budgetProblem, parseClientKeys, type ClientKey } from './access/client-keys.js';
 import { envReader, type Env } from './env-reader.js';
 import { defaultPlan, type Plan } from './upstream/assumptions.js';
-import { defaultCacheTtls, sandboxCacheTtls, type CacheClass } from './upstream/cache-ttls.js';
+import {
+  defaultCacheTtls,
+  defaultMatchStateTtls,
+  sandboxCacheTtls,
+  type CacheClass,
+  type MatchFreshnessSetting,
+} from './upstream/cache-ttls.js';
 import { readPersistedOperationsConfig, type PersistedOperationsConfig } from './config/persisted.js';
 import { readTracingConfig, type TracingConfig } from './config/tracing.js';
 import { FIELD_GROUPS, type FieldGroup } from './config/federation.js';
@@ -195,6 +201,14 @@ export interface Config {
   maxUpstreamBodyBytes: number;
   /** Seconds each cache class stays fresh. */
   cacheTtls: Record<CacheClass, number>;
+  /**
+   * Classes whose TTL `CACHE_TTL_<CLASS>` sets explicitly: their answers keep
+   * that TTL whatever state their match is in (the freshness policy is off
+   * for them).
+   */
+  cacheTtlsPinned: ReadonlySet<CacheClass>;
+  /** Seconds an answer bound to a match stays fresh, by the match's state (cache-ttls.ts). */
+  matchFreshness: Record<MatchFreshnessSetting, number>;
   /** Bytes of upstream JSON kept in memory, fresh and stale together. @default 64 MiB */
   cacheMaxBytes: number;
   /**
@@ -344,8 +358,17 @@ export function loadConfig(env: Env = process.env): Config {
   // The embedded sandbox's defaults differ where its games in progress must be seen to move (cache-ttls.ts).
   const onSandbox = (env['SPORTS_API_BASE_URL'] ?? '') === '';
   const cacheTtls: Record<CacheClass, number> = { ...defaultCacheTtls, ...(onSandbox ? sandboxCacheTtls : {}) };
+  const cacheTtlsPinned = new Set<CacheClass>();
   for (const cacheClass of Object.keys(cacheTtls) as CacheClass[]) {
-    cacheTtls[cacheClass] = int(`CACHE_TTL_${cacheClass.toUpperCase()}`, cacheTtls[cacheClass]);
+    const name = `CACHE_TTL_${cacheClass.toUpperCase()}`;
+    if ((env[name] ?? '') !== '') cacheTtlsPinned.add(cacheClass);
+    cacheTtls[cacheClass] = int(name, cacheTtls[cacheClass]);
+  }
+  const matchFreshness: Record<MatchFreshnessSetting, number> = { ...defaultMatchStateTtls };
+  for (const setting of Object.keys(matchFreshness) as MatchFreshnessSetting[]) {
+    // `ended` is immutable (Infinity) unless a number of seconds is given.
+    const name = `CACHE_TTL_MATCH_${setting.toUpperCase()}`;
+    if ((env[name] ?? '') !== '') matchFreshness[setting] = int(name, 0);
   }
 
   const operationMs = int('OPERATION_TIMEOUT_MS', 10_000, 1);
@@ -375,6 +398,8 @@ export function loadConfig(env: Env = process.env): Config {
     upstreamConnections: int('UPSTREAM_CONNECTIONS', 16, 1),
     maxUpstreamBodyBytes: int('UPSTREAM_MAX_BODY_BYTES', 10 * 1024 * 1024, 1024),
     cacheTtls,
+    cacheTtlsPinned,
+    matchFreshness,
     cacheMaxBytes: int('CACHE_MAX_BYTES', 64 * 1024 * 1024, 1024),
     cacheStore: choice('CACHE_STORE', ['memory', 'disk'] as const, 'disk'),
     cacheDiskMaxBytes: int('CACHE_DISK_MAX_MB', 256, 1, 1024 * 1024) * 1024 * 1024,

@@ -18,6 +18,7 @@ import type { Links } from './identity/find-counterparts.js';
 import { readOperatorLinks } from './identity/operator-links.js';
 import { drainOf, startGateway, type Gateway } from './gateway/lifecycle.js';
 import { createLiveServices } from './live/services.js';
+import { OperationCacheView } from './loaders/cache-view.js';
 import { UpstreamLoader } from './loaders/upstream-loader.js';
 import { createLogger } from './logger.js';
 import { GatewayMetrics } from './metrics.js';
@@ -27,6 +28,7 @@ import { persistedOperations } from './plugins/use-persisted-operations.js';
 import { loadTypeDefs, standAloneSchema } from './gateway/schema.js';
 import { auditedLedger } from './spend/charge-audit.js';
 import { ChargeTally } from './spend/charge-tally.js';
+import { FreshResults } from './results/fresh-results.js';
 import { SpendGate } from './spend/spend-gate.js';
 import { openState } from './state/open-state.js';
 import { openTracing } from './tracing/open-tracing.js';
@@ -48,6 +50,11 @@ export interface GatewayOptions {
   loaderFor?: (fetcher: UpstreamFetcher, deadline: number) => UpstreamLoader;
   /** Given the WebSocket server before graphql-ws serves on it (the bench's probes). */
   onWebSocketServer?: (wsServer: WebSocketServer) => void;
+  /**
+   * The upstream cache's clock, which its freshness policy reads: tests move
+   * it past a TTL instead of sleeping. @default Date.now
+   */
+  cacheClock?: () => number;
   /** Given /graphql's schema and its operation context factory (the bench's engine floor: the operation executed by graphql-jit alone). */
   onExecutable?: (executable: GatewayExecutable) => void;
 }
@@ -89,6 +96,7 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     logger,
     responseTier,
     cacheEntries,
+    now: options.cacheClock,
   });
   try {
     // The image index is a state file too: one that cannot be read stops start-up here, naming it.
@@ -125,8 +133,9 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     clientKeys,
     hostPolicy: hostPolicyFor(config),
     inputBounds: { maxDepth: config.limits.maxVariablesDepth, maxValues: config.limits.maxVariablesValues },
+    // Results answer only while the upstream answers they used are fresh (a match's state change ends them early).
     resultCache: config.resultCache.enabled
-      ? state.results(config.resultCache.maxBytes, metrics.resultCacheSharedHits)
+      ? new FreshResults(state.results(config.resultCache.maxBytes, metrics.resultCacheSharedHits), fetcher.cache)
       : undefined,
     // OpenTelemetry when OTEL_EXPORTER_OTLP_ENDPOINT is set; undefined (no SDK loaded) otherwise.
     tracing: await openTracing(config.tracing, { replicaId: config.cluster.replicaId, logger }),
@@ -143,7 +152,17 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
   const context = (): OperationContext => {
     const deadline = Date.now() + config.timeouts.operationMs;
     const upstream = loaderFor(fetcher, deadline);
-    return { services, upstream, deadline, upstreamCache: fetcher, ledger, live, images, counterparts };
+    // The cache as this operation sees it: through its client's @maxAge, once the max-age stage has read it.
+    return {
+      services,
+      upstream,
+      deadline,
+      upstreamCache: new OperationCacheView(fetcher, upstream),
+      ledger,
+      live,
+      images,
+      counterparts,
+    };
   };
   options.onExecutable?.({ schema, context });
   const yoga = graphqlYoga({ ...parts, schema, context, plugins: pipeline(parts, { name: 'graphql' }) });

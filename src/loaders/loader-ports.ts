@@ -14,5 +14,5 @@ export interface LoaderPort {
 
 /** What the shared upstream cache holds, read without a request (shortcuts and estimates). */
 export interface UpstreamCachePort {
-  readonly upstreamCache: Pick<UpstreamFetcher, 'isCached' | 'canAnswer' | 'keyOf' | 'peekKey'>;
+  readonly upstreamCache: Pick<UpstreamFetcher, 'isCached' | 'canAnswer' | 'keyOf' | 'peekKey' | 'scope'>;
 }

@@ -55,6 +55,22 @@ export interface RequestTrace {
    * stores a result only while all of them are fresh.
    */
   resources: Array<{ key: string; route: string }>;
+  /**
+   * Where each counted resource's answer came from and how old it was
+   * (`extensions.resources`): `cache`, `upstream`, `shared` (another
+   * operation's request in flight) or `stale` with the reason.
+   */
+  answers: ResourceAnswer[];
+}
+
+/** One counted resource's answer as `extensions.resources` reports it. */
+export interface ResourceAnswer {
+  readonly route: string;
+  readonly source: CacheSource;
+  /** Seconds since the upstream gave the answer (0 for one fetched for this operation or shared in flight). */
+  readonly ageSeconds: number;
+  /** Why a stale answer answered. */
+  readonly reason?: string;
 }
 
 /** How one resource load ended, for an observer (src/tracing/upstream-spans.ts). */
@@ -149,8 +165,16 @@ export class UpstreamLoader {
       cacheHits: 0,
       stale: [],
       resources: [],
+      answers: [],
     };
   }
+
+  /**
+   * The age of a cached answer this operation accepts instead of the
+   * answer's own freshness: a client's `@maxAge` (src/plugins/use-max-age.ts),
+   * set before the estimate runs. @default undefined: the answer's freshness
+   */
+  maxAgeMs: number | undefined;
 
   /** Whether what the cost estimate loads ahead is reused by execution: this loader and the fetcher both share. */
   get reusesLoads(): boolean {
@@ -197,6 +221,16 @@ export class UpstreamLoader {
     return this.known;
   }
 
+  private answered(call: Call, source: CacheSource, ageMs: number | undefined, reason?: string): void {
+    const ageSeconds = Math.floor((ageMs ?? 0) / 1000);
+    this.trace.answers.push({
+      route: call.route.template,
+      source,
+      ageSeconds,
+      ...(reason === undefined ? {} : { reason }),
+    });
+  }
+
   private loadAll(calls: readonly Call[]): Promise<Array<unknown>> {
     return Promise.all(
       calls.map(async (call) => {
@@ -204,6 +238,7 @@ export class UpstreamLoader {
         const known = this.known.get(call.key);
         if (known !== undefined) {
           this.trace.cacheHits += 1;
+          if (call.route.counted) this.answered(call, 'cache', this.fetcher.cache.ageMs(call.key));
           this.observer?.loadStarted(call.route)({
             source: 'cache',
             stale: undefined,
@@ -223,7 +258,16 @@ export class UpstreamLoader {
           const result = await this.fetcher.fetchPrepared(call.route, call.prepared, {
             deadline: this.deadline,
             meter,
+            maxAgeMs: this.maxAgeMs,
           });
+          if (call.route.counted) {
+            this.answered(
+              call,
+              result.source,
+              result.ageSeconds === undefined ? 0 : result.ageSeconds * 1000,
+              result.stale?.reason,
+            );
+          }
           observed?.({
             source: result.source,
             stale: result.stale,

@@ -46,7 +46,7 @@ export async function loadStatMapping(
   ctx: LoaderPort & UpstreamCachePort,
   expectedVersion?: string,
 ): Promise<V6StatMappingPayload> {
-  const pin = pinOf(ctx.upstreamCache);
+  const pin = pinOf(ctx.upstreamCache.scope);
   if (
     expectedVersion !== undefined &&
     pin.version !== undefined &&

@@ -26,6 +26,8 @@ describe('the plugin pipeline', () => {
       'error-codes',
       'enum-suggestions',
       'operation-spans',
+      'max-age',
+      'http-caching',
       'result-cache',
       'cost-limit',
       'upstream-trace',

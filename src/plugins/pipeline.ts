@@ -48,6 +48,8 @@ import type { PersistedOperations } from './use-persisted-operations.js';
 import { usePossibleTypes } from './use-possible-types.js';
 import { useQuotaAfterSpend } from './use-quota-after-spend.js';
 import { useReadyz } from './use-readyz.js';
+import { useHttpCaching } from './use-http-caching.js';
+import { useMaxAge } from './use-max-age.js';
 import { useResultCache } from './use-result-cache.js';
 import { useRouteTable } from './use-route-table.js';
 import { useSubscriptionDrain } from './use-subscription-drain.js';
@@ -246,6 +248,18 @@ export const stages: readonly Stage[] = [
     why: 'a span per operation, before the result cache and the cost plugin so that it covers them (src/tracing/)',
     subgraph: true,
     plugins: ({ tracing }) => (tracing === undefined ? none : [useOperationSpans(tracing)]),
+  },
+  {
+    name: 'max-age',
+    why: "before the result cache and the cost limit: a client's @maxAge changes what the cache answers, so what the estimate counts",
+    subgraph: false,
+    plugins: () => [useMaxAge()],
+  },
+  {
+    name: 'http-caching',
+    why: "before the result cache, so a stored result's answer gets its Cache-Control and ETag too (src/plugins/use-http-caching.ts)",
+    subgraph: false,
+    plugins: ({ services }) => [useHttpCaching({ freshForMs: (key) => services.fetcher.cache.freshForMs(key) })],
   },
   {
     name: 'result-cache',

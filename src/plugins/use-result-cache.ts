@@ -30,6 +30,7 @@ import type { Budgets } from '../spend/client-budgets.js';
 import type { GatewayContext } from '../context.js';
 import { isCacheableOperation } from '../results/cacheable.js';
 import { resultKey, type ResultCache, type StoredResult } from '../results/result-cache.js';
+import { hitResources } from '../results/fresh-results.js';
 import { recordHit } from '../results/hit.js';
 import { splicedResult } from '../results/splice.js';
 
@@ -51,6 +52,8 @@ export function useResultCache({ cache, budgets, namespace = '' }: ResultCacheOp
       const query = context.params?.query;
       if (trace === undefined || query === undefined) return undefined;
       if (!isCacheableOperation(args.document, args.operationName)) return undefined;
+      // A client's own @maxAge (src/plugins/use-max-age.ts) asks the upstream cache by that age, not stored results.
+      if (context.upstream?.maxAgeMs !== undefined) return undefined;
       const key =
         namespace +
         resultKey({
@@ -64,6 +67,8 @@ export function useResultCache({ cache, budgets, namespace = '' }: ResultCacheOp
         const { ledger, metrics } = context.services;
         // Shared with the HTTP fast path (src/transport/http/result-cache-hits.ts), which answers most hits before yoga.
         const cost = recordHit(hit, { ledger, metrics, budgets }, context.clientName);
+        const resources = cache.resourcesOf?.(key);
+        if (resources !== undefined) hitResources.set(context, resources);
         setResultAndStopExecution({ ...splicedResult(hit), extensions: { cost } });
         return undefined;
       };
@@ -84,6 +89,7 @@ export function useResultCache({ cache, budgets, namespace = '' }: ResultCacheOp
             key,
             { data, json: JSON.stringify(data), routes: trace.resources.map((resource) => resource.route) },
             ttlMs,
+            trace.resources.map((resource) => resource.key),
           );
         },
       };

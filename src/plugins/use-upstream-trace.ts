@@ -7,7 +7,11 @@
  *   and, for a client with a daily budget, the budget left once charged with
  *   the counted requests really made;
  * - `stale`: every answer that came from the cache past its TTL, with its
- *   age and the failure it stands in for, so a client can tell.
+ *   age and the failure it stands in for, so a client can tell;
+ * - `resources`: each counted resource the operation read, with where its
+ *   answer came from (`cache`, `upstream`, `shared` in flight, `stale` with
+ *   its reason) and its age in seconds, so a client can see what its
+ *   `@maxAge` bought.
  * With `@defer`/`@stream` both go on the last payload, once everything
  * deferred has loaded.
  */
@@ -50,7 +54,11 @@ export function useUpstreamTrace({
               context.services.ledger,
               budgetRemaining,
             );
-            return { cost, ...(trace.stale.length > 0 ? { stale: [...trace.stale] } : {}) };
+            return {
+              cost,
+              ...(trace.stale.length > 0 ? { stale: [...trace.stale] } : {}),
+              ...(trace.answers.length > 0 ? { resources: [...trace.answers] } : {}),
+            };
           };
           if (Symbol.asyncIterator in result) {
             // Incremental delivery: deferred fields load after the first payload, so the cost goes on the last one.

@@ -56,8 +56,11 @@ export interface ResultCache {
   /**
    * Keeps `result` for at most `ttlMs` in every layer.
    * @param ttlMs how long every resource the result used stays fresh, as of now.
+   * @param resources the upstream cache keys the result was built from (fresh-results.ts reads them).
    */
-  set(key: string, result: StoredResult, ttlMs: number): void;
+  set(key: string, result: StoredResult, ttlMs: number, resources?: readonly string[]): void;
+  /** The upstream cache keys the result under `key` was built from, when known here. */
+  resourcesOf?(key: string): readonly string[] | undefined;
 }
 
 /** Bytes an entry is counted as: the object graph about as large as its JSON, held beside it, and the key. */

@@ -60,3 +60,41 @@ export type CacheClass = keyof typeof defaultCacheTtls;
 export const sandboxCacheTtls: Readonly<Partial<Record<CacheClass, number>>> = {
   worldCup: 10,
 };
+
+/**
+ * Stands for "never refetched" in the table below: an ended match's answers
+ * cannot change. Stored as `IMMUTABLE_TTL_MS` (finite, so that the cache
+ * file and Redis can hold it).
+ */
+export const IMMUTABLE = Number.POSITIVE_INFINITY;
+/** Ten years: what an immutable answer is stored with. */
+export const IMMUTABLE_TTL_MS = 10 * 365 * 24 * 3600 * 1000;
+
+/**
+ * Seconds an answer that belongs to a match stays fresh, by the match's
+ * state: the freshness policy (docs/caching-and-allowance.md, "Freshness by
+ * match state", mirrors it). It replaces the route class's TTL for every
+ * answer bound to a match (statistics, lineups, events, incidents,
+ * commentary, team statistics, odds over REST), and lists take the
+ * shortest over the matches they hold. Each can be overridden with
+ * `CACHE_TTL_MATCH_<STATE>` (`CACHE_TTL_MATCH_INPLAY=10`).
+ */
+export const defaultMatchStateTtls = {
+  /** Kick-off more than `soonWindow` ahead: little changes but the team news. */
+  scheduledFar: 3600,
+  /** Kick-off within `soonWindow` (lineups appear, spec 4.9), or due and not yet shown in play. */
+  scheduledSoon: 60,
+  /** In play (spec 3: `statusGroup` 3; V2 `inprogress`): shorter than the 30 s class TTLs it replaces. */
+  inPlay: 15,
+  /** Ended: the answer is final. Never refetched, kept across restarts, evicted last. */
+  ended: IMMUTABLE,
+  /** Postponed or cancelled, or scheduled and `overdue` past its kick-off without a sign of play. */
+  postponed: 3600,
+  /** How far ahead of kick-off a match is "soon": spec 4.9 polls lineups from about 3 hours before. */
+  soonWindow: 3 * 3600,
+  /** How long after its kick-off a match still shown scheduled is taken as postponed. */
+  overdue: 6 * 3600,
+} as const satisfies Record<string, number>;
+
+export type MatchFreshnessSetting = keyof typeof defaultMatchStateTtls;
+export type MatchState = Exclude<MatchFreshnessSetting, 'soonWindow' | 'overdue'>;

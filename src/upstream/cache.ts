@@ -39,6 +39,8 @@ import { Code } from '../codes/error-codes.js';
 import { MemoryEntries, type CacheEntries, type Stored, type StoredValue } from './cache-entries.js';
 import { loadOnceInCluster } from './cluster-flight.js';
 import { GatewayError, staleEligible, type ErrorCode } from './errors.js';
+import { IMMUTABLE_TTL_MS } from './cache-ttls.js';
+import type { EntryFreshness } from './match-freshness.js';
 import { gatewayErrorOf, sharedErrorOf, tierAlone, type SharedEntry, type SharedTier } from './shared-tier.js';
 
 /**
@@ -72,6 +74,8 @@ export type CacheSource = 'cache' | 'upstream' | 'shared' | 'stale';
 export interface CacheResult<T> {
   value: T;
   source: CacheSource;
+  /** Seconds since the answer was fetched, when it came from the cache (fresh or stale). */
+  ageSeconds?: number;
   stale?: StaleInfo;
   /**
    * True when this caller started the upstream request that was still in
@@ -124,10 +128,22 @@ export interface ResponseCacheOptions {
    */
   staleIfSlowMs?: number;
   /** @default Date.now */
-  now?: () => number;
+  now?: (() => number) | undefined;
   /** The tier under this replica's entries. @default tierAlone (a gateway alone) */
   shared?: SharedTierOptions | undefined;
+  /**
+   * How long an entry stays fresh, read at every look (match-freshness.ts:
+   * by the state of its match, so a state change re-classifies entries
+   * already held). @default the TTL the entry was stored with
+   */
+  freshness?: EntryFreshness | undefined;
 }
+
+/**
+ * The TTL of a loaded value: a number, or one worked out from the value and
+ * when it is stored (`of`), with `ms` for an answer that holds no value (a 404).
+ */
+export type TtlOf<T> = number | { readonly ms: number; of(value: T, storedAt: number): number };
 
 export interface CacheEvents {
   onHit?(key: string): void;
@@ -142,6 +158,7 @@ export class ResponseCache {
   private readonly maxStaleMs: number;
   private readonly staleIfSlowMs: number;
   private readonly shared: Required<SharedTierOptions>;
+  private readonly freshness: EntryFreshness | undefined;
 
   constructor(options: ResponseCacheOptions) {
     this.now = options.now ?? Date.now;
@@ -150,6 +167,38 @@ export class ResponseCache {
     // Alone nobody else loads: the wait bounds are never used.
     this.shared = { pollMs: 300, ...(options.shared ?? { tier: tierAlone, maxWaitMs: 0 }) };
     this.entries = options.entries ?? new MemoryEntries(options.maxBytes);
+    this.freshness = options.freshness;
+  }
+
+  /** The milliseconds `entry` stays fresh from when it was stored (the freshness policy's, or its own). */
+  private ttlOf(key: string, entry: Stored | SharedEntry): number {
+    if (this.freshness === undefined) return entry.ttlMs;
+    return this.freshness.ttlMs(
+      key,
+      entry.kind === 'value' ? entry : { storedAt: entry.storedAt, ttlMs: entry.ttlMs },
+      this.now(),
+    );
+  }
+
+  private isFreshEntry(key: string, entry: Stored | SharedEntry): boolean {
+    return this.now() - entry.storedAt < this.ttlOf(key, entry);
+  }
+
+  /**
+   * True when this replica holds `key` and it is no longer fresh (its TTL
+   * passed, or the state of its match changed since it was fetched). For the
+   * result cache: a stored result built on it must not answer any more.
+   * A key not held here is not known to be expired (another replica may hold it).
+   */
+  expired(key: string): boolean {
+    const entry = this.entries.peek(key);
+    return entry !== undefined && !this.isFreshEntry(key, entry);
+  }
+
+  /** Milliseconds since `key`'s entry was stored, or undefined when none is held here. */
+  ageMs(key: string): number | undefined {
+    const entry = this.entries.peek(key);
+    return entry === undefined ? undefined : Math.max(0, this.now() - entry.storedAt);
   }
 
   /**
@@ -172,7 +221,10 @@ export class ResponseCache {
    */
   freshForMs(key: string): number {
     const entry = this.entries.peek(key);
-    return entry === undefined ? 0 : Math.max(0, entry.storedAt + entry.ttlMs - this.now());
+    // An immutable answer (an ended match's) is "fresh for ten years", a number every store and header can hold.
+    return entry === undefined
+      ? 0
+      : Math.max(0, Math.min(IMMUTABLE_TTL_MS, entry.storedAt + this.ttlOf(key, entry) - this.now()));
   }
 
   /**
@@ -183,7 +235,7 @@ export class ResponseCache {
   canAnswer(key: string): boolean {
     const entry = this.entries.peek(key);
     if (entry === undefined) return false;
-    return this.now() - entry.storedAt < entry.ttlMs || this.fallbackOf(entry) !== undefined;
+    return this.isFreshEntry(key, entry) || this.fallbackOf(entry) !== undefined;
   }
 
   /**
@@ -197,7 +249,12 @@ export class ResponseCache {
     const entry = this.entries.peek(key);
     if (entry === undefined) return undefined;
     const ageMs = Math.max(0, this.now() - entry.storedAt);
-    return { ageSeconds: Math.floor(ageMs / 1000), fresh: ageMs < entry.ttlMs, answerable: this.canAnswer(key) };
+    // Fresh as every other read here counts it: by the freshness policy (its match's state), not the stored TTL.
+    return {
+      ageSeconds: Math.floor(ageMs / 1000),
+      fresh: this.isFreshEntry(key, entry),
+      answerable: this.canAnswer(key),
+    };
   }
 
   /**
@@ -215,11 +272,11 @@ export class ResponseCache {
    */
   async peek(key: string): Promise<Peeked | undefined> {
     const here = this.entries.peek(key);
-    if (here !== undefined && this.now() - here.storedAt < here.ttlMs) return peekedOf(here);
+    if (here !== undefined && this.isFreshEntry(key, here)) return peekedOf(here);
     // A tier that holds nothing of others' (alone) is not asked: no await for it.
     if (this.shared.tier.peek === undefined) return undefined;
     const entry = await this.shared.tier.peek(key);
-    if (entry === undefined || this.now() - entry.storedAt >= entry.ttlMs) return undefined;
+    if (entry === undefined || !this.isFreshEntry(key, entry)) return undefined;
     const stored = storedOf(entry);
     const latest = this.entries.peek(key);
     if (latest === undefined || latest.storedAt < stored.storedAt) this.entries.set(key, stored);
@@ -238,25 +295,48 @@ export class ResponseCache {
    * what get() answers at once, for a caller that then needs no flight,
    * fallback or deadline race.
    */
-  fresh<T>(key: string, events: CacheEvents = {}): CacheResult<T> | undefined {
+  fresh<T>(key: string, events: CacheEvents = {}, acceptAgeMs?: number): CacheResult<T> | undefined {
     const entry = this.entries.get(key);
-    if (entry === undefined || this.now() - entry.storedAt >= entry.ttlMs) return undefined;
+    if (entry === undefined || !this.answersNow(key, entry, acceptAgeMs)) return undefined;
     events.onHit?.(key);
     if (entry.kind === 'error') throw entry.error;
-    return { value: entry.value as T, source: 'cache' };
+    return { value: entry.value as T, source: 'cache', ageSeconds: this.ageSecondsOf(entry) };
+  }
+
+  /**
+   * Whether `entry` answers without a request: fresh by its TTL, or, when the
+   * caller names the age it accepts (a client's `@maxAge`), no older than that
+   * whatever its TTL says: older data accepted, or fresher demanded.
+   */
+  private answersNow(key: string, entry: Stored, acceptAgeMs: number | undefined): boolean {
+    return acceptAgeMs === undefined ? this.isFreshEntry(key, entry) : this.now() - entry.storedAt <= acceptAgeMs;
+  }
+
+  private ageSecondsOf(entry: Stored): number {
+    return Math.max(0, Math.floor((this.now() - entry.storedAt) / 1000));
+  }
+
+  /**
+   * The answer `key` holds here if it is no older than `acceptAgeMs`, read
+   * without side effects (the estimate's `peek` for an operation with `@maxAge`).
+   */
+  peekWithin(key: string, acceptAgeMs: number): Peeked | undefined {
+    const entry = this.entries.peek(key);
+    return entry !== undefined && this.now() - entry.storedAt <= acceptAgeMs ? peekedOf(entry) : undefined;
   }
 
   async get<T>(
     key: string,
-    ttlMs: number,
+    ttlMs: TtlOf<T>,
     load: () => Promise<{ value: T; size: number }>,
     events: CacheEvents = {},
+    acceptAgeMs?: number,
   ): Promise<CacheResult<T>> {
     const entry = this.entries.get(key);
-    if (entry !== undefined && this.now() - entry.storedAt < entry.ttlMs) {
+    if (entry !== undefined && this.answersNow(key, entry, acceptAgeMs)) {
       events.onHit?.(key);
       if (entry.kind === 'error') throw entry.error;
-      return { value: entry.value as T, source: 'cache' };
+      return { value: entry.value as T, source: 'cache', ageSeconds: this.ageSecondsOf(entry) };
     }
     let flight = this.inFlight.get(key);
     const started = flight === undefined;
@@ -307,10 +387,10 @@ export class ResponseCache {
     if (this.entries.get(key) === undefined) this.entries.set(key, fallback);
     const stale: StaleInfo = { ageSeconds: Math.round((this.now() - fallback.storedAt) / 1000), reason };
     events.onStale?.(key, stale);
-    return { value: fallback.value as T, source: 'stale', stale };
+    return { value: fallback.value as T, source: 'stale', stale, ageSeconds: stale.ageSeconds };
   }
 
-  private startRefresh<T>(key: string, ttlMs: number, load: () => Promise<{ value: T; size: number }>): Flight {
+  private startRefresh<T>(key: string, ttlMs: TtlOf<T>, load: () => Promise<{ value: T; size: number }>): Flight {
     let sending = false;
     const loaded = this.refresh(key, ttlMs, load, () => {
       sending = true;
@@ -330,7 +410,7 @@ export class ResponseCache {
   /** The refresh: one request for every replica of a cluster, the entry kept here and in the tier. */
   private async refresh<T>(
     key: string,
-    ttlMs: number,
+    ttlMs: TtlOf<T>,
     load: () => Promise<{ value: T; size: number }>,
     onSend: () => void,
   ): Promise<Loaded> {
@@ -345,10 +425,14 @@ export class ResponseCache {
         onSend();
         try {
           const { value, size } = await load();
-          return { kind: 'value', value, storedAt: this.now(), ttlMs, size: Math.max(1, size) };
+          const storedAt = this.now();
+          const ttl = typeof ttlMs === 'number' ? ttlMs : ttlMs.of(value, storedAt);
+          return { kind: 'value', value, storedAt, ttlMs: ttl, size: Math.max(1, size) };
         } catch (error) {
           if (error instanceof GatewayError && error.code === Code.NOT_FOUND) {
-            return { kind: 'error', error: sharedErrorOf(error), storedAt: this.now(), ttlMs };
+            // A 404 shows no state to read: the plain TTL.
+            const ttl = typeof ttlMs === 'number' ? ttlMs : ttlMs.ms;
+            return { kind: 'error', error: sharedErrorOf(error), storedAt: this.now(), ttlMs: ttl };
           }
           throw error;
         }

@@ -38,6 +38,7 @@ import type { CacheStoreFile } from '../state/cache-store-file.js';
 import { causeOf, describeFailure, isDamage } from '../state/lmdb-failure.js';
 import type { CacheEntries, Stored } from './cache-entries.js';
 import { decodeEntry, encodeEntry } from './cache-entry-codec.js';
+import { IMMUTABLE_TTL_MS } from './cache-ttls.js';
 import { knownStateChanged } from './known-state.js';
 
 /**
@@ -328,7 +329,20 @@ export class DiskEntries implements CacheEntries {
     this.evict();
   }
 
+  /**
+   * Least recently used out first, but an ended match's answers last
+   * (issue 33): they cost a request each to get back and never go stale,
+   * while anything else is soon fetched again anyway. They are told by their
+   * TTL (cache-ttls.ts `IMMUTABLE_TTL_MS`), which the file's use records hold
+   * as `uselessAt`, so the order survives a restart.
+   */
   private evict(): void {
+    if (this.bytes <= this.options.diskBytes) return;
+    const lastingFrom = this.now() + IMMUTABLE_TTL_MS / 2;
+    for (const [key, indexed] of this.index) {
+      if (this.bytes <= this.options.diskBytes) return;
+      if (indexed.uselessAt < lastingFrom) this.remove(key);
+    }
     for (const key of this.index.keys()) {
       if (this.bytes <= this.options.diskBytes) return;
       this.remove(key);

@@ -6,7 +6,8 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { GatewayMetrics } from '../metrics.js';
-import { ResponseCache, type CachedCopy, type CacheResult, type Peeked } from './cache.js';
+import { ResponseCache, type CachedCopy, type CacheResult, type Peeked, type TtlOf } from './cache.js';
+import { MatchFreshness } from './match-freshness.js';
 import type { CacheEntries } from './cache-entries.js';
 import {
   compose,
@@ -30,13 +31,19 @@ import type { Ledger } from '../spend/ledger.js';
 import { tierAlone, type SharedTier } from './shared-tier.js';
 import type { SpendMeter } from '../spend/spend-meter.js';
 import { UpstreamTrouble } from './trouble.js';
-import { resourceKey, type Route, type RouteRequest, type UpstreamBase } from './routes/route.js';
+import { resourceKey, type MatchBinding, type Route, type RouteRequest, type UpstreamBase } from './routes/route.js';
 
 export interface FetchOptions {
   /** Epoch ms by which the operation must be answered. */
   deadline: number;
   /** Records the upstream requests this call starts (joined in-flight requests are its starter's). */
   meter?: SpendMeter | undefined;
+  /**
+   * The age of a cached answer the caller accepts instead of the answer's
+   * own freshness (a client's `@maxAge`): older accepted, or fresher demanded.
+   * @default the answer's freshness
+   */
+  maxAgeMs?: number | undefined;
 }
 
 /** A route call's request and cache key (`UpstreamFetcher.prepare`). */
@@ -72,10 +79,17 @@ export interface UpstreamFetcherOptions {
   responseTier?: SharedTier | undefined;
   /** Where the response cache keeps its entries: the state backend's. @default memory only */
   cacheEntries?: CacheEntries | undefined;
+  /**
+   * The clock of the response cache and its freshness policy (tests move it
+   * instead of sleeping past a TTL). @default Date.now
+   */
+  now?: (() => number) | undefined;
 }
 
 export class UpstreamFetcher {
   readonly cache: ResponseCache;
+  /** The freshness policy by match state (match-freshness.ts): what each match-bound answer's TTL is. */
+  readonly freshness: MatchFreshness;
   private readonly dispatcher: Dispatcher;
   private readonly send: Send;
   private readonly bases: Readonly<Record<UpstreamBase, Base>>;
@@ -90,6 +104,12 @@ export class UpstreamFetcher {
    * bench's naive fetcher (bench/naive-upstream.ts) says no.
    */
   readonly sharesLoads: boolean = true;
+  /**
+   * The gateway-wide identity of this cache, the same through every
+   * operation's view of it (src/loaders/cache-view.ts): state kept per
+   * gateway (the V6 mapping pin) is keyed by it.
+   */
+  readonly scope: object = this;
 
   constructor(options: UpstreamFetcherOptions) {
     const { config, metrics, ledger } = options;
@@ -102,7 +122,10 @@ export class UpstreamFetcher {
       main: parseBase(options.baseUrl),
       v3Cycling: parseBase(options.v3CyclingBaseUrl ?? options.baseUrl),
     };
+    this.freshness = new MatchFreshness(config.matchFreshness);
     this.cache = new ResponseCache({
+      now: options.now,
+      freshness: this.freshness,
       maxBytes: config.cacheMaxBytes,
       maxStaleMs: config.maxStaleSeconds * 1000,
       entries: options.cacheEntries,
@@ -136,12 +159,18 @@ export class UpstreamFetcher {
   /** The call's request and cache key, built once: a caller that needs the key first hands both to `fetchPrepared`. */
   prepare<P>(route: Route<P, unknown>, params: P): PreparedCall {
     const request = route.build(params);
-    return { request, key: keyOfRequest(route, params, request) };
+    const key = keyOfRequest(route, params, request);
+    // Before anything reads the key: its freshness is its match's from the first look (an explicit class TTL keeps the class's).
+    if (route.match !== undefined && !this.config.cacheTtlsPinned.has(route.cacheClass)) {
+      this.freshness.bind(key, checkedBinding(route.match), params);
+    }
+    return { request, key };
   }
 
   /** True when the call would be answered without an upstream request. */
-  isCached<P>(route: Route<P, unknown>, params: P): boolean {
-    return this.cache.isFresh(this.keyOf(route, params));
+  isCached<P>(route: Route<P, unknown>, params: P, maxAgeMs?: number): boolean {
+    const key = this.keyOf(route, params);
+    return maxAgeMs === undefined ? this.cache.isFresh(key) : this.cache.peekWithin(key, maxAgeMs) !== undefined;
   }
 
   /** The call's fresh cached answer, read without side effects (ResponseCache.peek); undefined when none. */
@@ -150,8 +179,8 @@ export class UpstreamFetcher {
   }
 
   /** `peek` for a caller that has the call's cache key already (`keyOf`). */
-  async peekKey<T>(route: Route<never, T>, key: string): Promise<Peeked | undefined> {
-    const peeked = await this.cache.peek(key);
+  async peekKey<T>(route: Route<never, T>, key: string, maxAgeMs?: number): Promise<Peeked | undefined> {
+    const peeked = maxAgeMs === undefined ? await this.cache.peek(key) : this.cache.peekWithin(key, maxAgeMs);
     if (peeked?.kind !== 'value') return peeked;
     // The cache keeps the checked payload; a reader gets the payload, its dropped parts marked, as fetch() gives it.
     return { kind: 'value', value: unwrap(route, { value: peeked.value as CheckedPayload<T>, source: 'cache' }).value };
@@ -178,10 +207,17 @@ export class UpstreamFetcher {
     options: FetchOptions,
   ): Promise<CacheResult<T>> {
     const { request, key } = prepared;
-    const ttlMs = this.config.cacheTtls[route.cacheClass] * 1000;
+    const classTtlMs = this.config.cacheTtls[route.cacheClass] * 1000;
+    const ttlMs: TtlOf<CheckedPayload<T>> = this.freshness.isBound(key)
+      ? { ms: classTtlMs, of: (value, storedAt) => this.freshness.storedTtlMs(key, value, storedAt, classTtlMs) }
+      : classTtlMs;
     const labels = { route: route.template };
     // A fresh entry answers at once: no deadline timer or race for what cannot be late.
-    const fresh = this.cache.fresh<CheckedPayload<T>>(key, { onHit: () => this.metrics.cacheHits.inc(labels) });
+    const fresh = this.cache.fresh<CheckedPayload<T>>(
+      key,
+      { onHit: () => this.metrics.cacheHits.inc(labels) },
+      options.maxAgeMs,
+    );
     if (fresh !== undefined) return unwrap(route, fresh);
     const result = this.cache.get<CheckedPayload<T>>(
       key,
@@ -197,6 +233,7 @@ export class UpstreamFetcher {
           this.logger.warn({ route: route.template, ...info }, 'answered from stale cache');
         },
       },
+      options.maxAgeMs,
     );
     return raceDeadline(
       result.then((checked) => unwrap(route, checked)),
@@ -266,6 +303,18 @@ export class UpstreamFetcher {
 function keyOfRequest<P>(route: Route<P, unknown>, params: P, request: RouteRequest): string {
   const variant = route.cacheVariant?.(params);
   return `${route.version} ${resourceKey(request)}${variant === undefined ? '' : ` #${variant}`}`;
+}
+
+/** A route's binding read over what the cache keeps (the checked payload), not the payload itself. */
+function checkedBinding<P, T>(binding: MatchBinding<P, T>): MatchBinding<P, CheckedPayload<T>> {
+  const { match, sightings, competition } = binding;
+  return {
+    ...(match === undefined ? {} : { match }),
+    ...(competition === undefined ? {} : { competition }),
+    ...(sightings === undefined
+      ? {}
+      : { sightings: (checked: CheckedPayload<T>, params: P) => sightings(checked.payload, params) }),
+  };
 }
 
 /** The payload a caller reads, its dropped parts marked for the fields that read them. */

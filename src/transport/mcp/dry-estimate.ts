@@ -86,6 +86,7 @@ export function coldCache(fetcher: UpstreamFetcher): UpstreamCachePort['upstream
     canAnswer: () => false,
     keyOf: (route, params) => fetcher.keyOf(route, params),
     peekKey: async () => undefined,
+    scope: fetcher.scope,
   };
 }
 
@@ -134,6 +135,7 @@ function observed(cache: UpstreamCachePort['upstreamCache']): {
         note(route as unknown as AnyRoute, key);
         return cache.peekKey(route, key);
       },
+      scope: cache.scope,
     },
   };
 }

@@ -40,6 +40,40 @@ export interface Route<P, T> {
   cacheVariant?(params: P): string | undefined;
   /** Rejects a payload the gateway cannot read (the upstream's JSON is not trusted). */
   accepts(body: unknown): body is T;
+  /**
+   * How the answer relates to matches: the match it belongs to, and the
+   * matches (with their state) it shows. Its freshness then follows the
+   * state of those matches (src/upstream/match-freshness.ts). @default none
+   */
+  readonly match?: MatchBinding<P, T>;
+}
+
+/** What a payload can show of a match. */
+export type MatchPhase = 'scheduled' | 'inPlay' | 'ended' | 'postponed';
+
+/** One match as a payload shows it. */
+export interface MatchSighting {
+  /** The match's identity across routes of one provider (`v1 game 123`, `v2 event 456`). */
+  readonly match: string;
+  readonly phase: MatchPhase;
+  /** Kick-off, epoch ms, when the payload gives it. */
+  readonly startsAt?: number | undefined;
+}
+
+/** How a route's answers relate to matches (on `Route.match`). */
+export interface MatchBinding<P, T> {
+  /** The match this answer belongs to: its freshness is that match's. */
+  match?(params: P): string;
+  /** The matches the payload shows, with their phase; the answer is a list of them unless `match` is set. */
+  sightings?(payload: T, params: P): readonly MatchSighting[];
+  /**
+   * The competition whose matches the answer follows. On a list (with
+   * `sightings`) it says whose fixtures those are; on an answer that shows
+   * no match itself (a standings table) it makes that answer as fresh as
+   * the competition's fixture list: short only while one of its matches is
+   * in play or about to start, and due again when one changes state.
+   */
+  competition?(params: P): string;
 }
 
 export type RouteParams<R> = R extends Route<infer P, unknown> ? P : never;

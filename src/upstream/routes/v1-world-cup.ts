@@ -12,6 +12,7 @@
  * (sandbox/routes/world-cup-v1.ts). Other engineers read
  * `V1WorldCupMatchesPayload` (live ticker): keep it stable.
  */
+import { v1CompetitionKey, v1GameKey, v1Sighting } from './match-sightings.js';
 import type { Route } from './route.js';
 import { allOf, arrayOf, bool, date, int, num, obj, opt, shape, str } from './shape.js';
 
@@ -343,10 +344,25 @@ const isWorldCupGame = shape<V1WorldCupGamePayload>(
   }),
 );
 
+const worldCupCompetition = (): string => v1CompetitionKey(WORLD_CUP_V1_COMPETITION_ID);
+
 export const v1WorldCupRoutes = {
-  hub: worldCupRoute('/api/v1/world-cup', '/api/v1/world-cup', isHub),
-  matches: worldCupRoute('/api/v1/world-cup/matches', '/api/v1/world-cup/matches', isMatches),
-  standings: worldCupRoute('/api/v1/world-cup/standings', '/api/v1/world-cup/standings', isStandings),
+  hub: {
+    ...worldCupRoute('/api/v1/world-cup', '/api/v1/world-cup', isHub),
+    match: {
+      sightings: (p: V1WorldCupHubPayload) => (p.games ?? []).map(v1Sighting),
+      competition: worldCupCompetition,
+    },
+  },
+  matches: {
+    ...worldCupRoute('/api/v1/world-cup/matches', '/api/v1/world-cup/matches', isMatches),
+    match: { sightings: (p: V1WorldCupMatchesPayload) => p.matches.map(v1Sighting), competition: worldCupCompetition },
+  },
+  // A standings table moves only when one of the competition's matches does.
+  standings: {
+    ...worldCupRoute('/api/v1/world-cup/standings', '/api/v1/world-cup/standings', isStandings),
+    match: { competition: worldCupCompetition },
+  },
   /** Assumption: the groups shortcut's path. */
   groups: worldCupRoute('/api/v1/world-cup/groups', '/api/v1/world-cup/groups', isGroups),
   odds: worldCupRoute('/api/v1/world-cup/odds', '/api/v1/world-cup/odds', isPolls),
@@ -358,9 +374,23 @@ export const v1WorldCupRoutes = {
     cacheClass: 'worldCupGame',
     build: (p: { id: number }) => ({ path: `/api/v1/world-cup/game/${p.id}`, query: {} }),
     accepts: isWorldCupGame,
+    // Venue, lineups, events, commentary: the game's own, and its own payload shows its state.
+    match: {
+      match: (p: { id: number }) => v1GameKey(p.id),
+      sightings: (p: V1WorldCupGamePayload) => [v1Sighting(p.game)],
+    },
   },
-  competitionMatches: competitionRoute('matches', isMatches),
-  competitionStandings: competitionRoute('standings', isStandings),
+  competitionMatches: {
+    ...competitionRoute('matches', isMatches),
+    match: {
+      sightings: (p: V1WorldCupMatchesPayload) => p.matches.map(v1Sighting),
+      competition: (p: { competitionId: number }) => v1CompetitionKey(p.competitionId),
+    },
+  },
+  competitionStandings: {
+    ...competitionRoute('standings', isStandings),
+    match: { competition: (p: { competitionId: number }) => v1CompetitionKey(p.competitionId) },
+  },
   competitionGroups: competitionRoute('groups', isGroups),
   /** Assumption: the competitors of a competition live at `/api/v1/competition/{id}/competitors`. */
   competitionCompetitors: competitionRoute('competitors', isCompetitors),
@@ -372,6 +402,10 @@ export const v1WorldCupRoutes = {
     cacheClass: 'worldCupGame',
     build: (p: { gameId: number }) => ({ path: `/api/v1/game/${p.gameId}`, query: {} }),
     accepts: shape<V1GamePayload>(obj({ game: gameDetail })),
+    match: {
+      match: (p: { gameId: number }) => v1GameKey(p.gameId),
+      sightings: (p: V1GamePayload) => [v1Sighting(p.game)],
+    },
   },
   lineups: {
     version: 'v1',
@@ -381,6 +415,7 @@ export const v1WorldCupRoutes = {
     cacheClass: 'worldCupGame',
     build: (p: { gameId: number }) => ({ path: `/api/v1/game/${p.gameId}/lineups`, query: {} }),
     accepts: shape<V1LineupsPayload>(obj({ lineups: arrayOf(lineupTeam) })),
+    match: { match: (p: { gameId: number }) => v1GameKey(p.gameId) },
   },
   competitor: {
     version: 'v1',

@@ -7,6 +7,7 @@
  * and an event detail is `{ event }`, with the `V2Event` shape of `v2.ts`.
  * The sandbox serves the same shapes.
  */
+import { v2EventKey, v2Sighting } from './match-sightings.js';
 import { isObject, type Route } from './route.js';
 import type { V2Event, V2SportParam } from './v2.js';
 import { v2Event, v2Events } from './v2-shapes.js';
@@ -28,6 +29,13 @@ export function isEventList(body: unknown): body is { events: V2Event[] } {
   return isObject(body) && v2Events(body['events']);
 }
 
+type SeasonEventsParams = V2SportParam & {
+  tournamentId: number;
+  seasonId: number;
+  direction: 'last' | 'next';
+  page: number;
+};
+
 export const v2EventRoutes = {
   /** Assumption: `/api/match/{id}` is the event detail (the spec names `/api/match/{matchId}/...` sub-routes). */
   event: {
@@ -38,6 +46,11 @@ export const v2EventRoutes = {
     cacheClass: 'v2Events',
     build: (p: V2SportParam & { id: number }) => ({ path: `/v2/${p.sport}/api/match/${p.id}`, query: {} }),
     accepts: (body: unknown): body is V2EventPayload => isObject(body) && v2Event(body['event']),
+    // The event's own detail shows its state; a page of events takes the shortest of its events'.
+    match: {
+      match: (p: V2SportParam & { id: number }) => v2EventKey(p.sport, p.id),
+      sightings: (payload: V2EventPayload, p: V2SportParam & { id: number }) => [v2Sighting(p.sport, payload.event)],
+    },
   },
   /** Spec 4.7 shows `/events/next/:page`; `/events/last/:page` is assumed as its finished-events counterpart. */
   seasonEvents: {
@@ -46,12 +59,14 @@ export const v2EventRoutes = {
     auth: true,
     counted: true,
     cacheClass: 'v2Events',
-    build: (
-      p: V2SportParam & { tournamentId: number; seasonId: number; direction: 'last' | 'next'; page: number },
-    ) => ({
+    build: (p: SeasonEventsParams) => ({
       path: `/v2/${p.sport}/api/tournament/${p.tournamentId}/season/${p.seasonId}/events/${p.direction}/${p.page}`,
       query: {},
     }),
     accepts: isEventsPage,
+    match: {
+      sightings: (payload: V2EventsPage, p: SeasonEventsParams) =>
+        payload.events.map((event) => v2Sighting(p.sport, event)),
+    },
   },
 } as const satisfies Record<string, Route<never, unknown>>;

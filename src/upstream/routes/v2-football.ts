@@ -8,6 +8,7 @@
  * below, in V2 terminology (events, homeTeam/awayTeam, tournament,
  * startTimestamp; spec 2.14), served alike by the sandbox.
  */
+import { v2EventKey, v2Sighting } from './match-sightings.js';
 import type { Route } from './route.js';
 import type { V2Event, V2Ref, V2Team, V2UniqueTournament } from './v2.js';
 import { arrayOf, bool, epochSeconds, int, num, obj, opt, shape, str } from './shape.js';
@@ -269,6 +270,8 @@ export const v2FootballRoutes = {
     build: (p: { page: number }) => ({ path: `${BASE}/api/world-cup-2026/matches`, query: { page: p.page } }),
     accepts: (body: unknown): body is V2WorldCupMatchesPage =>
       shapes.events(body) && typeof (body as { hasNextPage?: unknown }).hasNextPage === 'boolean',
+    // A fixture list: fresh for the shortest of its matches' states.
+    match: { sightings: (payload: V2WorldCupMatchesPage) => payload.events.map((e) => v2Sighting('football', e)) },
   },
   worldCupRound: {
     version: 'v2',
@@ -278,6 +281,7 @@ export const v2FootballRoutes = {
     cacheClass: 'v2WorldCup',
     build: (p: { round: number }) => ({ path: `${BASE}/api/world-cup-2026/matches/round/${p.round}`, query: {} }),
     accepts: (body: unknown): body is V2RoundEventsPayload => shapes.events(body),
+    match: { sightings: (payload: V2RoundEventsPayload) => payload.events.map((e) => v2Sighting('football', e)) },
   },
   worldCupRounds: fixed<V2RoundsPayload>('/api/world-cup-2026/rounds', 'v2WorldCup', shapes.rounds),
   worldCupKnockout: fixed<V2KnockoutPayload>('/api/world-cup-2026/knockout', 'v2WorldCup', shapes.knockout),
@@ -343,6 +347,7 @@ export const v2FootballRoutes = {
     cacheClass: 'v2Live',
     build: (p: { matchId: number }) => ({ path: `${BASE}/api/match/${p.matchId}/lineups`, query: {} }),
     accepts: (body: unknown): body is V2LineupsPayload => shapes.lineups(body),
+    match: { match: (p: { matchId: number }) => v2EventKey('football', p.matchId) },
   },
 } as const;
 

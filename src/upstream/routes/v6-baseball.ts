@@ -7,6 +7,7 @@
  * applies to baseball too, and the payloads below (served alike by the
  * sandbox). V6 IDs are opaque strings; logos are bare file names (spec 2.5).
  */
+import { v6MatchKey, v6Phase } from './match-sightings.js';
 import type { Route } from './route.js';
 import { arrayOf, bool, date, int, num, obj, oneOf, opt, recordOf, shape, str } from './shape.js';
 
@@ -70,10 +71,25 @@ const oddsShape = obj({
   ),
 });
 
+const ofMatch = { match: (p: { matchId: string }) => v6MatchKey('baseball', p.matchId) };
+
 export const v6BaseballRoutes = {
-  match: match('', shape<{ match: V6BaseballMatch }>(matchShape)),
-  teamStats: match('/team-stats', shape<V6BaseballTeamStatsPayload>(teamStatsShape)),
-  odds: match('/odds', shape<V6BaseballOddsPayload>(oddsShape)),
+  // The match's own payload shows its state; its team statistics and odds over REST follow it.
+  match: {
+    ...match('', shape<{ match: V6BaseballMatch }>(matchShape)),
+    match: {
+      ...ofMatch,
+      sightings: (payload: { match: V6BaseballMatch }, p: { matchId: string }) => [
+        {
+          match: v6MatchKey('baseball', p.matchId),
+          phase: v6Phase(payload.match.status),
+          startsAt: Date.parse(payload.match.startTime),
+        },
+      ],
+    },
+  },
+  teamStats: { ...match('/team-stats', shape<V6BaseballTeamStatsPayload>(teamStatsShape)), match: ofMatch },
+  odds: { ...match('/odds', shape<V6BaseballOddsPayload>(oddsShape)), match: ofMatch },
 } as const satisfies Record<string, Route<never, unknown>>;
 
 /** The sub-resources that answer 501 (spec 4.9, 7). */
