@@ -33,7 +33,9 @@ describe('LocalLinkStore', () => {
 
   it('a burst of findings is one write of the file, not one per finding, and a restart reads them all', async () => {
     const store = await LocalLinkStore.open(dir, logger, { persistDelayMs: 60_000 });
-    await Promise.all(Array.from({ length: 104 }, (_, i) => store.put(`v2:football:match:v1:${i}`, finding(String(i)))));
+    await Promise.all(
+      Array.from({ length: 104 }, (_, i) => store.put(`v2:football:match:v1:${i}`, finding(String(i)))),
+    );
     // Nothing is written while the window is open: the findings answer from memory meanwhile.
     expect(store.writes).toBe(0);
     expect(await store.get('v2:football:match:v1:103')).toEqual(finding('103'));
