@@ -74,8 +74,7 @@ export const hockeyV1Resolvers: Resolvers = {
         gameId: gameId == null ? undefined : integerId(gameId, 'gameId'),
         limit: limit ?? undefined,
       };
-      // An article has no route of its own: its ID names the list it came in (src/model/node-sources.ts).
-      return ctx.upstream.load(v1Routes.news, params).then((payload) => listedAt(payload, params));
+      return ctx.upstream.load(v1Routes.news, params);
     },
     athlete: (_, { id }, ctx) => loadV1HockeyAthlete(ctx, integerId(id, 'athlete id')),
     athletes: (_, { ids }, ctx) => {
@@ -122,13 +121,13 @@ export const hockeyV1Resolvers: Resolvers = {
   V1HockeyNews: {
     articles: (payload) => {
       const sources = new Map(payload.data.newsSources.map((source) => [source.id, source]));
-      const via = listingOf(payload) ?? {};
-      return payload.data.news.map((article) => listedAt({ article, sources }, via));
+      return payload.data.news.map((article) => ({ article, sources }));
     },
     sources: (payload) => payload.data.newsSources,
   },
   V1HockeyNewsArticle: {
-    id: (model) => globalId('V1HockeyNewsArticle', model.article.id, listingOf(model)),
+    // One article, one ID, whichever listing returned it: node(id:) reads the default listing (src/model/node-sources.ts).
+    id: (model) => globalId('V1HockeyNewsArticle', model.article.id),
     ref: ({ article }) => ref(article.id),
     title: ({ article }) => article.title,
     publishedAt: ({ article }) => article.publishDate,

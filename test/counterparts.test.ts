@@ -30,6 +30,9 @@ const v1Competitor = (id: number): string => gid(`V1:football:V1FootballCompetit
 const FIELDS = 'version nativeId nodeId name confidence evidence status';
 const byId = `query($id: ID!, $versions: [Version!]!) { counterparts(id: $id, versions: $versions) { ${FIELDS} } }`;
 
+const withoutCatalogue = (byRoute: Record<string, number>): Record<string, number> =>
+  Object.fromEntries(Object.entries(byRoute).filter(([route]) => route !== 'GET /reference/sports'));
+
 /** Settings that leave the link store the only thing that can answer without a request. */
 const ONLY_LINKS_REMEMBER = { RESULT_CACHE: 'false', CACHE_STORE: 'memory' };
 
@@ -140,6 +143,52 @@ describe('counterparts', () => {
     const found = result.data?.counterparts ?? [];
     expect(found.map((c) => c.nativeId).sort()).toEqual(['970006', '970007']);
     expect(found.every((c) => c.status === 'CANDIDATE')).toBe(true);
+  });
+
+  it('a short name both payloads carry, with the country, is a match where the full names only partly agree', async () => {
+    const before = await allowanceRemaining(stack);
+    const there = await ask(stack, v1Competitor(91_008), ['V2', 'V3']);
+    expect(there.result.errors).toBeUndefined();
+    // The competitor (its names and country), one search on V2 and one on V3.
+    expect(there.cost?.estimated).toBe(3);
+    expect(there.cost?.allowanceRemaining).toBe(before - 3);
+    expect(there.cost?.upstreamRequests).toBe(3);
+    // The sport catalogue is free (not counted, not estimated), and may be cached by an earlier test.
+    expect(withoutCatalogue(there.counts.byRoute)).toEqual({
+      'GET /api/v1/competitor/91008': 1,
+      'GET /v2/football/api/search': 1,
+      'GET /v3/search': 1,
+    });
+    // "Internazionale Milano" / "FC Internazionale" only partly agree (0.665); "Inter" / "Inter" and Italy do.
+    // V3's "Inter" is not found by the name's search term ("internazionale"): no counterpart rather than a wrong one.
+    expect(there.result.data?.counterparts).toEqual([
+      {
+        version: 'V2',
+        nativeId: '970008',
+        nodeId: v2Team(970_008),
+        name: 'FC Internazionale',
+        confidence: 0.9,
+        evidence: 'SHORT_NAME_AND_COUNTRY',
+        status: 'MATCH',
+      },
+    ]);
+    // From V2: V1's search hits carry no short name, so the partly agreeing full names alone decide: a candidate.
+    const back = await ask(stack, v2Team(970_008), ['V1']);
+    expect(back.result.errors).toBeUndefined();
+    expect(back.cost?.estimated).toBe(2);
+    expect(back.cost?.upstreamRequests).toBe(2);
+    expect(withoutCatalogue(back.counts.byRoute)).toEqual({
+      'GET /v2/football/api/teams/970008': 1,
+      'GET /search': 1,
+    });
+    expect(back.result.data?.counterparts).toEqual([
+      expect.objectContaining({
+        nativeId: '91008',
+        confidence: 0.665,
+        evidence: 'NAME_AND_COUNTRY',
+        status: 'CANDIDATE',
+      }),
+    ]);
   });
 
   it("the spec's known link (V2 tournament 16 is V1 competition 5930) is answered without a request", async () => {

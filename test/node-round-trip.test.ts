@@ -94,7 +94,7 @@ const SAMPLES: readonly Sample[] = [
       query: `{ v1 { hockey {
         athlete(id: ${hockeyV1Ids.firstAthleteId}) { ${f('V1HockeyAthlete')} }
         standings(competition: ${hockeyV1Ids.topLeague.standingsId}, season: 2025) { entries { competitor { ${f('V1HockeyCompetitor')} } } }
-        news(competitionId: ${hockeyV1Ids.topLeague.newsId}, limit: 10) { articles { ${f('V1HockeyNewsArticle')} } }
+        news { articles { ${f('V1HockeyNewsArticle')} } }
       } } }`,
     }),
     entities: {
@@ -103,6 +103,7 @@ const SAMPLES: readonly Sample[] = [
         (at(d, 'v1', 'hockey', 'standings', 'entries') as Json[]).slice(0, 3).map((e) => e['competitor'] as Json),
       V1HockeyNewsArticle: many('v1', 'hockey', 'news', 'articles'),
     },
+    // An article's ID names no listing: node(id:) reads the one `news` asks with no arguments while fresh (here).
   },
   {
     name: 'v1.worldCup: matches and their teams, a game detail with its venue',
@@ -402,6 +403,52 @@ describe('node(id:) round trip of every Node type', () => {
     const plain = at(tables.data!, 'v1', 'hockey', 'plain', 'entries') as Json[];
     expect(plain.length).toBeGreaterThan(0);
     expect(plain).toEqual(at(tables.data!, 'v1', 'hockey', 'named', 'entries'));
+
+    // A news article listed by a league's filter, a game's filter and the default listing: one ID.
+    const article = stack.sandbox.fixtures.hockeyV1.news.find(
+      (item) => item.gameId !== null && item.competitionId !== null,
+    );
+    if (article === undefined) throw new Error('no hockey news article about a game');
+    const news = await gql<Json>(
+      stack.gateway.url,
+      `query($competition: ID!, $game: ID!) { v1 { hockey {
+        all: news(limit: 100) { articles { id ref { nativeId } } }
+        league: news(competitionId: $competition) { articles { id ref { nativeId } } }
+        game: news(gameId: $game) { articles { id ref { nativeId } } }
+      } } }`,
+      { competition: String(article.competitionId), game: String(article.gameId) },
+    );
+    expect(news.errors).toBeUndefined();
+    const idIn = (listing: string): unknown =>
+      (at(news.data!, 'v1', 'hockey', listing, 'articles') as Json[]).find(
+        (a) => (a['ref'] as Json)['nativeId'] === String(article.article.id),
+      )?.['id'];
+    expect(idIn('all')).toEqual(expect.any(String));
+    expect(idIn('league')).toBe(idIn('all'));
+    expect(idIn('game')).toBe(idIn('all'));
+    // Its refetch reads the listing `news` asks with no arguments (the 20 newest, cached by the samples) while
+    // it holds the article, else the route without arguments: one request, estimated exactly.
+    const newest = (at(news.data!, 'v1', 'hockey', 'all', 'articles') as Json[]).slice(0, 20);
+    const inNewest = newest.some((a) => (a['ref'] as Json)['nativeId'] === String(article.article.id));
+    await resetCounts(stack.sandbox.url);
+    const refetched = await gql<Json>(
+      stack.gateway.url,
+      `query($id: ID!) { node(id: $id) { id ... on V1HockeyNewsArticle { ref { nativeId } } } }`,
+      { id: idIn('game') },
+    );
+    expect(refetched.errors).toBeUndefined();
+    expect(at(refetched.data!, 'node', 'id')).toBe(idIn('all'));
+    const expected = inNewest ? {} : { 'GET /v1/hockey/news': 1 };
+    expect((await requestCounts(stack.sandbox.url)).byRoute).toEqual(expected);
+    expect(costOf(refetched)).toMatchObject({ estimated: inNewest ? 0 : 1, upstreamRequests: inNewest ? 0 : 1 });
+    // An ID minted before, naming its listing, still resolves, and node(id:).id is the one ID of today.
+    const older = Buffer.from(
+      `V1:hockey:V1HockeyNewsArticle?gameId=${String(article.gameId)}:${String(article.article.id)}`,
+      'utf8',
+    ).toString('base64url');
+    const old = await gql<Json>(stack.gateway.url, 'query($id: ID!) { node(id: $id) { id } }', { id: older });
+    expect(old.errors).toBeUndefined();
+    expect(at(old.data!, 'node', 'id')).toBe(idIn('all'));
 
     const game = liveWorldCupGame(stack);
     const worldCup = await gql<Json>(

@@ -223,6 +223,7 @@ export function register(router: Router, fixtures: Fixtures): void {
         competitor: {
           id: club.id,
           name: club.name,
+          ...(club.shortName === undefined ? {} : { shortName: club.shortName }),
           ...(club.country === undefined ? {} : { countryName: club.country }),
         },
       };

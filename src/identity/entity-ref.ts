@@ -50,9 +50,19 @@ export type Described = DescribedEntity | DescribedMatch;
  * the names agree and both versions give the same country; `NAME`: the names
  * agree but one version gives no country, so a same-named entity elsewhere
  * cannot be ruled out; `TEAMS_AND_KICKOFF`: a match whose two teams' names
- * agree and whose kickoffs are within KICKOFF_WINDOW_MS.
+ * agree and whose kickoffs are within KICKOFF_WINDOW_MS; `SHORT_NAME_AND_COUNTRY`
+ * / `SHORT_NAME`: the full names differ, but a short name one payload
+ * carries equals the other's name or short name, with / without the same
+ * country (score.ts).
  */
-export type Evidence = 'KNOWN_MAPPING' | 'OPERATOR' | 'NAME_AND_COUNTRY' | 'NAME' | 'TEAMS_AND_KICKOFF';
+export type Evidence =
+  | 'KNOWN_MAPPING'
+  | 'OPERATOR'
+  | 'NAME_AND_COUNTRY'
+  | 'NAME'
+  | 'TEAMS_AND_KICKOFF'
+  | 'SHORT_NAME_AND_COUNTRY'
+  | 'SHORT_NAME';
 
 /** `MATCH` at or above MATCH_THRESHOLD, `CANDIDATE` below: offered, never taken for the same entity. */
 export type LinkStatus = 'MATCH' | 'CANDIDATE';

@@ -19,7 +19,7 @@
  * | type                | via                                   | sources                                        |
  * |---------------------|---------------------------------------|------------------------------------------------|
  * | V1HockeyCompetitor  | competition?, season? (as the table names itself) | `/v1/hockey/standings` asked with fewer of those (fresh, when it is that table), then with those |
- * | V1HockeyNewsArticle | competitionId?, gameId?, limit?       | `/v1/hockey/news` with those                   |
+ * | V1HockeyNewsArticle | none (competitionId?, gameId?, limit? in IDs minted before) | `/v1/hockey/news?limit=20` (the field's default, fresh), then without arguments; an older ID's own listing last |
  * | V1FootballVenue     | game                                  | World Cup game (fresh), then `/api/v1/game/{id}` |
  * | V2Venue             | team                                  | `/api/teams/{team}`                            |
  * | V1FootballCompetitor | slot (an undecided knockout slot only) | `/api/v1/world-cup/matches`                   |
@@ -43,7 +43,7 @@ import { ErrorCode, GatewayError } from '../upstream/errors.js';
 import { knownGap } from '../upstream/known-gaps.js';
 import type { Route } from '../upstream/routes/route.js';
 import { v1WorldCupRoutes } from '../upstream/routes/v1-world-cup.js';
-import { v1Routes, type V1StandingsPayload } from '../upstream/routes/v1.js';
+import { v1Routes, type V1NewsPayload, type V1StandingsPayload } from '../upstream/routes/v1.js';
 import { v2AussieRulesRoutes } from '../upstream/routes/v2-aussie-rules.js';
 import { v2EventRoutes } from '../upstream/routes/v2-events.js';
 import { v2MotorsportRoutes } from '../upstream/routes/v2-motorsport.js';
@@ -120,6 +120,9 @@ function requiredVia(id: GlobalId, key: string, alternative: string): string {
   return value;
 }
 
+/** `V1Hockey.news(limit: Int = 20)` in schema/: the listing the field asks when given no arguments. */
+const DEFAULT_NEWS_LIMIT = 20;
+
 const V3_WINDOWS: readonly V3WindowName[] = ['today', 'live', 'yesterday', 'tomorrow'];
 
 /**
@@ -194,20 +197,28 @@ export const nodeSources: Readonly<Record<string, NodeSources>> = {
     ];
   },
   V1HockeyNewsArticle: (id) => {
+    // An article has a native ID but no route of its own. Its ID names no listing (one article, one ID,
+    // whichever listing returned it): listings any place can name are read instead. First the one
+    // `v1 { hockey { news } }` asks (the schema's default limit), while fresh: a refetch of what it just
+    // listed is free. Then the route without arguments, the widest listing the spec shows (one request).
+    // An ID minted before this names its own listing: that one is read last. Either way the article comes
+    // back without `via`, so node(id:).id is the one ID of today.
     const articleId = integerId(id.nativeId, 'article id');
-    const params = {
+    const pick = (p: V1NewsPayload) => {
+      const article = p.data.news.find((a) => a.id === articleId);
+      if (article === undefined) return undefined;
+      const sources = new Map(p.data.newsSources.map((s) => [s.id, s]));
+      return made({ article, sources }, 'V1HockeyNewsArticle', undefined);
+    };
+    const latest = source(v1Routes.news, { limit: DEFAULT_NEWS_LIMIT }, pick);
+    const widest = source(v1Routes.news, {}, pick);
+    if (id.via === undefined) return [latest, widest];
+    const listed = {
       competitionId: viaInteger(id, 'competitionId'),
       gameId: viaInteger(id, 'gameId'),
       limit: viaInteger(id, 'limit'),
     };
-    return [
-      source(v1Routes.news, params, (p) => {
-        const article = p.data.news.find((a) => a.id === articleId);
-        if (article === undefined) return undefined;
-        const sources = new Map(p.data.newsSources.map((s) => [s.id, s]));
-        return made({ article, sources }, 'V1HockeyNewsArticle', id.via);
-      }),
-    ];
+    return [latest, widest, source(v1Routes.news, listed, pick)];
   },
   V1WorldCupMatch: (id) => {
     const gameId = integerId(id.nativeId, 'game id');

@@ -59,6 +59,10 @@ export async function openLocalBackend({ config, logger, purpose }: StateOptions
     readiness: () => ({ ready: true, reasons: [] }),
     degraded: false,
     memberCount: 1,
-    close: () => local.close(),
+    close: async () => {
+      // Before the state: the DATA_DIR lock is released with it.
+      await links.close();
+      await local.close();
+    },
   };
 }
