@@ -34,8 +34,6 @@ const ONE_YEAR = 365 * 24 * 3600;
 interface HttpFreshness {
   readonly cacheControl: string;
   readonly etag: string | undefined;
-  /** GET, or a persisted operation: what a cache in front can key by URL or hash. */
-  readonly applies: boolean;
 }
 
 export interface HttpCachingOptions {
@@ -52,15 +50,19 @@ export function useHttpCaching({ freshForMs }: HttpCachingOptions): Plugin<Gatew
       const trace = context.upstream?.trace;
       if (request === undefined || trace === undefined) return undefined;
       const extensions = context.params?.extensions as Record<string, unknown> | undefined;
+      // GET, or a persisted operation: what a cache in front can key by URL or hash.
       const applies =
         request.method === 'GET' ||
         extensions?.['persistedQuery'] !== undefined ||
         (context.params as { documentId?: unknown } | undefined)?.documentId !== undefined;
+      // Nothing to write for a request these headers do not apply to (a plain POST; batching is off, so one
+      // execution per request): its data is neither serialized nor hashed for an ETag no one sends.
+      if (!applies) return undefined;
       return {
         onExecuteDone({ result }) {
           if (Symbol.asyncIterator in result) return;
           const store = (cacheControl: string, etag?: string): void => {
-            byRequest.set(request, { cacheControl, etag, applies });
+            byRequest.set(request, { cacheControl, etag });
           };
           if ((result.errors?.length ?? 0) > 0 || trace.stale.length > 0 || result.data == null)
             return store('no-store');
@@ -84,7 +86,7 @@ export function useHttpCaching({ freshForMs }: HttpCachingOptions): Plugin<Gatew
     },
     onResponse({ request, response, setResponse }) {
       const freshness = byRequest.get(request);
-      if (freshness === undefined || !freshness.applies) return;
+      if (freshness === undefined) return;
       response.headers.set('cache-control', freshness.cacheControl);
       if (freshness.etag === undefined || response.status !== 200) return;
       response.headers.set('etag', freshness.etag);

@@ -27,11 +27,20 @@ export function costExtension(
   ledger: Pick<Ledger, 'snapshot'>,
   budgetRemaining: number | undefined,
 ): CostExtension {
-  return {
-    ...(spent.estimated === undefined ? {} : { estimated: spent.estimated }),
-    upstreamRequests: spent.upstreamRequests,
-    cacheHits: spent.cacheHits,
-    allowanceRemaining: ledger.snapshot().remaining,
-    ...(budgetRemaining === undefined ? {} : { budgetRemaining }),
-  };
+  // Built by assignment in the documented key order, not by spreading optional parts: made on every result-cache
+  // hit, where the spreads' throwaway objects were a few per cent of the hit's CPU.
+  const { remaining } = ledger.snapshot();
+  const extension: Mutable<CostExtension> =
+    spent.estimated === undefined
+      ? { upstreamRequests: spent.upstreamRequests, cacheHits: spent.cacheHits, allowanceRemaining: remaining }
+      : {
+          estimated: spent.estimated,
+          upstreamRequests: spent.upstreamRequests,
+          cacheHits: spent.cacheHits,
+          allowanceRemaining: remaining,
+        };
+  if (budgetRemaining !== undefined) extension.budgetRemaining = budgetRemaining;
+  return extension;
 }
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };

@@ -9,7 +9,9 @@ export class LocalResultCache implements ResultCache {
 
   constructor(maxBytes: number) {
     this.maxBytes = maxBytes;
-    this.entries = new LRUCache<string, StoredResult>({ maxSize: maxBytes, ttlAutopurge: false });
+    // ttlResolution 0: each lookup reads the clock itself. lru-cache's default (1 ms) keeps the time it read and
+    // arms a timer to forget it, a timer for nearly every hit of the HTTP fast path (about 1 % of a hit's CPU).
+    this.entries = new LRUCache<string, StoredResult>({ maxSize: maxBytes, ttlAutopurge: false, ttlResolution: 0 });
   }
 
   getLocal(key: string): StoredResult | undefined {

@@ -12,9 +12,14 @@ export class InFlightRequests {
 
   /** `next`, with each request counted until its response closes. */
   track(next: RequestListener): RequestListener {
+    const open = this.#open;
+    // One listener for every response (`this` is the response): no closure per request. A response closes once.
+    function forget(this: ServerResponse): void {
+      open.delete(this);
+    }
     return (req, res) => {
-      this.#open.add(res);
-      res.once('close', () => this.#open.delete(res));
+      open.add(res);
+      res.on('close', forget);
       if (this.#draining) res.setHeader('connection', 'close');
       next(req, res);
     };
