@@ -148,6 +148,57 @@ describe('freshness by match state', () => {
     expect((await spent()).list).toBe(0);
   });
 
+  describe('odds over REST', () => {
+    const LINES = 'query ($g: ID!) { v1 { hockey { lines(gameId: $g) { gameId } } } }';
+    const DETAIL = 'query ($id: ID!) { v1 { worldCup { gameDetail(id: $id) { match { statusGroup } } } } }';
+    const counted = async (route: string): Promise<number> => {
+      const { byRoute } = await requestCounts(stack.sandbox.url);
+      await resetCounts(stack.sandbox.url);
+      return byRoute[route] ?? 0;
+    };
+    const lines = async (gameId: number): Promise<number> => {
+      const result = await gql(stack.gateway.url, LINES, { g: String(gameId) });
+      expect(result.errors).toBeUndefined();
+      return counted('GET /v1/hockey/bets/lines');
+    };
+
+    it("binds a hockey game's betting lines to the game's state once its V1 detail shows it", async () => {
+      const [held, unseen] = stack.sandbox.fixtures.hockeyV1.games;
+      const detail = await gql<{ v1: { worldCup: { gameDetail: { match: { statusGroup: number } } } } }>(
+        stack.gateway.url,
+        DETAIL,
+        { id: String(held!.id) },
+      );
+      expect(detail.errors).toBeUndefined();
+      expect(detail.data!.v1.worldCup.gameDetail.match.statusGroup).toBe(2);
+      await resetCounts(stack.sandbox.url);
+      expect(await lines(held!.id)).toBe(1);
+      expect(await lines(unseen!.id)).toBe(1);
+      // Past the `lines` class's 30 s: the game whose detail is held is shown scheduled months ago
+      // (postponed, an hour); the other's state is unknown, so its lines keep the class TTL.
+      advance(31_000);
+      expect(await lines(held!.id)).toBe(0);
+      expect(await lines(unseen!.id)).toBe(1);
+      advance(defaultMatchStateTtls.postponed * 1000);
+      expect(await lines(held!.id)).toBe(1);
+    });
+
+    it('keeps V4 odds on their class TTL: no V4 payload the spec shows gives a match state', async () => {
+      const [eventId] = stack.sandbox.fixtures.otherSports.v4.events.get('ice-hockey')!;
+      const odds = async (): Promise<number> => {
+        const result = await gql(stack.gateway.url, `{ v4 { odds(sport: ICE_HOCKEY, eventId: "${eventId}") { eventId } } }`);
+        expect(result.errors).toBeUndefined();
+        return counted('GET /v4/ice-hockey/odds');
+      };
+      await resetCounts(stack.sandbox.url);
+      expect(await odds()).toBe(1);
+      advance(29_000);
+      expect(await odds()).toBe(0);
+      advance(2_000);
+      expect(await odds()).toBe(1);
+    });
+  });
+
   describe("a client's @maxAge", () => {
     const GAME_AGED = (seconds: number): string =>
       `query ($id: ID!) @maxAge(seconds: ${seconds}) { v1 { worldCup { game(id: $id) { commentary { minute } } } } }`;
