@@ -148,6 +148,70 @@ describe('freshness by match state', () => {
     expect((await spent()).list).toBe(0);
   });
 
+  describe('an answer served whole from the result cache', () => {
+    const BOTH =
+      'query ($id: ID!) { v1 { worldCup { game(id: $id) { commentary { minute } } matches { ref { nativeId } } } } }';
+    interface Reported {
+      cost: { upstreamRequests: number; cacheHits: number };
+      resources?: Array<{ route: string; source: string; ageSeconds: number }>;
+    }
+    const post = async (query: string, id: string): Promise<Reported> => {
+      const result = await gql(stack.gateway.url, query, { id });
+      expect(result.errors).toBeUndefined();
+      return result.extensions as unknown as Reported;
+    };
+    /** Over GET: not the HTTP fast path but the result cache's yoga stage. */
+    const get = async (query: string, id: string): Promise<Reported> => {
+      const url = new URL(`${stack.gateway.url}/graphql`);
+      url.searchParams.set('query', query);
+      url.searchParams.set('variables', JSON.stringify({ id }));
+      const response = await fetch(url, { headers: { accept: 'application/json' } });
+      expect(response.status).toBe(200);
+      const body = (await response.json()) as { errors?: unknown; extensions: Reported };
+      expect(body.errors).toBeUndefined();
+      return body.extensions;
+    };
+    const sorted = (reported: Reported): Reported['resources'] =>
+      [...(reported.resources ?? [])].sort((a, b) => a.route.localeCompare(b.route));
+
+    it("reports each counted resource's source and age as an executed answer does, ages moving with time", async () => {
+      const ended = (await list()).find((m) => m.statusGroup === 4)!.ref.nativeId;
+      await spent();
+      const first = await post(BOTH, ended);
+      expect(first.cost).toMatchObject({ upstreamRequests: 1 });
+      advance(5_000);
+      // A stored result (the fast path for a POST): nothing executed, nothing sent.
+      const hit = await post(BOTH, ended);
+      expect(hit.cost).toMatchObject({ upstreamRequests: 0, cacheHits: 2 });
+      expect(await spent(ended)).toEqual({ list: 0, game: 1 });
+      // The same as executing another text over the same cache reports.
+      const executed = await post(BOTH.replace('commentary { minute }', 'commentary { minute text }'), ended);
+      expect(executed.cost).toMatchObject({ upstreamRequests: 0, cacheHits: 2 });
+      expect(sorted(hit)).toEqual(sorted(executed));
+      expect(sorted(hit)).toEqual([
+        { route: '/api/v1/world-cup/game/{id}', source: 'cache', ageSeconds: 5 },
+        { route: '/api/v1/world-cup/matches', source: 'cache', ageSeconds: 5 },
+      ]);
+      // The list is short-lived while games are in play; the ended game's detail is immutable.
+      advance(3 * 24 * 3600 * 1000);
+      const gameOnly = 'query ($id: ID!) { v1 { worldCup { game(id: $id) { commentary { minute } } } } }';
+      await post(gameOnly, ended);
+      const later = await get(gameOnly, ended);
+      expect(later.cost).toMatchObject({ upstreamRequests: 0, cacheHits: 1 });
+      expect(later.resources).toEqual([
+        { route: '/api/v1/world-cup/game/{id}', source: 'cache', ageSeconds: 3 * 24 * 3600 + 5 },
+      ]);
+      advance(60_000);
+      expect((await get(gameOnly, ended)).resources).toEqual([
+        { route: '/api/v1/world-cup/game/{id}', source: 'cache', ageSeconds: 3 * 24 * 3600 + 65 },
+      ]);
+      expect((await post(gameOnly, ended)).resources).toEqual([
+        { route: '/api/v1/world-cup/game/{id}', source: 'cache', ageSeconds: 3 * 24 * 3600 + 65 },
+      ]);
+      expect(await spent(ended)).toEqual({ list: 0, game: 0 });
+    });
+  });
+
   describe('odds over REST', () => {
     const LINES = 'query ($g: ID!) { v1 { hockey { lines(gameId: $g) { gameId } } } }';
     const DETAIL = 'query ($id: ID!) { v1 { worldCup { gameDetail(id: $id) { match { statusGroup } } } } }';
@@ -186,7 +250,10 @@ describe('freshness by match state', () => {
     it('keeps V4 odds on their class TTL: no V4 payload the spec shows gives a match state', async () => {
       const [eventId] = stack.sandbox.fixtures.otherSports.v4.events.get('ice-hockey')!;
       const odds = async (): Promise<number> => {
-        const result = await gql(stack.gateway.url, `{ v4 { odds(sport: ICE_HOCKEY, eventId: "${eventId}") { eventId } } }`);
+        const result = await gql(
+          stack.gateway.url,
+          `{ v4 { odds(sport: ICE_HOCKEY, eventId: "${eventId}") { eventId } } }`,
+        );
         expect(result.errors).toBeUndefined();
         return counted('GET /v4/ice-hockey/odds');
       };
