@@ -212,6 +212,44 @@ describe('freshness by match state', () => {
     });
   });
 
+  it("evicts an ended match's answers last from memory alone (CACHE_STORE=memory)", async () => {
+    const { matches } = stack.sandbox.fixtures.worldCup;
+    const ended = String(matches.find((m) => m.state === 'finished')!.v1Id);
+    const [s1, s2, s3] = matches
+      .filter((m) => m.state === 'scheduled' && m.home !== undefined && m.away !== undefined)
+      .map((m) => String(m.v1Id));
+    // What each answer weighs in the cache: its body's bytes.
+    const size = async (id: string): Promise<number> => {
+      const response = await fetch(`${stack.sandbox.url}/api/v1/world-cup/game/${id}`, {
+        headers: { 'x-api-key': stack.apiKey },
+      });
+      return (await response.arrayBuffer()).byteLength;
+    };
+    const [e, a, b, c] = [await size(ended), await size(s1!), await size(s2!), await size(s3!)];
+    // Room for the ended game and two others, never three: the third evicts one.
+    const bound = e + b + Math.max(a, c);
+    expect(e).toBeLessThanOrEqual(0.75 * bound); // within the ended answers' share of memory
+    expect(e).toBeGreaterThanOrEqual(Math.min(a, c)); // a plain LRU would evict it alone
+    await stack.stopGateway();
+    // No result cache: a stored result would answer without asking the upstream cache what it still holds.
+    await stack.restartGateway({ CACHE_STORE: 'memory', CACHE_MAX_BYTES: String(bound), RESULT_CACHE: 'false' });
+    await resetCounts(stack.sandbox.url);
+    const games = async (ids: string[]): Promise<number> => {
+      for (const id of ids) await game(id);
+      const { byRoute } = await requestCounts(stack.sandbox.url);
+      await resetCounts(stack.sandbox.url);
+      return Object.entries(byRoute)
+        .filter(([route]) => route.startsWith('GET /api/v1/world-cup/game/'))
+        .reduce((sum, [, n]) => sum + n, 0);
+    };
+    expect(await games([ended, s1!, s2!])).toBe(3);
+    expect(await games([ended, s1!, s2!])).toBe(0);
+    // The third scheduled game is over the bound: the least recently used of the others goes, not the ended one.
+    expect(await games([s3!])).toBe(1);
+    expect(await games([ended, s2!, s3!])).toBe(0);
+    expect(await games([s1!])).toBe(1);
+  });
+
   describe('odds over REST', () => {
     const LINES = 'query ($g: ID!) { v1 { hockey { lines(gameId: $g) { gameId } } } }';
     const DETAIL = 'query ($id: ID!) { v1 { worldCup { gameDetail(id: $id) { match { statusGroup } } } } }';
