@@ -235,7 +235,10 @@ export function register(router: Router, fixtures: Fixtures): void {
 
   get(router, '/api/v1/game/:gameId', ({ params }) => {
     // V1 is one provider: its game detail (spec 2.7) also answers the hockey V1 games whose lines it serves.
-    const hockey = hockeyGameDetail(fixtures.hockeyV1, params['gameId']);
+    const hockey =
+      /^\d+$/.test(params['gameId'] ?? '') && wc.matchByV1Id.has(Number(params['gameId']))
+        ? undefined
+        : hockeyGameDetail(fixtures.hockeyV1, params['gameId']);
     if (hockey !== undefined) return json(200, hockey);
     const match = gameOf(wc, params['gameId']);
     return json(200, { game: { ...v1Match(match), venue: v1VenueOf(match) } } satisfies V1GamePayload);

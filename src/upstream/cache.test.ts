@@ -63,7 +63,12 @@ describe('ResponseCache', () => {
     const result = await cache.get('k', 1_000, async () => {
       throw new GatewayError('UPSTREAM_UNAVAILABLE', 'down');
     });
-    expect(result).toEqual({ value: 'old', source: 'stale', stale: { ageSeconds: 5, reason: 'UPSTREAM_UNAVAILABLE' } });
+    expect(result).toEqual({
+      value: 'old',
+      source: 'stale',
+      stale: { ageSeconds: 5, reason: 'UPSTREAM_UNAVAILABLE' },
+      ageSeconds: 5,
+    });
   });
 
   it('does not answer a 404 or a too-old entry with stale data', async () => {
@@ -103,7 +108,7 @@ describe('ResponseCache', () => {
     expect(cache.fresh('k')).toBeUndefined();
     await cache.get('k', 1_000, async () => ({ value: 'v', size: 1 }));
     let hits = 0;
-    expect(cache.fresh('k', { onHit: () => (hits += 1) })).toEqual({ value: 'v', source: 'cache' });
+    expect(cache.fresh('k', { onHit: () => (hits += 1) })).toEqual({ value: 'v', source: 'cache', ageSeconds: 0 });
     expect(hits).toBe(1);
     clock = 1_000;
     // Expired: the caller goes through get(), which refreshes or answers stale.

@@ -429,6 +429,8 @@ export class ResponseCache {
       tier: shared.tier,
       key,
       now: this.now,
+      // Another replica's copy fetched before its match changed state is not fresh here either.
+      notBefore: this.freshness?.notBefore?.(key) ?? 0,
       pollMs: shared.pollMs,
       maxWaitMs: shared.maxWaitMs,
       load: async (): Promise<SharedEntry> => {
