@@ -8,7 +8,10 @@
  * payload shows matches (a fixture list, the hub, a game's own detail)
  * names them and their phase (`MatchBinding.sightings`); every time such a
  * payload is stored, or first read after a restart, its sightings are
- * recorded here. Nothing is fetched to learn a state.
+ * recorded here. Nothing is fetched to learn a state. In a cluster, what
+ * one replica learns reaches the others (`onLearnt` / `heard`, carried by
+ * shared-match-states.ts), and a copy another replica stored is fresh only
+ * if stored after the last state change known here (`notBefore`).
  *
  * How it is applied, at every read (so a state change re-classifies what is
  * already cached, without touching the entries):
@@ -141,7 +144,8 @@ export class MatchFreshness implements EntryFreshness {
       // A payload part that passed the shape check but not this reading: nothing learnt from it.
       sightings = [];
     }
-    const learnt = sightings.filter((sighting) => this.#see(sighting, storedAt));
+    const learnt: MatchSighting[] = [];
+    for (const sighting of sightings) if (this.#see(sighting, storedAt)) learnt.push(sighting);
     if (learnt.length > 0) this.#onLearnt?.(learnt, storedAt);
     binding.listed = { storedAt, matches: sightings.map((sighting) => sighting.match) };
     if (
