@@ -340,7 +340,7 @@ describe('freshness by match state', () => {
       await game(ended);
       await spent();
       advance(30_000);
-      // Another text than the first query's: not a stored result, which reports no per-resource ages.
+      // Another text than the first query's: executed over the cache, not a stored result.
       const plain = await gql(stack.gateway.url, GAME_AGED(0).replace(' @maxAge(seconds: 0)', ''), { id: ended });
       expect((plain.extensions as unknown as Reported).resources).toEqual([
         { route: ROUTE, source: 'cache', ageSeconds: 30 },
