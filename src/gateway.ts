@@ -31,6 +31,7 @@ import { ChargeTally } from './spend/charge-tally.js';
 import { FreshResults } from './results/fresh-results.js';
 import { SpendGate } from './spend/spend-gate.js';
 import { openState } from './state/open-state.js';
+import { shareMatchStates } from './upstream/shared-match-states.js';
 import { openTracing } from './tracing/open-tracing.js';
 import { hostPolicyFor, openFrontDoor } from './transport/http/front-door.js';
 import { mcpEndpoint } from './transport/mcp/mcp-endpoint.js';
@@ -98,6 +99,8 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     cacheEntries,
     now: options.cacheClock,
   });
+  // A match state one replica learns re-classifies the others' cached answers too (the bus closes with the state).
+  shareMatchStates(state.bus, fetcher.freshness);
   try {
     // The image index is a state file too: one that cannot be read stops start-up here, naming it.
     await imageServiceFor({ config, fetcher, logger, sharedImages: state.images });

@@ -148,6 +148,162 @@ describe('freshness by match state', () => {
     expect((await spent()).list).toBe(0);
   });
 
+  describe('an answer served whole from the result cache', () => {
+    const BOTH =
+      'query ($id: ID!) { v1 { worldCup { game(id: $id) { commentary { minute } } matches { ref { nativeId } } } } }';
+    interface Reported {
+      cost: { upstreamRequests: number; cacheHits: number };
+      resources?: Array<{ route: string; source: string; ageSeconds: number }>;
+    }
+    const post = async (query: string, id: string): Promise<Reported> => {
+      const result = await gql(stack.gateway.url, query, { id });
+      expect(result.errors).toBeUndefined();
+      return result.extensions as unknown as Reported;
+    };
+    /** Over GET: not the HTTP fast path but the result cache's yoga stage. */
+    const get = async (query: string, id: string): Promise<Reported> => {
+      const url = new URL(`${stack.gateway.url}/graphql`);
+      url.searchParams.set('query', query);
+      url.searchParams.set('variables', JSON.stringify({ id }));
+      const response = await fetch(url, { headers: { accept: 'application/json' } });
+      expect(response.status).toBe(200);
+      const body = (await response.json()) as { errors?: unknown; extensions: Reported };
+      expect(body.errors).toBeUndefined();
+      return body.extensions;
+    };
+    const sorted = (reported: Reported): Reported['resources'] =>
+      [...(reported.resources ?? [])].sort((a, b) => a.route.localeCompare(b.route));
+
+    it("reports each counted resource's source and age as an executed answer does, ages moving with time", async () => {
+      const ended = (await list()).find((m) => m.statusGroup === 4)!.ref.nativeId;
+      await spent();
+      const first = await post(BOTH, ended);
+      expect(first.cost).toMatchObject({ upstreamRequests: 1 });
+      advance(5_000);
+      // A stored result (the fast path for a POST): nothing executed, nothing sent.
+      const hit = await post(BOTH, ended);
+      expect(hit.cost).toMatchObject({ upstreamRequests: 0, cacheHits: 2 });
+      expect(await spent(ended)).toEqual({ list: 0, game: 1 });
+      // The same as executing another text over the same cache reports.
+      const executed = await post(BOTH.replace('commentary { minute }', 'commentary { minute text }'), ended);
+      expect(executed.cost).toMatchObject({ upstreamRequests: 0, cacheHits: 2 });
+      expect(sorted(hit)).toEqual(sorted(executed));
+      expect(sorted(hit)).toEqual([
+        { route: '/api/v1/world-cup/game/{id}', source: 'cache', ageSeconds: 5 },
+        { route: '/api/v1/world-cup/matches', source: 'cache', ageSeconds: 5 },
+      ]);
+      // The list is short-lived while games are in play; the ended game's detail is immutable.
+      advance(3 * 24 * 3600 * 1000);
+      const gameOnly = 'query ($id: ID!) { v1 { worldCup { game(id: $id) { commentary { minute } } } } }';
+      await post(gameOnly, ended);
+      const later = await get(gameOnly, ended);
+      expect(later.cost).toMatchObject({ upstreamRequests: 0, cacheHits: 1 });
+      expect(later.resources).toEqual([
+        { route: '/api/v1/world-cup/game/{id}', source: 'cache', ageSeconds: 3 * 24 * 3600 + 5 },
+      ]);
+      advance(60_000);
+      expect((await get(gameOnly, ended)).resources).toEqual([
+        { route: '/api/v1/world-cup/game/{id}', source: 'cache', ageSeconds: 3 * 24 * 3600 + 65 },
+      ]);
+      expect((await post(gameOnly, ended)).resources).toEqual([
+        { route: '/api/v1/world-cup/game/{id}', source: 'cache', ageSeconds: 3 * 24 * 3600 + 65 },
+      ]);
+      expect(await spent(ended)).toEqual({ list: 0, game: 0 });
+    });
+  });
+
+  it("evicts an ended match's answers last from memory alone (CACHE_STORE=memory)", async () => {
+    const { matches } = stack.sandbox.fixtures.worldCup;
+    const ended = String(matches.find((m) => m.state === 'finished')!.v1Id);
+    const [s1, s2, s3] = matches
+      .filter((m) => m.state === 'scheduled' && m.home !== undefined && m.away !== undefined)
+      .map((m) => String(m.v1Id));
+    // What each answer weighs in the cache: its body's bytes.
+    const size = async (id: string): Promise<number> => {
+      const response = await fetch(`${stack.sandbox.url}/api/v1/world-cup/game/${id}`, {
+        headers: { 'x-api-key': stack.apiKey },
+      });
+      return (await response.arrayBuffer()).byteLength;
+    };
+    const [e, a, b, c] = [await size(ended), await size(s1!), await size(s2!), await size(s3!)];
+    // Room for the ended game and two others, never three: the third evicts one.
+    const bound = e + b + Math.max(a, c);
+    expect(e).toBeLessThanOrEqual(0.75 * bound); // within the ended answers' share of memory
+    expect(e).toBeGreaterThanOrEqual(Math.min(a, c)); // a plain LRU would evict it alone
+    await stack.stopGateway();
+    // No result cache: a stored result would answer without asking the upstream cache what it still holds.
+    await stack.restartGateway({ CACHE_STORE: 'memory', CACHE_MAX_BYTES: String(bound), RESULT_CACHE: 'false' });
+    await resetCounts(stack.sandbox.url);
+    const games = async (ids: string[]): Promise<number> => {
+      for (const id of ids) await game(id);
+      const { byRoute } = await requestCounts(stack.sandbox.url);
+      await resetCounts(stack.sandbox.url);
+      return Object.entries(byRoute)
+        .filter(([route]) => route.startsWith('GET /api/v1/world-cup/game/'))
+        .reduce((sum, [, n]) => sum + n, 0);
+    };
+    expect(await games([ended, s1!, s2!])).toBe(3);
+    expect(await games([ended, s1!, s2!])).toBe(0);
+    // The third scheduled game is over the bound: the least recently used of the others goes, not the ended one.
+    expect(await games([s3!])).toBe(1);
+    expect(await games([ended, s2!, s3!])).toBe(0);
+    expect(await games([s1!])).toBe(1);
+  });
+
+  describe('odds over REST', () => {
+    const LINES = 'query ($g: ID!) { v1 { hockey { lines(gameId: $g) { gameId } } } }';
+    const DETAIL = 'query ($id: ID!) { v1 { worldCup { gameDetail(id: $id) { match { statusGroup } } } } }';
+    const counted = async (route: string): Promise<number> => {
+      const { byRoute } = await requestCounts(stack.sandbox.url);
+      await resetCounts(stack.sandbox.url);
+      return byRoute[route] ?? 0;
+    };
+    const lines = async (gameId: number): Promise<number> => {
+      const result = await gql(stack.gateway.url, LINES, { g: String(gameId) });
+      expect(result.errors).toBeUndefined();
+      return counted('GET /v1/hockey/bets/lines');
+    };
+
+    it("binds a hockey game's betting lines to the game's state once its V1 detail shows it", async () => {
+      const [held, unseen] = stack.sandbox.fixtures.hockeyV1.games;
+      const detail = await gql<{ v1: { worldCup: { gameDetail: { match: { statusGroup: number } } } } }>(
+        stack.gateway.url,
+        DETAIL,
+        { id: String(held!.id) },
+      );
+      expect(detail.errors).toBeUndefined();
+      expect(detail.data!.v1.worldCup.gameDetail.match.statusGroup).toBe(2);
+      await resetCounts(stack.sandbox.url);
+      expect(await lines(held!.id)).toBe(1);
+      expect(await lines(unseen!.id)).toBe(1);
+      // Past the `lines` class's 30 s: the game whose detail is held is shown scheduled months ago
+      // (postponed, an hour); the other's state is unknown, so its lines keep the class TTL.
+      advance(31_000);
+      expect(await lines(held!.id)).toBe(0);
+      expect(await lines(unseen!.id)).toBe(1);
+      advance(defaultMatchStateTtls.postponed * 1000);
+      expect(await lines(held!.id)).toBe(1);
+    });
+
+    it('keeps V4 odds on their class TTL: no V4 payload the spec shows gives a match state', async () => {
+      const [eventId] = stack.sandbox.fixtures.otherSports.v4.events.get('ice-hockey')!;
+      const odds = async (): Promise<number> => {
+        const result = await gql(
+          stack.gateway.url,
+          `{ v4 { odds(sport: ICE_HOCKEY, eventId: "${eventId}") { eventId } } }`,
+        );
+        expect(result.errors).toBeUndefined();
+        return counted('GET /v4/ice-hockey/odds');
+      };
+      await resetCounts(stack.sandbox.url);
+      expect(await odds()).toBe(1);
+      advance(29_000);
+      expect(await odds()).toBe(0);
+      advance(2_000);
+      expect(await odds()).toBe(1);
+    });
+  });
+
   describe("a client's @maxAge", () => {
     const GAME_AGED = (seconds: number): string =>
       `query ($id: ID!) @maxAge(seconds: ${seconds}) { v1 { worldCup { game(id: $id) { commentary { minute } } } } }`;
@@ -184,7 +340,7 @@ describe('freshness by match state', () => {
       await game(ended);
       await spent();
       advance(30_000);
-      // Another text than the first query's: not a stored result, which reports no per-resource ages.
+      // Another text than the first query's: executed over the cache, not a stored result.
       const plain = await gql(stack.gateway.url, GAME_AGED(0).replace(' @maxAge(seconds: 0)', ''), { id: ended });
       expect((plain.extensions as unknown as Reported).resources).toEqual([
         { route: ROUTE, source: 'cache', ageSeconds: 30 },

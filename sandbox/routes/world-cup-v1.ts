@@ -18,11 +18,14 @@ import type {
   V1WorldCupGroup,
   V1WorldCupGroupsPayload,
   V1WorldCupHubPayload,
+  V1WorldCupMatchCompetitor,
   V1WorldCupMatchesPayload,
   V1WorldCupOddsPayload,
   V1WorldCupStandingsPayload,
 } from '../../src/upstream/routes/v1-world-cup.js';
+import { V1StatusGroup } from '../../src/upstream/routes/v1-world-cup.js';
 import type { Fixtures } from '../fixtures/build.js';
+import type { HockeyV1Fixtures } from '../fixtures/hockey-v1.js';
 import {
   v1Competitor,
   v1Lineup,
@@ -147,6 +150,31 @@ function oddsPayload(wc: WorldCupFixtures): V1WorldCupOddsPayload {
   };
 }
 
+/** A hockey V1 game (fixtures/hockey-v1.ts) as V1's game detail: scheduled, never simulated. */
+function hockeyGameDetail(hockey: HockeyV1Fixtures, raw: string | undefined): V1GamePayload | undefined {
+  const game = /^\d+$/.test(raw ?? '') ? hockey.gameById.get(Number(raw)) : undefined;
+  if (game === undefined) return undefined;
+  const side = (id: number): V1WorldCupMatchCompetitor => {
+    const team = hockey.leagues.flatMap((league) => league.teams).find((t) => t.id === id);
+    return team === undefined
+      ? { id, name: String(id), score: null }
+      : { id, name: team.name, imageVersion: team.imageVersion, score: null };
+  };
+  return {
+    game: {
+      id: game.id,
+      competitionId: game.competitionId,
+      startTime: game.startTime,
+      statusGroup: V1StatusGroup.Scheduled,
+      statusText: 'Scheduled',
+      roundNum: 1,
+      roundName: 'Regular season',
+      homeCompetitor: side(game.homeTeamId),
+      awayCompetitor: side(game.awayTeamId),
+    },
+  };
+}
+
 function gameOf(wc: WorldCupFixtures, raw: string | undefined): WorldCupMatch {
   const match = /^\d+$/.test(raw ?? '') ? wc.matchByV1Id.get(Number(raw)) : undefined;
   if (match === undefined) throw new HttpError(404, 'Game not found');
@@ -206,6 +234,12 @@ export function register(router: Router, fixtures: Fixtures): void {
   );
 
   get(router, '/api/v1/game/:gameId', ({ params }) => {
+    // V1 is one provider: its game detail (spec 2.7) also answers the hockey V1 games whose lines it serves.
+    const hockey =
+      /^\d+$/.test(params['gameId'] ?? '') && wc.matchByV1Id.has(Number(params['gameId']))
+        ? undefined
+        : hockeyGameDetail(fixtures.hockeyV1, params['gameId']);
+    if (hockey !== undefined) return json(200, hockey);
     const match = gameOf(wc, params['gameId']);
     return json(200, { game: { ...v1Match(match), venue: v1VenueOf(match) } } satisfies V1GamePayload);
   });

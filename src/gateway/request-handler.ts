@@ -28,7 +28,12 @@ export function requestHandler(
           {
             cache: resultCache,
             keys: parts.clientKeys,
-            services: { ledger: services.ledger, metrics: services.metrics, budgets: parts.budgets },
+            services: {
+              ledger: services.ledger,
+              metrics: services.metrics,
+              budgets: parts.budgets,
+              upstream: services.fetcher.cache,
+            },
             fastHits: services.metrics.resultCacheFastHits,
             inputBounds: parts.inputBounds,
             documentOf: parts.persisted.documentOf,

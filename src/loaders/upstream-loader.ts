@@ -54,7 +54,7 @@ export interface RequestTrace {
    * whatever answered it, failed loads included: the operation-result cache
    * stores a result only while all of them are fresh.
    */
-  resources: Array<{ key: string; route: string }>;
+  resources: Array<{ key: string; route: string; counted: boolean }>;
   /**
    * Where each counted resource's answer came from and how old it was
    * (`extensions.resources`): `cache`, `upstream`, `shared` (another
@@ -234,7 +234,7 @@ export class UpstreamLoader {
   private loadAll(calls: readonly Call[]): Promise<Array<unknown>> {
     return Promise.all(
       calls.map(async (call) => {
-        this.trace.resources.push({ key: call.key, route: call.route.template });
+        this.trace.resources.push({ key: call.key, route: call.route.template, counted: call.route.counted });
         const known = this.known.get(call.key);
         if (known !== undefined) {
           this.trace.cacheHits += 1;

@@ -29,7 +29,7 @@ import type { Plugin } from 'graphql-yoga';
 import type { Budgets } from '../spend/client-budgets.js';
 import type { GatewayContext } from '../context.js';
 import { isCacheableOperation } from '../results/cacheable.js';
-import { resultKey, type ResultCache, type StoredResult } from '../results/result-cache.js';
+import { resultKey, type ResultCache, type StoredAnswer, type StoredResult } from '../results/result-cache.js';
 import { hitResources } from '../results/fresh-results.js';
 import { recordHit } from '../results/hit.js';
 import { splicedResult } from '../results/splice.js';
@@ -64,12 +64,12 @@ export function useResultCache({ cache, budgets, namespace = '' }: ResultCacheOp
         });
 
       const serve = (hit: StoredResult): undefined => {
-        const { ledger, metrics } = context.services;
+        const { ledger, metrics, fetcher } = context.services;
         // Shared with the HTTP fast path (src/transport/http/result-cache-hits.ts), which answers most hits before yoga.
-        const cost = recordHit(hit, { ledger, metrics, budgets }, context.clientName);
+        const extensions = recordHit(hit, { ledger, metrics, budgets, upstream: fetcher.cache }, context.clientName);
         const resources = cache.resourcesOf?.(key);
         if (resources !== undefined) hitResources.set(context, resources);
-        setResultAndStopExecution({ ...splicedResult(hit), extensions: { cost } });
+        setResultAndStopExecution({ ...splicedResult(hit), extensions: { ...extensions } });
         return undefined;
       };
       const store: OnExecuteHookResult<GatewayContext> = {
@@ -85,9 +85,15 @@ export function useResultCache({ cache, budgets, namespace = '' }: ResultCacheOp
           for (const resource of trace.resources) ttlMs = Math.min(ttlMs, fetcher.cache.freshForMs(resource.key));
           if (ttlMs <= 0) return;
           const data = result.data as Record<string, unknown>;
+          // Each counted answer with when the upstream gave it: a hit reports its age then (src/results/hit.ts).
+          const answers: StoredAnswer[] = [];
+          for (const resource of trace.resources) {
+            const storedAt = resource.counted ? fetcher.cache.storedAtOf(resource.key) : undefined;
+            if (storedAt !== undefined) answers.push({ route: resource.route, storedAt });
+          }
           cache.set(
             key,
-            { data, json: JSON.stringify(data), routes: trace.resources.map((resource) => resource.route) },
+            { data, json: JSON.stringify(data), routes: trace.resources.map((resource) => resource.route), answers },
             ttlMs,
             trace.resources.map((resource) => resource.key),
           );

@@ -21,6 +21,20 @@ export interface StoredResult {
    * cache-hit metric), as executing again over the fresh cache would.
    */
   readonly routes: readonly string[];
+  /**
+   * The counted resources among them, with when the upstream gave each
+   * answer (the upstream cache's clock): a hit reports each one's age in
+   * `extensions.resources` as executing again over the fresh cache would.
+   * Absent on a result stored before it was kept (a shared tier's older entry).
+   */
+  readonly answers?: readonly StoredAnswer[];
+}
+
+/** One counted upstream answer a stored result was built from. */
+export interface StoredAnswer {
+  readonly route: string;
+  /** When the upstream cache stored the answer, epoch ms on its clock. */
+  readonly storedAt: number;
 }
 
 export interface ResultKeyParts {

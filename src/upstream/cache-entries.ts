@@ -5,7 +5,7 @@
  * durable file under `DATA_DIR` (disk-entries.ts), so that a restart does
  * not pay again for what is still fresh.
  */
-import { LRUCache } from 'lru-cache';
+import { EndedLastLru } from './ended-last-lru.js';
 import type { GatewayError } from './errors.js';
 import { knownStateChanged } from './known-state.js';
 
@@ -33,12 +33,12 @@ export interface CacheEntries {
   close(): Promise<void>;
 }
 
-/** The entries in memory only, bounded by bytes, least recently used out first. */
+/** The entries in memory only, bounded by bytes, least recently used out first, ended matches' answers last. */
 export class MemoryEntries implements CacheEntries {
-  private readonly entries: LRUCache<string, Stored>;
+  private readonly entries: EndedLastLru<Stored>;
 
   constructor(maxBytes: number) {
-    this.entries = new LRUCache<string, Stored>({ maxSize: maxBytes, sizeCalculation: (entry) => entry.size });
+    this.entries = new EndedLastLru<Stored>({ maxBytes });
   }
 
   get(key: string): Stored | undefined {

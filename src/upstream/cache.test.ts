@@ -66,8 +66,8 @@ describe('ResponseCache', () => {
     expect(result).toEqual({
       value: 'old',
       source: 'stale',
-      ageSeconds: 5,
       stale: { ageSeconds: 5, reason: 'UPSTREAM_UNAVAILABLE' },
+      ageSeconds: 5,
     });
   });
 

@@ -195,6 +195,16 @@ export class ResponseCache {
     return entry !== undefined && !this.isFreshEntry(key, entry);
   }
 
+  /** When `key`'s entry was stored (this cache's clock), or undefined when none is held here. */
+  storedAtOf(key: string): number | undefined {
+    return this.entries.peek(key)?.storedAt;
+  }
+
+  /** Milliseconds since `storedAt` on this cache's clock (the age a result-cache hit reports for a resource). */
+  ageSince(storedAt: number): number {
+    return Math.max(0, this.now() - storedAt);
+  }
+
   /** Milliseconds since `key`'s entry was stored, or undefined when none is held here. */
   ageMs(key: string): number | undefined {
     const entry = this.entries.peek(key);
@@ -419,6 +429,8 @@ export class ResponseCache {
       tier: shared.tier,
       key,
       now: this.now,
+      // Another replica's copy fetched before its match changed state is not fresh here either.
+      notBefore: this.freshness?.notBefore?.(key) ?? 0,
       pollMs: shared.pollMs,
       maxWaitMs: shared.maxWaitMs,
       load: async (): Promise<SharedEntry> => {

@@ -36,6 +36,8 @@ export interface ClusterFlightOptions {
   readonly tier: SharedTier;
   readonly key: string;
   readonly now: () => number;
+  /** An entry the tier holds stored before this is not fresh (its match changed state since). @default 0 */
+  readonly notBefore?: number;
   /**
    * Sends the request here. Resolves with the entry to keep (a 404 as a
    * negative entry); rejects with the failure otherwise.
@@ -60,7 +62,7 @@ export async function loadOnceInCluster(options: ClusterFlightOptions): Promise<
   const giveUpAt = performance.now() + options.maxWaitMs;
   const watch = tier.watch(key);
   try {
-    let claim = await tier.claim(key, options.now(), true);
+    let claim = await tier.claim(key, options.now(), true, options.notBefore);
     for (;;) {
       switch (claim.kind) {
         case 'fresh':
@@ -83,7 +85,7 @@ export async function loadOnceInCluster(options: ClusterFlightOptions): Promise<
       }
       const landing = await watch.next(Math.min(options.pollMs, left));
       if (landing.kind === 'failed' && landing.holder === claim.holder) throw gatewayErrorOf(landing.error);
-      claim = await tier.claim(key, options.now(), false);
+      claim = await tier.claim(key, options.now(), false, options.notBefore);
     }
   } finally {
     watch.close();

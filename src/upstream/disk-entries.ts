@@ -32,7 +32,7 @@
  *   Entries themselves are read when first asked for, so start-up does not
  *   grow with the file.
  */
-import { LRUCache } from 'lru-cache';
+import { EndedLastLru } from './ended-last-lru.js';
 import type { Logger } from 'pino';
 import type { CacheStoreFile } from '../state/cache-store-file.js';
 import { causeOf, describeFailure, isDamage } from '../state/lmdb-failure.js';
@@ -89,7 +89,7 @@ interface Indexed {
 type UsedRecord = [usedAt: number, bytes: number, uselessAt: number];
 
 export class DiskEntries implements CacheEntries {
-  private readonly memory: LRUCache<string, Stored>;
+  private readonly memory: EndedLastLru<Stored>;
   /** Every entry in the file, least recently used first (a Map keeps insertion order: a use re-inserts). */
   private readonly index = new Map<string, Indexed>();
   private bytes = 0;
@@ -106,10 +106,8 @@ export class DiskEntries implements CacheEntries {
 
   private constructor(private readonly options: DiskEntriesOptions) {
     this.now = options.now ?? Date.now;
-    this.memory = new LRUCache<string, Stored>({
-      maxSize: options.memoryBytes,
-      sizeCalculation: (entry) => entry.size,
-    });
+    // Ended matches' answers leave memory last too, as they leave the file last (evict below).
+    this.memory = new EndedLastLru<Stored>({ maxBytes: options.memoryBytes });
   }
 
   /** Reads the `used` records back (see the file comment), then lets the store forget its opening marker. */

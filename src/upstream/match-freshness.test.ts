@@ -67,4 +67,30 @@ describe('MatchFreshness', () => {
     policy.observe('list', [game], T0);
     expect(policy.stateOf('game 6', T0 + 63_000)).toBe('inPlay');
   });
+  it("tells what a payload taught it, and a state another replica heard re-classifies this one's answers", () => {
+    const here = new MatchFreshness(defaultMatchStateTtls);
+    const there = new MatchFreshness(defaultMatchStateTtls);
+    const told: Array<{ matches: string[]; at: number }> = [];
+    there.onLearnt((sightings, at) => told.push({ matches: sightings.map((s) => s.match), at }));
+    const scheduled = { id: 1, phase: 'scheduled' as const, startsAt: T0 - 7 * HOUR };
+    here.bind('detail', detail, { id: 1 });
+    here.storedTtlMs('detail', scheduled, T0, 1);
+    expect(here.notBefore('detail')).toBe(0);
+
+    there.bind('list', list, {});
+    there.storedTtlMs('list', [scheduled], T0, 1);
+    there.storedTtlMs('list', [scheduled], T0 + 1_000, 1); // nothing new: not told again
+    there.storedTtlMs('list', [{ ...scheduled, phase: 'inPlay' }], T0 + 60_000, 1);
+    expect(told).toEqual([
+      { matches: ['game 1'], at: T0 },
+      { matches: ['game 1'], at: T0 + 60_000 },
+    ]);
+
+    here.heard([{ match: 'game 1', phase: 'inPlay', startsAt: scheduled.startsAt }], T0 + 60_000);
+    expect(here.notBefore('detail')).toBe(T0 + 60_000);
+    expect(here.ttlMs('detail', { storedAt: T0, ttlMs: HOUR }, T0 + 61_000)).toBe(0);
+    // An older sighting heard late moves nothing back.
+    here.heard([{ match: 'game 1', phase: 'scheduled', startsAt: scheduled.startsAt }], T0 + 30_000);
+    expect(here.stateOf('game 1', T0 + 61_000)).toBe('inPlay');
+  });
 });

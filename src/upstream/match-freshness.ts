@@ -8,7 +8,10 @@
  * payload shows matches (a fixture list, the hub, a game's own detail)
  * names them and their phase (`MatchBinding.sightings`); every time such a
  * payload is stored, or first read after a restart, its sightings are
- * recorded here. Nothing is fetched to learn a state.
+ * recorded here. Nothing is fetched to learn a state. In a cluster, what
+ * one replica learns reaches the others (`onLearnt` / `heard`, carried by
+ * shared-match-states.ts), and a copy another replica stored is fresh only
+ * if stored after the last state change known here (`notBefore`).
  *
  * How it is applied, at every read (so a state change re-classifies what is
  * already cached, without touching the entries):
@@ -67,6 +70,14 @@ export interface EntryFreshness {
     entry: { readonly storedAt: number; readonly ttlMs: number; readonly value?: unknown },
     now: number,
   ): number;
+  /**
+   * The earliest an answer under `key` may have been stored to be fresh by
+   * its state: answers fetched before its match (or one of a list's) last
+   * changed phase are stale, whatever TTL they were stored with. 0 when no
+   * state applies. Asked of another replica's copy (the shared tier), whose
+   * stored TTL was worked out with what that replica knew.
+   */
+  notBefore?(key: string): number;
 }
 
 export class MatchFreshness implements EntryFreshness {
@@ -79,8 +90,25 @@ export class MatchFreshness implements EntryFreshness {
     max: MAX_TRACKED,
   });
 
+  /** Told of what each stored payload taught this replica (the cluster's other replicas hear it: shared-match-states.ts). */
+  #onLearnt: ((sightings: readonly MatchSighting[], at: number) => void) | undefined;
+
   constructor(settings: Readonly<Record<MatchFreshnessSetting, number>>) {
     this.#settings = settings;
+  }
+
+  /** Sets who is told of the sightings that changed what this replica knows of a match (new, another phase, another kick-off). */
+  onLearnt(listener: (sightings: readonly MatchSighting[], at: number) => void): void {
+    this.#onLearnt = listener;
+  }
+
+  /**
+   * Records sightings another replica learnt from a payload it stored at
+   * `at` (its clock): a state change there re-classifies the answers cached
+   * here, as if this replica had read the payload itself. Not told on.
+   */
+  heard(sightings: readonly MatchSighting[], at: number): void {
+    for (const sighting of sightings) this.#see(sighting, at);
   }
 
   /** Says what `key` belongs to (the fetcher calls it for every route call it prepares). */
@@ -116,7 +144,9 @@ export class MatchFreshness implements EntryFreshness {
       // A payload part that passed the shape check but not this reading: nothing learnt from it.
       sightings = [];
     }
-    for (const sighting of sightings) this.#see(sighting, storedAt);
+    const learnt: MatchSighting[] = [];
+    for (const sighting of sightings) if (this.#see(sighting, storedAt)) learnt.push(sighting);
+    if (learnt.length > 0) this.#onLearnt?.(learnt, storedAt);
     binding.listed = { storedAt, matches: sightings.map((sighting) => sighting.match) };
     if (
       binding.competition !== undefined &&
@@ -146,6 +176,23 @@ export class MatchFreshness implements EntryFreshness {
     return this.#policyTtlMs(key, entry.storedAt, now) ?? entry.ttlMs;
   }
 
+  notBefore(key: string): number {
+    const binding = this.#bindings.get(key);
+    if (binding === undefined) return 0;
+    if (binding.match !== undefined) return this.#known.get(binding.match)?.since ?? 0;
+    let since = 0;
+    for (const match of this.#matchesOf(binding) ?? []) since = Math.max(since, this.#known.get(match)?.since ?? 0);
+    return since;
+  }
+
+  /** A list's own matches; for an answer that shows none (a standings table), its competition's fixtures. */
+  #matchesOf(binding: KeyBinding): readonly string[] | undefined {
+    return (
+      binding.listed?.matches ??
+      (binding.competition === undefined ? undefined : this.#competitions.get(binding.competition)?.matches)
+    );
+  }
+
   /** The policy's TTL for the answer under `key` stored at `storedAt`, as of `now`; undefined when no state applies. */
   #policyTtlMs(key: string, storedAt: number, now: number): number | undefined {
     const binding = this.#bindings.get(key);
@@ -157,10 +204,7 @@ export class MatchFreshness implements EntryFreshness {
       if (storedAt < known.since) return 0;
       return this.#matchTtlMs(known, storedAt, now);
     }
-    // A list's own matches; for an answer that shows none (a standings table), its competition's fixtures.
-    const matches =
-      binding.listed?.matches ??
-      (binding.competition === undefined ? undefined : this.#competitions.get(binding.competition)?.matches);
+    const matches = this.#matchesOf(binding);
     if (matches === undefined || matches.length === 0) return undefined;
     // A list can gain entries: never longer than a far-ahead match's answer.
     let ttl = this.#settings.scheduledFar * 1000;
@@ -201,17 +245,21 @@ export class MatchFreshness implements EntryFreshness {
     }
   }
 
-  #see(sighting: MatchSighting, at: number): void {
+  /** Records one sighting; true when it changed what is known of the match (new, another phase, another kick-off). */
+  #see(sighting: MatchSighting, at: number): boolean {
     const known = this.#known.get(sighting.match);
     if (known === undefined) {
       this.#known.set(sighting.match, { phase: sighting.phase, startsAt: sighting.startsAt, seenAt: at, since: 0 });
-      return;
+      return true;
     }
     // An older payload read again (a stale copy, a list cached before a detail) does not move the state back.
-    if (at < known.seenAt) return;
+    if (at < known.seenAt) return false;
+    const changed =
+      known.phase !== sighting.phase || (sighting.startsAt !== undefined && sighting.startsAt !== known.startsAt);
     if (known.phase !== sighting.phase) known.since = at;
     known.phase = sighting.phase;
     known.seenAt = at;
     if (sighting.startsAt !== undefined) known.startsAt = sighting.startsAt;
+    return changed;
   }
 }

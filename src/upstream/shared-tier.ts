@@ -71,8 +71,12 @@ export interface SharedTier {
    * Reads the entry and, when it is not fresh at `now`, tries to take the
    * load of `key` for the cluster, in one atomic step.
    * @param withStale return an entry past its TTL too (for a stale answer).
+   * @param notBefore an entry stored before this (epoch ms) is not fresh
+   *   whatever its TTL said: its match changed state since it was fetched
+   *   (match-freshness.ts `notBefore`), which the replica that stored it
+   *   may not have known then.
    */
-  claim(key: string, now: number, withStale: boolean): Promise<Claim>;
+  claim(key: string, now: number, withStale: boolean, notBefore?: number): Promise<Claim>;
   watch(key: string): LandingWatch;
   /** Writes the entry, gives up the lock when given, and tells the waiters. */
   store(key: string, entry: SharedEntry, lock: TierLock | undefined): Promise<void>;

@@ -74,7 +74,8 @@ type Notice =
 
 const CLAIM = `
 local freshUntil = tonumber(redis.call('HGET', KEYS[1], 'freshUntil') or '0')
-if freshUntil > tonumber(ARGV[1]) then
+local storedAt = tonumber(redis.call('HGET', KEYS[1], 'storedAt') or '0')
+if freshUntil > tonumber(ARGV[1]) and storedAt >= tonumber(ARGV[5]) then
   return {'fresh', redis.call('HGET', KEYS[1], 'entry')}
 end
 local stale = ''
@@ -148,7 +149,7 @@ export class RedisResponseTier implements SharedTier {
     this.#bus.subscribe(LANDED_CHANNEL, (message) => this.#heard(message));
   }
 
-  async claim(key: string, now: number, withStale: boolean): Promise<Claim> {
+  async claim(key: string, now: number, withStale: boolean, notBefore = 0): Promise<Claim> {
     if (!this.#link.up) return { kind: 'away' };
     this.#tokens += 1;
     const token = `${this.#link.replicaId}:${this.#tokenSalt}:${this.#tokens}`;
@@ -156,7 +157,7 @@ export class RedisResponseTier implements SharedTier {
     try {
       reply = await this.#claim(
         [this.#entryKey(key), this.#lockKey(key)],
-        [now, token, this.#lockMs, withStale ? '1' : '0'],
+        [now, token, this.#lockMs, withStale ? '1' : '0', notBefore],
       );
     } catch {
       return { kind: 'away' };

@@ -27,7 +27,7 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Counter } from 'prom-client';
-import type { ResultCache, StoredResult } from '../../results/result-cache.js';
+import type { ResultCache, StoredAnswer, StoredResult } from '../../results/result-cache.js';
 import type { LocalResultCache } from '../local/local-result-cache.js';
 import { ExpiringLookup } from './expiring-lookup.js';
 import type { RedisLink } from './redis-link.js';
@@ -47,13 +47,21 @@ export function sharedResultKey(link: Pick<RedisLink, 'key'>, key: string): stri
 }
 
 /**
- * `routes JSON`, a newline, `data JSON`: the stored `data` is written as it
- * was serialized once, never again. JSON.stringify escapes every newline
- * inside strings, so the first newline is the separator.
+ * `routes JSON`, a newline, `answers JSON` (an array) and a newline, then
+ * `data JSON` (an object): the stored `data` is written as it was serialized
+ * once, never again. JSON.stringify escapes every newline inside strings, so
+ * each newline is a separator. An entry written before the answers were kept
+ * has no answers line (its next part is an object).
  */
 export function encodeStoredResult(result: StoredResult): string {
-  return `${JSON.stringify(result.routes)}\n${result.json}`;
+  return `${JSON.stringify(result.routes)}\n${JSON.stringify(result.answers ?? [])}\n${result.json}`;
 }
+
+const isAnswer = (value: unknown): value is StoredAnswer =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as Record<string, unknown>)['route'] === 'string' &&
+  typeof (value as Record<string, unknown>)['storedAt'] === 'number';
 
 /** The stored result, or undefined for anything this module did not write. */
 export function decodeStoredResult(value: string): StoredResult | undefined {
@@ -61,11 +69,19 @@ export function decodeStoredResult(value: string): StoredResult | undefined {
   if (separator < 0) return undefined;
   try {
     const routes: unknown = JSON.parse(value.slice(0, separator));
-    const json = value.slice(separator + 1);
-    const data: unknown = JSON.parse(json);
     if (!Array.isArray(routes) || !routes.every((route) => typeof route === 'string')) return undefined;
+    let rest = value.slice(separator + 1);
+    let answers: unknown = [];
+    if (rest.startsWith('[')) {
+      const next = rest.indexOf('\n');
+      if (next < 0) return undefined;
+      answers = JSON.parse(rest.slice(0, next));
+      rest = rest.slice(next + 1);
+    }
+    if (!Array.isArray(answers) || !answers.every(isAnswer)) return undefined;
+    const data: unknown = JSON.parse(rest);
     if (typeof data !== 'object' || data === null || Array.isArray(data)) return undefined;
-    return { data: data as Record<string, unknown>, json, routes: routes as string[] };
+    return { data: data as Record<string, unknown>, json: rest, routes: routes as string[], answers };
   } catch {
     return undefined;
   }

@@ -229,11 +229,11 @@ export function serveResultCacheHits(options: FastPathOptions, next: RequestList
         ? undefined
         : options.cache.getLocal(resultKey({ ...operation, query, clientName }));
     if (hit === undefined) return next(req, res);
-    const cost = recordHit(hit, options.services, clientName);
+    const extensions = recordHit(hit, options.services, clientName);
     options.fastHits.inc();
     // The same bytes as splicedBody (yoga's answer for a hit): the stored part encoded once, only the cost's tail each time.
     const head = encodedHead(hit);
-    const tail = splicedTail({ cost });
+    const tail = splicedTail({ ...extensions });
     res.writeHead(200, {
       'content-type': `${mediaType}; charset=utf-8`,
       'content-length': head.length + Buffer.byteLength(tail),

@@ -5,6 +5,7 @@
  * to the route that uses it, and the sandbox serves the same shape.
  */
 import { isObject, type Route } from './route.js';
+import { v1GameKey } from './match-sightings.js';
 import { arrayOf, bool, date, int, num, obj, opt, shape, str } from './shape.js';
 
 /** Spec 2.1. */
@@ -210,6 +211,9 @@ export const v1Routes = {
     cacheClass: 'lines',
     build: (p: { gameId: number }) => ({ path: '/v1/hockey/bets/lines', query: { gameId: p.gameId } }),
     accepts: shape<V1LinesPayload>(linesShape),
+    // A V1 game ID (V1 is one provider): the lines follow that game's state wherever a V1 payload showed it
+    // (its detail, `/api/v1/game/{gameId}`); the lines themselves show none, so until then they keep `lines`.
+    match: { match: (p: { gameId: number }) => v1GameKey(p.gameId) },
   },
   news: {
     version: 'v1',

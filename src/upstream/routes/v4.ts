@@ -64,6 +64,8 @@ export const v4Routes = {
     template: '/v4/{sport}/odds',
     auth: true,
     counted: true,
+    // No `match` binding: nothing the spec shows of V4 gives an event's state (no event listing, commence
+    // time or completed flag), and V4's event IDs are its own (spec 9.3), so the odds keep their class TTL.
     cacheClass: 'v4Odds',
     build: (p: { sport: string; eventId: number }) => ({ path: `/v4/${p.sport}/odds`, query: { eventId: p.eventId } }),
     accepts: (b: unknown): b is V4OddsPayload => oddsShape(b),
