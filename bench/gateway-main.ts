@@ -10,12 +10,15 @@
  *   resolver-per-field cost with both off);
  * - `BENCH_CONTROL=on`: the fan-out floor and memory probes, over the IPC
  *   channel of a gateway the bench spawned (bench/control.ts); without such
- *   a channel it does nothing.
+ *   a channel it does nothing. With them, the gateway's cache clock is the
+ *   bench's (bench/clock-control.ts): the wall clock until the bench sets it
+ *   (bench/scenarios/matchday.ts moves a simulated day on it).
  *
  * Built by bench/compile.ts (`compiledGateway`) as the gateway's build is.
  */
 import { envReader } from '../src/env-reader.js';
 import { serve } from '../src/serve.js';
+import { benchClock } from './clock-control.js';
 import { attachBenchControl, benchControlEnabled } from './control.js';
 import { UnsharedFetcher, unsharedLoader } from './naive-upstream.js';
 
@@ -32,5 +35,5 @@ if (!upstreamCache) process.env['CACHE_STORE'] = 'memory';
 void serve({
   ...(upstreamCache ? {} : { fetcherFor: (options) => new UnsharedFetcher(options) }),
   ...(upstreamLoaders ? {} : { loaderFor: unsharedLoader }),
-  ...(benchControlEnabled(control) ? { onWebSocketServer: attachBenchControl } : {}),
+  ...(benchControlEnabled(control) ? { onWebSocketServer: attachBenchControl, cacheClock: benchClock() } : {}),
 });
