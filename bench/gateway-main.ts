@@ -12,7 +12,10 @@
  *   channel of a gateway the bench spawned (bench/control.ts); without such
  *   a channel it does nothing. With them, the gateway's cache clock is the
  *   bench's (bench/clock-control.ts): the wall clock until the bench sets it
- *   (bench/scenarios/matchday.ts moves a simulated day on it).
+ *   (bench/scenarios/matchday.ts moves a simulated day on it);
+ * - `BENCH_ENGINE_FLOOR_PORT=n`: the engine's floor on that loopback port
+ *   (bench/engine-floor.ts: the operation executed by graphql-jit alone,
+ *   in this process, over the same cached payloads).
  *
  * Built by bench/compile.ts (`compiledGateway`) as the gateway's build is.
  */
@@ -20,12 +23,14 @@ import { envReader } from '../src/env-reader.js';
 import { serve } from '../src/serve.js';
 import { benchClock } from './clock-control.js';
 import { attachBenchControl, benchControlEnabled } from './control.js';
+import { startEngineFloor } from './engine-floor.js';
 import { UnsharedFetcher, unsharedLoader } from './naive-upstream.js';
 
 const reader = envReader(process.env);
 const upstreamCache = reader.bool('UPSTREAM_CACHE', true);
 const upstreamLoaders = reader.bool('UPSTREAM_LOADERS', true);
 const control = reader.bool('BENCH_CONTROL', false);
+const engineFloorPort = reader.optionalInt('BENCH_ENGINE_FLOOR_PORT', 1);
 if (reader.problems.length > 0) {
   process.stderr.write(`Invalid bench switches: ${reader.problems.join('; ')}\n`);
   process.exit(2);
@@ -36,4 +41,7 @@ void serve({
   ...(upstreamCache ? {} : { fetcherFor: (options) => new UnsharedFetcher(options) }),
   ...(upstreamLoaders ? {} : { loaderFor: unsharedLoader }),
   ...(benchControlEnabled(control) ? { onWebSocketServer: attachBenchControl, cacheClock: benchClock() } : {}),
+  ...(engineFloorPort === undefined
+    ? {}
+    : { onExecutable: (executable) => startEngineFloor(executable, engineFloorPort) }),
 });

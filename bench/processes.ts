@@ -61,6 +61,8 @@ export interface Child {
 export interface SpawnOptions {
   /** Module run with `node --import tsx` (with `compiled`, `node` alone), relative to the repo root. */
   readonly script: string;
+  /** Arguments after the script (a peer's command line). */
+  readonly args?: readonly string[];
   /** A built module (dist/), run by `node` without the TypeScript loader. @default false */
   readonly compiled?: boolean;
   readonly env: Record<string, string>;
@@ -75,6 +77,7 @@ export function spawnTs(pinning: Pinning, options: SpawnOptions): Child {
     ...(options.nodeFlags ?? []),
     ...(options.compiled === true ? [] : ['--import', 'tsx']),
     options.script,
+    ...(options.args ?? []),
   ];
   const [command, args] =
     pinning.enabled && options.cpu !== undefined

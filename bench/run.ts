@@ -10,24 +10,29 @@
  *   whose CPU figures are reported as min/median/max.
  * - `BENCH_STEADY_SECONDS` (default 60).
  * - `BENCH_FANOUT` (default `1000,10000`): subscriber counts.
+ * - `BENCH_FANOUT_MEMORY_ROUNDS` (default 3): rounds of the largest count's
+ *   bytes per subscriber (its level's own, and the rest on fresh gateways
+ *   that only connect the subscribers), reported as min/median/max.
  * - `BENCH_CPU_PROF=dir`: the gateways run with `--cpu-prof` into `dir`.
  * - `BENCH_ONLY=warm,fanout`: only those scenarios (start, upstream, warm,
  *   cluster, engine, cold (with trueCold), trueCold, fanout, steady; for
  *   working on one);
  *   the results then go to bench/results/partial.json, never latest.json,
- *   except the scenarios that stand alone (start and idle, engine, cold,
- *   trueCold, cluster: each compares sides it measures itself, in fresh processes),
+ *   except the scenarios that stand alone (start and idle, warm, engine, cold,
+ *   trueCold, cluster, fanout: each compares sides it measures itself in
+ *   the same rounds: its floor, the REST client),
  *   which replace their own keys in latest.json, whose targets are then
  *   checked again.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
+import { spreadOf } from './cpu.js';
 import { pinSelf } from './processes.js';
 import { runCluster } from './scenarios/cluster.js';
 import { runCold } from './scenarios/cold.js';
 import { runEngine } from './scenarios/engine.js';
 import { runTrueCold } from './scenarios/true-cold.js';
-import { runFanoutLevel } from './scenarios/fanout.js';
+import { runFanoutLevel, subscriberBytes } from './scenarios/fanout.js';
 import { runStart } from './scenarios/start.js';
 import { runSteady } from './scenarios/steady.js';
 import { measureMinimum, runUpstream } from './scenarios/upstream.js';
@@ -35,28 +40,21 @@ import { runWarm } from './scenarios/warm.js';
 import { printTable, targetsOf } from './report.js';
 import { BENCH_API_KEY, startBenchStack } from './stack.js';
 import { representative } from './workload.js';
-import { defaultCacheTtls } from '../src/upstream/cache-ttls.js';
+import { coldEnv } from './cold-env.js';
+import { freePort } from '../src/net/free-port.js';
 
 const latencyMs = Number(process.env['BENCH_UPSTREAM_LATENCY_MS'] ?? '20');
 const rounds = Number(process.env['BENCH_ROUNDS'] ?? '5');
 const cpuRounds = Number(process.env['BENCH_CPU_ROUNDS'] ?? '3');
 const steadySeconds = Number(process.env['BENCH_STEADY_SECONDS'] ?? '60');
 const fanoutLevels = (process.env['BENCH_FANOUT'] ?? '1000,10000').split(',').map(Number);
+const fanoutMemoryRounds = Number(process.env['BENCH_FANOUT_MEMORY_ROUNDS'] ?? '3');
 const cpuProfDir = process.env['BENCH_CPU_PROF'];
 const only = process.env['BENCH_ONLY']?.split(',');
 const runs = (scenario: string): boolean => only === undefined || only.includes(scenario);
 /** The warm scenario's load, which the cluster scenario repeats through its replicas. */
 const warmLoad = { durationSeconds: 3, connections: 10 };
 
-/** Every data cache class at TTL 0 and no result cache (the cold gateway); the free reference catalogue keeps its TTL. */
-const coldEnv = {
-  RESULT_CACHE: 'false',
-  ...Object.fromEntries(
-    Object.keys(defaultCacheTtls)
-      .filter((cacheClass) => cacheClass !== 'reference')
-      .map((cacheClass) => [`CACHE_TTL_${cacheClass.toUpperCase()}`, '0']),
-  ),
-};
 const profiled = (): string[] => (cpuProfDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', cpuProfDir]);
 /** Load average when a scenario starts: the machine is shared, and its figures are read with this beside them. */
 const loadAverage = (): string =>
@@ -101,7 +99,7 @@ try {
   let warm;
   if (runs('warm')) {
     log('warm');
-    warm = await runWarm(gateway, direct, { rounds, ...warmLoad });
+    warm = await runWarm(gateway, direct, (body, type) => stack.startFloor(body, type), { rounds, ...warmLoad });
   }
 
   let cluster;
@@ -131,9 +129,15 @@ try {
   if (runs('engine')) {
     const loadAtStart = loadAverage();
     log(`engine (load average ${loadAtStart})`);
-    const engineGateway = await stack.startGateway('engine', { RESULT_CACHE: 'false' }, profiled());
+    // The engine's floor (bench/engine-floor.ts) listens in the engine gateway's process.
+    const floorPort = await freePort();
+    const engineGateway = await stack.startGateway(
+      'engine',
+      { RESULT_CACHE: 'false', BENCH_ENGINE_FLOOR_PORT: String(floorPort) },
+      profiled(),
+    );
     engine = {
-      ...(await runEngine(engineGateway, direct, { rounds: cpuRounds, ...warmLoad })),
+      ...(await runEngine(engineGateway, direct, `http://127.0.0.1:${floorPort}`, { rounds: cpuRounds, ...warmLoad })),
       loadAverage: { start: loadAtStart, end: loadAverage() },
     };
     await engineGateway.child.stop();
@@ -184,6 +188,23 @@ try {
     );
   }
 
+  // More rounds of the largest level's memory: RSS growth moves from run to run.
+  const bytesRounds: number[] = [];
+  const largestLevel = fanout.at(-1);
+  if (largestLevel !== undefined) {
+    bytesRounds.push(largestLevel.bytesPerSubscriber);
+    for (let round = 1; round < fanoutMemoryRounds; round += 1) {
+      log(`fanout ${largestLevel.subscribers}: memory round ${round + 1}`);
+      bytesRounds.push(
+        await subscriberBytes(stack.pinning, (env) => stack.startGateway(`fanout-memory-${round}`, env), {
+          subscribers: largestLevel.subscribers,
+          clientProcesses: largestLevel.subscribers >= 5_000 ? 2 : 1,
+          matchId: String(940_001 + fanout.length - 1),
+        }),
+      );
+    }
+  }
+
   let steady;
   if (runs('steady')) {
     log(`steady ${steadySeconds}s`);
@@ -215,7 +236,9 @@ try {
     fanout: {
       p99Ms: largest?.p99Ms ?? null,
       p50Ms: largest?.p50Ms ?? null,
-      bytesPerSubscriber: largest?.bytesPerSubscriber ?? null,
+      // The median of the memory rounds (the issue's min/median/max in bytesPerSubscriberRounds).
+      bytesPerSubscriber: bytesRounds.length === 0 ? null : spreadOf(bytesRounds, 0).median,
+      bytesPerSubscriberRounds: bytesRounds.length === 0 ? null : spreadOf(bytesRounds, 0),
       subscribers: largest?.subscribers ?? null,
       cpuUsPerSubscriber: largest?.cpuUsPerSubscriber ?? null,
       floorCpuUsPerSubscriber: largest?.floorCpuUsPerSubscriber ?? null,
@@ -249,10 +272,12 @@ try {
     );
     if (
       started !== undefined ||
+      warm !== undefined ||
       engine !== undefined ||
       cold !== undefined ||
       trueCold !== undefined ||
-      cluster !== undefined
+      cluster !== undefined ||
+      largest !== undefined
     ) {
       // Scenarios whose figures stand alone (fresh processes; CPU per operation of each side, read from /proc)
       // replace only their own keys, and the targets are checked again on the result.
@@ -262,17 +287,19 @@ try {
       const updated = {
         ...latest,
         ...(started === undefined ? {} : { start: { ...started.start, ...measured }, idle: started.idle }),
+        ...(warm === undefined ? {} : { warm: { ...warm, ...measured } }),
         ...(engine === undefined ? {} : { engine: { ...engine, ...measured } }),
         ...(cold === undefined ? {} : { cold: { ...cold, ...measured } }),
         ...(trueCold === undefined ? {} : { trueCold: { ...trueCold, ...measured } }),
         ...(cluster === undefined ? {} : { cluster: { ...cluster, ...measured } }),
+        ...(largest === undefined ? {} : { fanout: { ...results.fanout, ...measured } }),
       };
       await writeFile(
         latestUrl,
         `${JSON.stringify({ ...updated, targets: targetsOf(updated as Parameters<typeof targetsOf>[0]) }, null, 2)}\n`,
       );
       log(
-        `replaced ${[started && 'start, idle', engine && 'engine', cold && 'cold', trueCold && 'trueCold', cluster && 'cluster'].filter(Boolean).join(', ')} and the targets in bench/results/latest.json`,
+        `replaced ${[started && 'start, idle', warm && 'warm', largest && 'fanout', engine && 'engine', cold && 'cold', trueCold && 'trueCold', cluster && 'cluster'].filter(Boolean).join(', ')} and the targets in bench/results/latest.json`,
       );
     }
     process.stdout.write(

@@ -2,7 +2,7 @@
  * The processes of one bench run: one sandbox, the gateways under test (each
  * with its own DATA_DIR and switches) and the hand-written baseline.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compiledGateway, compiledScript } from './compile.js';
@@ -27,6 +27,8 @@ export interface BenchStack {
     script?: string,
   ): Promise<Service>;
   startDirect(ids: Record<string, string>): Promise<Service>;
+  /** The warm floor (bench/direct/floor-server.ts): `body` answered to every request, as `contentType`. */
+  startFloor(body: Buffer, contentType: string): Promise<Service>;
   close(): Promise<void>;
 }
 
@@ -92,6 +94,28 @@ export async function startBenchStack(latencyMs: number): Promise<BenchStack> {
           BENCH_UPSTREAM_URL: sandboxUrl,
           SPORTS_API_KEY: BENCH_API_KEY,
           BENCH_IDS: JSON.stringify(ids),
+        },
+        cpu: pinning.serverCpu,
+      });
+      children.push(child);
+      const url = `http://127.0.0.1:${port}`;
+      await waitForHttp(`${url}/healthz`, child);
+      return { url, child };
+    },
+    startFloor: async (body, contentType) => {
+      const port = await freePort();
+      const dir = await mkdtemp(join(tmpdir(), 'sports-graph-bench-floor-'));
+      dirs.push(dir);
+      const bodyFile = join(dir, 'answer');
+      await writeFile(bodyFile, body);
+      const child = spawnTs(pinning, {
+        script: await compiledScript('bench/direct/floor-server.ts', 'floor-server'),
+        compiled: true,
+        env: {
+          NODE_ENV: 'production',
+          PORT: String(port),
+          BENCH_FLOOR_BODY_FILE: bodyFile,
+          BENCH_FLOOR_CONTENT_TYPE: contentType,
         },
         cpu: pinning.serverCpu,
       });

@@ -8,10 +8,8 @@ import type { LineupStatus } from '../src/live/lineup-poller.js';
 import { loadBaseballLineups } from '../src/model/baseball-lineups.js';
 import { integerId } from '../src/model/native-id.js';
 import { requireV2Sport } from '../src/model/v2-namespace.js';
-import type { BaseballLineupPlayer } from '../src/upstream/routes/v2-baseball.js';
-
-const starters = (players: readonly BaseballLineupPlayer[], role: BaseballLineupPlayer['role']) =>
-  players.filter((p) => p.role === role && p.substitute !== true);
+import { classifyLineup } from '../src/model/baseball-lineup-roles.js';
+import { unclassifiedError } from '../src/upstream/degraded-parts.js';
 
 export const baseballResolvers: Resolvers = {
   V2: {
@@ -26,28 +24,29 @@ export const baseballResolvers: Resolvers = {
   BaseballLineups: {
     matchId: (m) => String(m.matchId),
     confirmed: (m) => m.payload.data.confirmed,
-    home: (m) => m.payload.data.home,
-    away: (m) => m.payload.data.away,
+    home: (m) => classifyLineup(m.payload.data.home, m.payload.data.confirmed, 'home'),
+    away: (m) => classifyLineup(m.payload.data.away, m.payload.data.confirmed, 'away'),
     raw: (m) => m.payload,
   },
+  // The lists are made once per side (src/model/baseball-lineup-roles.ts): no player is dropped.
   BaseballTeamLineup: {
-    probablePitcher: (side) =>
-      side.players.find((p) => p.role === 'probablePitcher') ?? starters(side.players, 'pitcher')[0] ?? null,
-    // The batting order is what makes a starting batter (1..9): it still tells when `substitute` is left out.
-    battingOrder: (side) =>
-      starters(side.players, 'batter')
-        .filter((p) => p.battingOrder !== undefined)
-        .sort((a, b) => (a.battingOrder ?? 99) - (b.battingOrder ?? 99)),
-    pitchers: (side) => side.players.filter((p) => p.role === 'pitcher'),
-    substitutes: (side) => side.players.filter((p) => p.substitute === true),
-    supportStaff: (side) => side.supportStaff ?? [],
+    probablePitcher: (side) => side.probablePitcher,
+    battingOrder: (side) => side.battingOrder,
+    pitchers: (side) => side.pitchers,
+    substitutes: (side) => side.substitutes,
+    unclassified: (side) => side.unclassified,
+    supportStaff: (side) => side.value.supportStaff ?? [],
   },
   BaseballLineupPlayer: {
-    player: (p) => p.player,
-    position: (p) => p.position ?? p.player.position ?? null,
-    battingOrder: (p) => p.battingOrder ?? null,
-    substitute: (p) => p.substitute ?? null,
-    statistics: (p) => Object.entries(p.statistics ?? {}).map(([name, value]) => ({ name, value })),
+    player: (p) => p.value.player,
+    role: (p) => {
+      if (p.unclassified !== undefined) throw unclassifiedError(p.unclassified.part, p.unclassified.what);
+      return p.role;
+    },
+    position: (p) => p.value.position ?? p.value.player.position ?? null,
+    battingOrder: (p) => p.value.battingOrder ?? null,
+    substitute: (p) => p.value.substitute ?? null,
+    statistics: (p) => Object.entries(p.value.statistics ?? {}).map(([name, value]) => ({ name, value })),
   },
   BaseballSupportStaff: {
     nativeId: (s) => String(s.id),

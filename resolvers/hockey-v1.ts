@@ -9,6 +9,7 @@ import { v1Image } from '../src/model/images.js';
 import { namespace } from '../src/model/namespace.js';
 import { listedAt, listingOf } from '../src/model/listing.js';
 import { integerId } from '../src/model/native-id.js';
+import { athleteHits } from '../src/model/search-hits.js';
 import { tagType } from '../src/model/typename.js';
 import { ErrorCode, GatewayError } from '../src/upstream/errors.js';
 import { v1Routes, type V1Athlete } from '../src/upstream/routes/v1.js';
@@ -54,8 +55,12 @@ export const hockeyV1Resolvers: Resolvers = {
         seasonNum: season ?? undefined,
       };
       const payload = await ctx.upstream.load(v1Routes.standings, params);
-      // A competitor has no route of its own: its ID names the table it was listed in (src/model/node-sources.ts).
-      const via = { competition: params.competition, season: params.seasonNum };
+      // A competitor has no route of its own: its ID names the table it was listed in (src/model/node-sources.ts),
+      // as the table names itself, so that the default table asked with or without its arguments gives one ID.
+      const via = {
+        competition: payload.competitionId ?? params.competition,
+        season: payload.seasonNum ?? params.seasonNum,
+      };
       for (const entry of payload.standings) listedAt(entry.competitor, via);
       return payload;
     },
@@ -82,7 +87,7 @@ export const hockeyV1Resolvers: Resolvers = {
       const count = first ?? 10;
       if (count < 1 || count > 50) throw new GatewayError(ErrorCode.BadUserInput, 'first must be between 1 and 50.');
       const payload = await ctx.upstream.load(v1Routes.search, { q: searchTerm(name), sport: SPORT });
-      return payload.results.filter((hit) => hit.type === 'athlete' && hit.version === 'v1').slice(0, count);
+      return athleteHits(payload).slice(0, count);
     },
   },
   V1HockeyStandings: {
@@ -139,6 +144,8 @@ export const hockeyV1Resolvers: Resolvers = {
   },
   V1HockeyAthleteHit: {
     nativeId: (hit) => String(hit.id),
+    // Null for a hit that left `type` out: the degraded-part error at this path says so (athleteHits).
+    type: (hit) => hit.type ?? null,
     athlete: (hit, _, ctx) => loadV1HockeyAthlete(ctx, hit.id),
   },
   V1HockeyAthlete: {

@@ -4,7 +4,6 @@
  */
 import type { Resolvers } from '../src/generated/resolvers-types.js';
 import { toGlobalId } from '../src/model/global-id.js';
-import { listedAt, listingOf } from '../src/model/listing.js';
 import { integerId } from '../src/model/native-id.js';
 import { v2EventModel } from '../src/model/v2-event.js';
 import { requireV2Sport } from '../src/model/v2-namespace.js';
@@ -31,11 +30,7 @@ export const motorsportResolvers: Resolvers = {
   V2Motorsport: {
     seasonStages: async (_, { seasonId }, ctx) => {
       const season = integerId(seasonId, 'season id');
-      // A listed stage's ID names its listing, so node(id:) reads it there while fresh (src/model/node-sources.ts).
-      const via = { season };
-      return (await ctx.upstream.load(v2MotorsportRoutes.seasonStages, { seasonId: season })).stages.map((s) =>
-        listedAt(s, via),
-      );
+      return (await ctx.upstream.load(v2MotorsportRoutes.seasonStages, { seasonId: season })).stages;
     },
     stage: async (_, { id }, ctx) =>
       (await ctx.upstream.load(v2MotorsportRoutes.stage, { id: integerId(id, 'stage id') })).stage,
@@ -45,13 +40,8 @@ export const motorsportResolvers: Resolvers = {
   },
   MotorsportStage: {
     id: (s) =>
-      toGlobalId({
-        version: 'v2',
-        sport: SLUG,
-        typeName: 'MotorsportStage',
-        nativeId: String(s.id),
-        via: listingOf(s),
-      }),
+      // One stage, one ID wherever it is listed (a season, a parent, by ID): node(id:) reads `/api/stage/{id}`.
+      toGlobalId({ version: 'v2', sport: SLUG, typeName: 'MotorsportStage', nativeId: String(s.id) }),
     ref: (s) => ({ version: 'V2', nativeId: String(s.id), sport: SLUG }),
     startTime: (s) => new Date(s.startTimestamp * 1000),
     status: (s) => ({
@@ -64,10 +54,7 @@ export const motorsportResolvers: Resolvers = {
     country: (s) => s.country?.name ?? null,
     winner: (s) => s.winner ?? null,
     substages: async (s, _, ctx) => {
-      const via = { parent: s.id };
-      return (await ctx.upstream.load(v2MotorsportRoutes.substages, { id: s.id })).stages.map((sub) =>
-        listedAt(sub, via),
-      );
+      return (await ctx.upstream.load(v2MotorsportRoutes.substages, { id: s.id })).stages;
     },
     results: stageGap('results'),
     classification: stageGap('classification'),

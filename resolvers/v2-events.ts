@@ -22,10 +22,17 @@ import type { V2Event } from '../src/upstream/routes/v2.js';
 
 type Score = V2Event['homeScore'];
 
-const periods = (score: Score): number[] | null => {
+/**
+ * Entry i is period i + 1, up to the last period the upstream gave. A period
+ * it left out inside that range is null in its place: dropping it would
+ * shift every later period's score into the wrong period.
+ */
+const periods = (score: Score): Array<number | null> | null => {
   // The upstream may send null for a score or period it does not have: both read as absent.
   if (score === undefined || score === null) return null;
-  return [score.period1, score.period2, score.period3].filter((p): p is number => typeof p === 'number');
+  const given = [score.period1, score.period2, score.period3].map((p) => (typeof p === 'number' ? p : null));
+  const last = given.findLastIndex((p) => p !== null);
+  return given.slice(0, last + 1);
 };
 
 export async function loadV2Event(ctx: ResolverContext, slug: string, id: number): Promise<V2EventModel> {

@@ -25,9 +25,13 @@ const eventModel = (
 ): V3EventModel =>
   tagType({ slug, value, league: league === null ? null : { id: league.id, name: league.name } }, 'V3Event');
 
-/** V3 has no team route: a team's ID names the event it played in, and where that event was listed. */
+/**
+ * V3 has no team route: a team's ID names the event it played in (which
+ * node(id:) reads it from), not where that event was listed, so that the
+ * same team of the same event has one ID from a window and from `match`.
+ */
 const teamModel = (e: V3EventModel, value: V3Team): V3TeamModel =>
-  tagType(listedAt({ slug: e.slug, value }, { ...(listingOf(e) ?? listingOf(e.value)), event: e.value.id }), 'V3Team');
+  tagType(listedAt({ slug: e.slug, value }, { event: e.value.id }), 'V3Team');
 
 export const v3Resolvers: Resolvers = {
   Query: {
@@ -53,9 +57,6 @@ export const v3Resolvers: Resolvers = {
       const { entry, sport } = await chosenSport(ctx, sportChoice(args), info.schema, 'v3');
       const slug = slugOf(entry, 'v3');
       const payload = await ctx.upstream.load(v3Routes.window, { sport: slug, window: windowName(window) });
-      // An event's ID names its window, so node(id:) reads it there while fresh (src/model/node-sources.ts).
-      const via = { window: windowName(window) };
-      for (const league of payload.leagues) for (const event of league.events) listedAt(event, via);
       return { sport, sportKey: entry.sport, slug, window, payload };
     },
     cycling: async (_, { window }, ctx) => {
@@ -75,7 +76,8 @@ export const v3Resolvers: Resolvers = {
     events: (l) => l.value.events.map((e) => eventModel(l.slug, e, l.value)),
   },
   V3Event: {
-    id: (e) => gid(e.slug, 'V3Event', e.value.id, listingOf(e) ?? listingOf(e.value)),
+    // One event, one ID: not where it was listed (node(id:) finds it in any fresh window of its sport).
+    id: (e) => gid(e.slug, 'V3Event', e.value.id),
     ref: (e) => ({ version: 'V3', nativeId: String(e.value.id), sport: e.slug }),
     startTime: (e) => new Date(e.value.startTime),
     status: (e) => ({

@@ -3,6 +3,7 @@
  * The reading rules live in src/model/v6-team-stats.ts, the version pin in
  * src/model/v6-mapping-pin.ts.
  */
+import type { LoaderPort, UpstreamCachePort } from '../src/loaders/loader-ports.js';
 import type { Resolvers, V6Period } from '../src/generated/resolvers-types.js';
 import { toGlobalId } from '../src/model/global-id.js';
 import { namespace } from '../src/model/namespace.js';
@@ -15,12 +16,18 @@ import {
   TOTAL_SHOTS_DUPLICATE,
   UNCONFIRMED_IDS,
   v6Periods,
+  type V6MatchTeamStatsModel,
   type V6PeriodKey,
 } from '../src/model/v6-team-stats.js';
 import { opaqueV6Id } from '../src/model/v6-id.js';
 import { v6FootballRoutes } from '../src/upstream/routes/v6-football.js';
 
 const SPORT = 'football';
+
+/** The mapping the values are named with: the one loaded with the payload, else the one it names (free, not counted). */
+const mappingOf = (model: V6MatchTeamStatsModel, ctx: LoaderPort & UpstreamCachePort) =>
+  model.mapping ??
+  loadStatMapping(ctx, model.payload.mappingVersion === undefined ? undefined : String(model.payload.mappingVersion));
 
 const periodName = (key: V6PeriodKey): V6Period =>
   (Object.entries(v6Periods).find(([, value]) => value === key)?.[0] ?? 'FULL_MATCH') as V6Period;
@@ -66,8 +73,11 @@ export const v6FootballResolvers: Resolvers = {
       toGlobalId({ version: 'v6', sport: SPORT, typeName: 'V6MatchTeamStats', nativeId: payload.matchId }),
     ref: ({ payload }) => ({ version: 'V6', nativeId: payload.matchId, sport: SPORT }),
     mappingVersion: ({ payload }) => (payload.mappingVersion === undefined ? null : String(payload.mappingVersion)),
-    namedWith: ({ mapping }) => String(mapping.version),
-    teams: ({ payload, mapping }) => payload.teams.map((team) => ({ team, mapping })),
+    namedWith: async (model, _, ctx) => String((await mappingOf(model, ctx)).version),
+    teams: async (model, _, ctx) => {
+      const mapping = await mappingOf(model, ctx);
+      return model.payload.teams.map((team) => ({ team, mapping }));
+    },
     raw: ({ payload }) => payload,
   },
   V6TeamStats: {

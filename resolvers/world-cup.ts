@@ -11,7 +11,12 @@ import { listedAt, listingOf } from '../src/model/listing.js';
 import { integerId } from '../src/model/native-id.js';
 import { tagType } from '../src/model/typename.js';
 import { splitLineup } from '../src/model/v1-lineup.js';
-import type { V1CoachModel, V1WorldCupGameModel } from '../src/model/v1-world-cup.js';
+import {
+  latestStartedGame,
+  worldCupGameModel,
+  type V1CoachModel,
+  type V1WorldCupGameModel,
+} from '../src/model/v1-world-cup.js';
 import { ErrorCode, GatewayError } from '../src/upstream/errors.js';
 import { readPart } from '../src/upstream/degraded-parts.js';
 import {
@@ -74,12 +79,7 @@ export async function loadV1Lineups(ctx: ResolverContext, gameId: number) {
  */
 async function coachOf(ctx: ResolverContext, teamId: number): Promise<V1CoachModel | null> {
   const { matches } = await ctx.upstream.load(v1WorldCupRoutes.matches, {});
-  const latest = matches
-    .filter(
-      (m) =>
-        m.statusGroup !== V1StatusGroup.Scheduled && (m.homeCompetitor.id === teamId || m.awayCompetitor.id === teamId),
-    )
-    .sort((a, b) => Date.parse(b.startTime) - Date.parse(a.startTime))[0];
+  const latest = latestStartedGame(matches, teamId);
   if (latest === undefined) return null;
   const lineup = (await loadV1Lineups(ctx, latest.id)).find((team) => team.competitorId === teamId);
   const coach = lineup === undefined ? null : splitLineup(lineup).coach;
@@ -108,8 +108,7 @@ export const worldCupV1Resolvers: Resolvers = {
     predictions: async (_, __, ctx) => (await ctx.upstream.load(v1WorldCupRoutes.odds, {})).polls,
     game: async (_, { id }, ctx) => {
       const { game } = await ctx.upstream.load(v1WorldCupRoutes.worldCupGame, { id: integerId(id, 'game id') });
-      const { lineups, events, commentary, ...detail } = game;
-      return { game: detail, lineups, events, commentary };
+      return worldCupGameModel(game);
     },
     gameDetail: async (_, { id }, ctx) => ({
       game: (await ctx.upstream.load(v1WorldCupRoutes.game, { gameId: integerId(id, 'game id') })).game,
@@ -158,13 +157,16 @@ export const worldCupV1Resolvers: Resolvers = {
     venueName: (match) => match.venue?.name ?? null,
     detail: async (match, _, ctx) => {
       const { game } = await ctx.upstream.load(v1WorldCupRoutes.worldCupGame, { id: match.id });
-      const { lineups, events, commentary, ...detail } = game;
-      return { game: detail, lineups, events, commentary };
+      return worldCupGameModel(game);
     },
     raw: (match) => match,
   },
   V1FootballCompetitor: {
-    id: (team) => globalId('V1FootballCompetitor', team.id),
+    // Every undecided slot has nativeId 0: its ID names the slot ("W73"), so that each is one entity of its own (node-sources.ts).
+    id: (team) =>
+      team.placeholder === true
+        ? globalId('V1FootballCompetitor', team.id, { slot: team.name })
+        : globalId('V1FootballCompetitor', team.id),
     ref: (team) => ref(team.id),
     shortName: (team) => team.shortName ?? null,
     placeholder: (team) => team.placeholder === true,
@@ -174,7 +176,7 @@ export const worldCupV1Resolvers: Resolvers = {
     raw: (team) => team,
   },
   V1Coach: {
-    id: ({ member }) => globalId('V1Coach', member.id),
+    id: ({ member, teamId }) => globalId('V1Coach', member.id, { team: String(teamId) }),
     ref: ({ member }) => ref(member.id),
     athleteId: ({ member }) => String(member.id),
     name: ({ member }) => member.name ?? null,

@@ -4,6 +4,7 @@
  * the transports (HTTP front door, graphql-ws); the lifecycle (src/gateway/lifecycle.ts). Each part is built in a module of
  * its own: this one only wires them.
  */
+import type { GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import type { WebSocketServer } from 'ws';
 import { clientKeysFor } from './access/client-keys.js';
@@ -52,6 +53,14 @@ export interface GatewayOptions {
    * it past a TTL instead of sleeping. @default Date.now
    */
   cacheClock?: () => number;
+  /** Given /graphql's schema and its operation context factory (the bench's engine floor: the operation executed by graphql-jit alone). */
+  onExecutable?: (executable: GatewayExecutable) => void;
+}
+
+/** What resolvers run on: the schema and a fresh operation context per call. */
+export interface GatewayExecutable {
+  readonly schema: GraphQLSchema;
+  readonly context: () => OperationContext;
 }
 
 /** The options that change how parts are made: the bench's switches (bench/gateway-main.ts). */
@@ -149,6 +158,7 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
       images,
     };
   };
+  options.onExecutable?.({ schema, context });
   const yoga = graphqlYoga({ ...parts, schema, context, plugins: pipeline(parts, { name: 'graphql' }) });
   const subgraph = lazySubgraphYoga({ ...parts, typeDefs, context, plugins: () => pipeline(parts, subgraphEndpoint) });
 
@@ -158,6 +168,7 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     ? mcpEndpoint({
         ...parts,
         yoga,
+        trusted: config.persisted.trusted,
         tools: {
           schema,
           config,

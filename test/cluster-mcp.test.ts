@@ -19,6 +19,8 @@ interface Executed {
   data?: unknown;
   errors?: Array<{ extensions?: Record<string, unknown> }>;
   cost?: { upstreamRequests: number; budgetRemaining?: number };
+  spent?: { upstreamRequests: number };
+  after?: { available: number; budgetRemaining?: number };
 }
 
 describe('cluster: the MCP endpoint', { timeout: 120_000 }, () => {
@@ -57,6 +59,11 @@ describe('cluster: the MCP endpoint', { timeout: 120_000 }, () => {
     for (const answer of spent) expect(answer.errors).toBeUndefined();
     expect(spent.map((answer) => answer.cost?.upstreamRequests)).toEqual([1, 1, 1]);
     expect(spent[2]?.cost?.budgetRemaining).toBe(0);
+    // What each call spent, and what the ledger of the replica that ran it holds after: the shared count,
+    // the other replica's call included (units still in flight count as gone: `available`).
+    expect(spent.map((answer) => answer.spent?.upstreamRequests)).toEqual([1, 1, 1]);
+    expect(spent[2]?.after?.budgetRemaining).toBe(0);
+    expect(spent[2]?.after?.available).toBe((spent[0]?.after?.available ?? 0) - 2);
     expect((await requestCounts(cluster.sandbox.url)).total).toBe(3);
 
     const refused = await execute(two, athlete(43));

@@ -28,7 +28,7 @@ const configModules = [
 /** Read by the platform, not settings of ours. */
 const notOurs = new Set(['NODE_ENV', 'PATH']);
 /** Switches only the bench sets (bench-only code paths), documented with the bench. */
-const benchOnly = new Set(['BENCH_CONTROL', 'UPSTREAM_CACHE', 'UPSTREAM_LOADERS']);
+const benchOnly = new Set(['BENCH_CONTROL', 'BENCH_ENGINE_FLOOR_PORT', 'UPSTREAM_CACHE', 'UPSTREAM_LOADERS']);
 
 function sources(dir: string): string[] {
   return readdirSync(join(root, dir), { recursive: true, withFileTypes: true })

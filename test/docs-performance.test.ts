@@ -10,8 +10,18 @@ import { tableUnder } from './support/markdown.js';
 
 const root = resolve(import.meta.dirname, '..');
 
+interface PeerCase {
+  connections: number;
+  gatewayRequestsPerSecond: number;
+  hiveRequestsPerSecond: number;
+  throughputRatio: { min: number; median: number; max: number };
+  gatewayCpuMsPerOp: number;
+  hiveCpuMsPerOp: number;
+}
+
 interface Latest {
   generatedAt: string;
+  peers?: { hive: { measuredAt: string; cases: Record<string, PeerCase> } };
   targets: Array<{ name: string; target: string; measured: string; met: boolean }>;
 }
 
@@ -27,5 +37,24 @@ describe('docs/performance.md', () => {
 
   it('names the run it shows', () => {
     expect(readFileSync(page, 'utf8')).toContain(latest.generatedAt);
+  });
+
+  it('shows the last peers run (npm run bench:peers) as latest.json has it', () => {
+    const hive = latest.peers?.hive;
+    expect(hive).toBeDefined();
+    if (hive === undefined) return;
+    const rows = tableUnder(page, 'Against Hive Gateway').slice(1);
+    expect(rows.map((row) => [row[0], row[2], row[3], row[4], row[5], row[6], row[7]])).toEqual(
+      Object.entries(hive.cases).map(([name, c]) => [
+        `\`${name}\``,
+        String(c.connections),
+        String(c.gatewayRequestsPerSecond),
+        String(c.hiveRequestsPerSecond),
+        `${c.throughputRatio.median} (${c.throughputRatio.min}–${c.throughputRatio.max})`,
+        String(c.gatewayCpuMsPerOp),
+        String(c.hiveCpuMsPerOp),
+      ]),
+    );
+    expect(readFileSync(page, 'utf8')).toContain(hive.measuredAt);
   });
 });

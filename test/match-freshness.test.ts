@@ -120,21 +120,31 @@ describe('freshness by match state', () => {
     expect((await spent(scheduled)).game).toBe(0);
   });
 
-  it('refreshes a list while one of its matches is in play, and not once none is', async () => {
+  it('refreshes a list and its standings while one of its matches is in play, and not once none is', async () => {
+    const standings = async (): Promise<number> => {
+      const result = await gql(stack.gateway.url, '{ v1 { worldCup { standings { name } } } }');
+      expect(result.errors).toBeUndefined();
+      const { byRoute } = await requestCounts(stack.sandbox.url);
+      return byRoute['GET /api/v1/world-cup/standings'] ?? 0;
+    };
     const live = (await list()).filter((m) => m.statusGroup === 3).map((m) => m.ref.nativeId);
     expect(live.length).toBeGreaterThan(0);
+    expect(await standings()).toBe(1);
     expect((await spent()).list).toBe(1);
     advance(IN_PLAY_MS + 1_000);
     await list();
+    expect(await standings()).toBe(1);
     expect((await spent()).list).toBe(1);
 
     for (const id of live) await script(id, 'end');
     advance(IN_PLAY_MS + 1_000);
     expect((await list()).some((m) => m.statusGroup === 3)).toBe(false);
+    expect(await standings()).toBe(1);
     expect((await spent()).list).toBe(1);
     // Ten minutes: twenty times the World Cup class's old 30 s, and nothing in play or about to start.
     advance(10 * 60 * 1000);
     await list();
+    expect(await standings()).toBe(0);
     expect((await spent()).list).toBe(0);
   });
 

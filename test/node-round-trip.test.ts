@@ -29,7 +29,7 @@ interface Sample {
   /** Each Node type this query returns, with the entity objects found in its `data`. */
   readonly entities: Readonly<Record<string, (data: Json) => Json[]>>;
   /** Counted requests a refetch of its entities may cost while everything is fresh: only entities minted from another route than the one node(id:) loads. */
-  readonly refetchCost?: Readonly<Record<string, number>>;
+  readonly refetchCost?: Readonly<Record<string, number | ((entity: Json) => number)>>;
 }
 
 /** Selected on every entity, in the collecting query and in `node(id:)` alike. */
@@ -40,6 +40,8 @@ const FIELDS: Readonly<Record<string, string>> = {
   V1WorldCupMatch: 'id ref { nativeId } round',
   V1FootballCompetitor: 'id ref { nativeId } name',
   V1FootballVenue: 'id ref { nativeId } name',
+  V1WorldCupGame: 'id ref { nativeId } match { round } venue { name }',
+  V1Coach: 'id ref { nativeId } athleteId statusText',
   V2Team: 'id ref { nativeId sport } name',
   V2Player: 'id ref { nativeId sport } name',
   V2Tournament: 'id ref { nativeId sport } name',
@@ -54,6 +56,7 @@ const FIELDS: Readonly<Record<string, string>> = {
   V3Team: 'id ref { nativeId sport } name',
   V6BaseballMatch: 'id ref { nativeId } league',
   V6BaseballTeam: 'id ref { nativeId } name',
+  V6MatchTeamStats: 'id ref { nativeId } namedWith teams { teamId name }',
 };
 
 const f = (type: string): string => FIELDS[type] ?? 'id';
@@ -66,6 +69,23 @@ const many =
   (...path: Array<string | number>) =>
   (data: Json): Json[] =>
     (at(data, ...path) as Json[]).slice(0, 3);
+
+/**
+ * A World Cup game in progress: the latest game each of its teams has
+ * started, so its lineups name their current coaches. Not one of the first
+ * match's teams, whose competitor route the World Cup sample leaves cold.
+ */
+function liveWorldCupGame(stack: TestStack) {
+  const { matches } = stack.sandbox.fixtures.worldCup;
+  const firstTeams = [matches[0]?.home?.v1Id, matches[0]?.away?.v1Id];
+  const game = matches.find((m) => m.state === 'live' && m.home !== undefined && !firstTeams.includes(m.home.v1Id));
+  if (game === undefined) throw new Error('no World Cup game in progress');
+  return game;
+}
+
+/** Only the stage asked by ID has its own route cached; any other listed stage costs its `/api/stage/{id}`. */
+const stageRefetch = (stage: Json): number =>
+  (stage['ref'] as Json)['nativeId'] === String(motorsportIds.firstStage) ? 0 : 1;
 
 const SAMPLES: readonly Sample[] = [
   {
@@ -101,6 +121,50 @@ const SAMPLES: readonly Sample[] = [
     },
     // Listed by the matches route; node(id:) reads a match through /api/v1/game/{id}, a team through /api/v1/competitor/{id}.
     refetchCost: { V1WorldCupMatch: 1, V1FootballCompetitor: 1 },
+  },
+  {
+    name: 'v1.worldCup: the final, its slots undecided (nativeId 0, one ID per slot)',
+    query: () => ({
+      query: `{ v1 { worldCup { matches(round: 9) { homeTeam { ${f('V1FootballCompetitor')} placeholder } awayTeam { ${f('V1FootballCompetitor')} placeholder } } } } }`,
+    }),
+    entities: {
+      V1FootballCompetitor: (d) => {
+        const final = (at(d, 'v1', 'worldCup', 'matches') as Json[])[0]!;
+        const slots = [final['homeTeam'] as Json, final['awayTeam'] as Json];
+        if (slots.some((slot) => slot['placeholder'] !== true)) throw new Error('the final is decided');
+        if (slots[0]!['id'] === slots[1]!['id']) throw new Error('two slots share one ID');
+        return slots.map(({ placeholder: _, ...slot }) => slot);
+      },
+    },
+  },
+  {
+    name: 'v1.worldCup: a game in progress with its coaches, and its home team coach',
+    query: (stack) => {
+      const game = liveWorldCupGame(stack);
+      return {
+        query: `query($game: ID!, $team: ID!) { v1 { worldCup {
+          game(id: $game) { ${f('V1WorldCupGame')} lineups { coach { ${f('V1Coach')} } } }
+          competitor(id: $team) { coach { ${f('V1Coach')} } }
+        } } }`,
+        variables: { game: String(game.v1Id), team: String(game.home?.v1Id) },
+      };
+    },
+    entities: {
+      V1WorldCupGame: (d) => [at(d, 'v1', 'worldCup', 'game') as Json].map(({ lineups: _, ...game }) => game),
+      V1Coach: (d) => [
+        one('v1', 'worldCup', 'game', 'lineups', 0, 'coach')(d)[0]!,
+        one('v1', 'worldCup', 'game', 'lineups', 1, 'coach')(d)[0]!,
+        one('v1', 'worldCup', 'competitor', 'coach')(d)[0]!,
+      ],
+    },
+  },
+  {
+    name: "v6 football: a match's team statistics",
+    query: (stack) => ({
+      query: `query($id: ID!) { v6 { football { teamStats(matchId: $id) { ${f('V6MatchTeamStats')} } } } }`,
+      variables: { id: stack.sandbox.fixtures.football.v6.matchIds[0] },
+    }),
+    entities: { V6MatchTeamStats: one('v6', 'football', 'teamStats') },
   },
   {
     name: 'v2 entities: team with venue and manager, player, tournament, event',
@@ -146,6 +210,8 @@ const SAMPLES: readonly Sample[] = [
       query: `{ v2(sport: MOTORSPORT) { motorsport { seasonStages(seasonId: ${motorsportIds.season}) { ${f('MotorsportStage')} } } } }`,
     }),
     entities: { MotorsportStage: (d) => (at(d, 'v2', 'motorsport', 'seasonStages') as Json[]).slice(0, 2) },
+    // A stage's ID does not name its listing (one stage, one ID): node(id:) reads /api/stage/{id}, cached for the first stage only (asked by ID below).
+    refetchCost: { MotorsportStage: stageRefetch },
   },
   {
     // Asked apart: `seasonStages { substages }` is estimated per listed stage (issue 13, item 7).
@@ -159,6 +225,7 @@ const SAMPLES: readonly Sample[] = [
         return [stage, ...substages.slice(0, 2)];
       },
     },
+    refetchCost: { MotorsportStage: stageRefetch },
   },
   {
     name: 'v3: a day window and its teams',
@@ -229,8 +296,15 @@ describe('node(id:) round trip of every Node type', () => {
       const result = await gql<Json>(stack.gateway.url, query, variables);
       if (result.errors !== undefined) throw new Error(`${sample.name}: ${JSON.stringify(result.errors)}`);
       for (const [type, entities] of Object.entries(sample.entities)) {
-        for (const entity of entities(result.data!))
-          collected.push({ type, sample: sample.name, entity, refetchCost: sample.refetchCost?.[type] ?? 0 });
+        for (const entity of entities(result.data!)) {
+          const cost = sample.refetchCost?.[type] ?? 0;
+          collected.push({
+            type,
+            sample: sample.name,
+            entity,
+            refetchCost: typeof cost === 'number' ? cost : cost(entity),
+          });
+        }
       }
     }
   });
@@ -278,6 +352,80 @@ describe('node(id:) round trip of every Node type', () => {
     expect(costOf(result)).toMatchObject({ estimated: 0, upstreamRequests: 0 });
   });
 
+  it('one entity has one ID wherever it is listed: a V3 event and team from a window and by ID, a stage from its season and by ID, a hockey competitor from the default table asked with and without its arguments, a game and a coach from two routes', async () => {
+    const window = await gql<Json>(
+      stack.gateway.url,
+      `{ v3 { window(sport: WATER_POLO, window: TODAY) { events { id ref { nativeId } homeTeam { id } } } } }`,
+    );
+    expect(window.errors).toBeUndefined();
+    const listed = (at(window.data!, 'v3', 'window', 'events') as Json[])[0]!;
+    const byId = await gql<Json>(
+      stack.gateway.url,
+      `query($id: ID!) { v3 { match(id: $id) { id homeTeam { id } } } }`,
+      {
+        id: (listed['ref'] as Json)['nativeId'],
+      },
+    );
+    expect(byId.errors).toBeUndefined();
+    expect(at(byId.data!, 'v3', 'match')).toEqual({ id: listed['id'], homeTeam: listed['homeTeam'] });
+
+    const stages = await gql<Json>(
+      stack.gateway.url,
+      `{ v2(sport: MOTORSPORT) { motorsport {
+        seasonStages(seasonId: ${motorsportIds.season}) { id ref { nativeId } }
+        stage(id: ${motorsportIds.firstStage}) { id substages { id ref { nativeId } } }
+      } } }`,
+    );
+    expect(stages.errors).toBeUndefined();
+    const inSeason = at(stages.data!, 'v2', 'motorsport', 'seasonStages') as Json[];
+    const first = inSeason.find((stage) => (stage['ref'] as Json)['nativeId'] === String(motorsportIds.firstStage));
+    expect(first?.['id']).toBe(at(stages.data!, 'v2', 'motorsport', 'stage', 'id'));
+    const substage = (at(stages.data!, 'v2', 'motorsport', 'stage', 'substages') as Json[])[0]!;
+    const alone = await gql<Json>(
+      stack.gateway.url,
+      `query($id: ID!) { v2(sport: MOTORSPORT) { motorsport { stage(id: $id) { id } } } }`,
+      {
+        id: (substage['ref'] as Json)['nativeId'],
+      },
+    );
+    expect(at(alone.data!, 'v2', 'motorsport', 'stage', 'id')).toBe(substage['id']);
+
+    // The default hockey table, asked without arguments and with its own: one ID per competitor.
+    const tables = await gql<Json>(
+      stack.gateway.url,
+      `{ v1 { hockey {
+        plain: standings { entries { competitor { id } } }
+        named: standings(competition: ${hockeyV1Ids.topLeague.standingsId}, season: ${hockeyV1Ids.currentSeason}) { entries { competitor { id } } }
+      } } }`,
+    );
+    expect(tables.errors).toBeUndefined();
+    const plain = at(tables.data!, 'v1', 'hockey', 'plain', 'entries') as Json[];
+    expect(plain.length).toBeGreaterThan(0);
+    expect(plain).toEqual(at(tables.data!, 'v1', 'hockey', 'named', 'entries'));
+
+    const game = liveWorldCupGame(stack);
+    const worldCup = await gql<Json>(
+      stack.gateway.url,
+      `query($game: ID!, $team: ID!) { v1 { worldCup {
+        game(id: $game) { id lineups { teamId coach { id } } }
+        gameDetail(id: $game) { id }
+        competitor(id: $team) { coach { id } }
+      } } }`,
+      { game: String(game.v1Id), team: String(game.home?.v1Id) },
+    );
+    expect(worldCup.errors).toBeUndefined();
+    const gameIds = [
+      at(worldCup.data!, 'v1', 'worldCup', 'game', 'id'),
+      at(worldCup.data!, 'v1', 'worldCup', 'gameDetail', 'id'),
+    ];
+    expect(gameIds[0]).toEqual(expect.any(String));
+    expect(gameIds[1]).toBe(gameIds[0]);
+    const lineups = at(worldCup.data!, 'v1', 'worldCup', 'game', 'lineups') as Json[];
+    const homeLineup = lineups.find((lineup) => lineup['teamId'] === String(game.home?.v1Id));
+    expect(at(homeLineup ?? {}, 'coach', 'id')).toEqual(expect.any(String));
+    expect(at(worldCup.data!, 'v1', 'worldCup', 'competitor', 'coach', 'id')).toBe(at(homeLineup ?? {}, 'coach', 'id'));
+  });
+
   it('from a cold cache, nodes(ids:) of entities listed together costs the one list request, estimated exactly', async () => {
     const competitors = collected.filter((c) => c.type === 'V1HockeyCompetitor').map((c) => c.entity);
     const articles = collected.filter((c) => c.type === 'V1HockeyNewsArticle').map((c) => c.entity);
@@ -322,5 +470,50 @@ describe('node(id:) round trip of every Node type', () => {
     );
     expect(Object.values(byRoute)).toEqual(windowEvents.map(() => 1));
     expect(costOf(events)).toMatchObject({ estimated: windowEvents.length, upstreamRequests: windowEvents.length });
+  });
+  it('from a cold cache, the three newest Node types cost what their estimate says: a coach its matches list and one lineups request, a game and team statistics one request each', async () => {
+    await stack.stopGateway();
+    await stack.restartGateway({}, { freshData: true });
+    const coach = collected.find((c) => c.type === 'V1Coach')!.entity;
+    const game = collected.find((c) => c.type === 'V1WorldCupGame')!.entity;
+    const teamStats = collected.find((c) => c.type === 'V6MatchTeamStats')!.entity;
+    const live = liveWorldCupGame(stack);
+    const cases: ReadonlyArray<{ entity: Json; type: string; routes: Record<string, number> }> = [
+      {
+        entity: coach,
+        type: 'V1Coach',
+        // The coach's team played its latest game in the live one: the lineups of that game name the coach.
+        routes: { 'GET /api/v1/world-cup/matches': 1, [`GET /api/v1/game/${live.v1Id}/lineups`]: 1 },
+      },
+      {
+        entity: game,
+        type: 'V1WorldCupGame',
+        routes: { [`GET /api/v1/game/${String((game['ref'] as Json)['nativeId'])}`]: 1 },
+      },
+      {
+        entity: teamStats,
+        type: 'V6MatchTeamStats',
+        routes: {
+          [`GET /v6/football/api/v1/match/${encodeURIComponent(String((teamStats['ref'] as Json)['nativeId']))}/team-stats`]: 1,
+        },
+      },
+    ];
+    for (const { entity, type, routes } of cases) {
+      await resetCounts(stack.sandbox.url);
+      const result = await gql<{ node: Json }>(
+        stack.gateway.url,
+        `query($id: ID!) { node(id: $id) { __typename ... on ${type} { ${f(type)} } } }`,
+        { id: entity['id'] },
+      );
+      expect(result.errors, type).toBeUndefined();
+      expect(result.data?.node, type).toEqual({ __typename: type, ...entity });
+      const { byRoute } = await requestCounts(stack.sandbox.url);
+      // The V6 stat-ID mapping is free (not counted): left out of the comparison.
+      const counted = Object.fromEntries(Object.entries(byRoute).filter(([route]) => !route.includes('/reference/')));
+      expect(counted, type).toEqual(routes);
+      const counts = (routesSent: Record<string, number>) => Object.values(routesSent).reduce((a, b) => a + b, 0);
+      // Estimated: the counted requests; upstreamRequests: every request sent, the free mapping's included.
+      expect(costOf(result), type).toMatchObject({ estimated: counts(routes), upstreamRequests: counts(byRoute) });
+    }
   });
 });

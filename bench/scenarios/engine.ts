@@ -11,12 +11,21 @@
  * on the machine) changes neither side's figure. `ratio` is the REST
  * client's CPU per operation over the gateway's: the throughput each reaches
  * on one core of its own.
+ *
+ * The engine's floor (issue 34) runs in the same rounds: the same operation
+ * executed by graphql-jit alone, no yoga and no plugins, behind a bare
+ * `node:http` server in the engine gateway's own process, over the same
+ * cached payloads (bench/engine-floor.ts). `floorRatio` is, per round, the
+ * gateway's CPU per operation over the floor's.
  */
 import { cpuDuring, spreadOf, type Spread } from '../cpu.js';
 import { throughput } from '../load.js';
 import { median, round } from '../stats.js';
 import { resetSandboxCounts, sandboxRequestTotal, type Service } from '../stack.js';
-import { gatewayAndDirect, interleavedRounds, type Side } from './sides.js';
+import { isDeepStrictEqual } from 'node:util';
+import { operationBody } from '../graphql.js';
+import { representative } from '../workload.js';
+import { gatewayAndDirect, rotatedRounds, type Side } from './sides.js';
 
 export interface EngineResult {
   /** Gateway CPU ms per executed operation (rounds). */
@@ -35,6 +44,19 @@ export interface EngineResult {
   durationSeconds: number;
   /** Upstream requests per operation the sandbox received from each side (with `sandboxUrl`): below the REST client's, the gateway shared them. */
   upstreamRequestsPerOp?: { gateway: number; direct: number };
+  /** The third side's CPU ms per operation, per round (with `third`). */
+  thirdCpuMsPerOp?: number[];
+  /** The gateway's and the REST client's CPU ms per operation, per round. */
+  perRound: { gateway: number[]; direct: number[] };
+}
+
+export interface EngineFloorResult extends EngineResult {
+  /** The floor's CPU ms per operation (bench/engine-floor.ts). */
+  floorCpuMsPerOpRounds: Spread;
+  /** Gateway CPU per operation / the floor's, per round. */
+  floorRatio: Spread;
+  /** The floor's `data` is the gateway's. */
+  floorSameData: boolean;
 }
 
 export interface UnderLoadOptions {
@@ -43,10 +65,38 @@ export interface UnderLoadOptions {
   connections: number;
   /** Counts each side's upstream requests from the sandbox's log. */
   sandboxUrl?: string;
+  /** A third side measured in the same rounds (CPU per operation of its service only). */
+  third?: Side;
 }
 
-export function runEngine(gateway: Service, direct: Service, options: UnderLoadOptions): Promise<EngineResult> {
-  return runUnderLoad('engine', gateway, direct, options);
+export async function runEngine(
+  gateway: Service,
+  direct: Service,
+  floorUrl: string,
+  options: UnderLoadOptions,
+): Promise<EngineFloorResult> {
+  const floorSide: Side = {
+    service: gateway,
+    target: { url: floorUrl, method: 'POST', path: '/graphql', body: operationBody(representative) },
+  };
+  const fromFloor = (await (
+    await fetch(`${floorUrl}/graphql`, { method: 'POST', body: operationBody(representative) })
+  ).json()) as { data?: unknown };
+  const fromGateway = (await (
+    await fetch(`${gateway.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: operationBody(representative),
+    })
+  ).json()) as { data?: unknown };
+  const measured = await runUnderLoad('engine', gateway, direct, { ...options, third: floorSide });
+  const floorCpu = measured.thirdCpuMsPerOp ?? [];
+  return {
+    ...measured,
+    floorCpuMsPerOpRounds: spreadOf(floorCpu),
+    floorRatio: spreadOf(measured.perRound.gateway.map((cpu, i) => cpu / floorCpu[i]!)),
+    floorSameData: isDeepStrictEqual(fromFloor.data, fromGateway.data),
+  };
 }
 
 /**
@@ -65,6 +115,7 @@ export async function runUnderLoad(
   // Unmeasured: JIT, keep-alive connections and the upstream cache on both sides.
   await throughput(gatewaySide.target, { ...load, durationSeconds: 1 });
   await throughput(directSide.target, { ...load, durationSeconds: 1 });
+  if (options.third !== undefined) await throughput(options.third.target, { ...load, durationSeconds: 1 });
 
   const measure = async (side: Side) => {
     if (options.sandboxUrl !== undefined) await resetSandboxCounts(options.sandboxUrl);
@@ -75,7 +126,11 @@ export async function runUnderLoad(
       options.sandboxUrl === undefined ? undefined : (await sandboxRequestTotal(options.sandboxUrl)) / value.requests;
     return { ...value, cpuMsPerOp: cpuMs / value.requests, upstream };
   };
-  const { gateway: g, direct: d } = await interleavedRounds(options.rounds, { gatewaySide, directSide }, measure);
+  const [g = [], d = [], third] = await rotatedRounds(
+    options.rounds,
+    [gatewaySide, directSide, ...(options.third === undefined ? [] : [options.third])],
+    measure,
+  );
   const ratios = g.map((round_, i) => d[i]!.cpuMsPerOp / round_.cpuMsPerOp);
   const summary = (runs: typeof g) => ({
     requestsPerSecond: round(median(runs.map((r) => r.requestsPerSecond)), 0),
@@ -97,6 +152,8 @@ export async function runUnderLoad(
     rounds: options.rounds,
     connections: options.connections,
     durationSeconds: options.durationSeconds,
+    perRound: { gateway: g.map((r) => r.cpuMsPerOp), direct: d.map((r) => r.cpuMsPerOp) },
+    ...(third === undefined ? {} : { thirdCpuMsPerOp: third.map((r) => r.cpuMsPerOp) }),
     ...(options.sandboxUrl === undefined
       ? {}
       : {

@@ -399,3 +399,44 @@ export async function runFanoutLevel(
     await gateway.child.stop();
   }
 }
+
+/**
+ * Memory alone, for more rounds of `bytesPerSubscriber` than the level's
+ * own (RSS growth moves by a few hundred bytes a subscriber from run to
+ * run): a fresh gateway, N subscribers as the level connects them, the
+ * gateway's RSS growth over them, and nothing else.
+ */
+export async function subscriberBytes(
+  pinning: Pinning,
+  startGateway: (env: Record<string, string>) => Promise<Service>,
+  options: { subscribers: number; clientProcesses: number; matchId: string },
+): Promise<number> {
+  const gateway = await startGateway({ BENCH_CONTROL: 'on' });
+  const pid = measuredPid(gateway.child);
+  const clients = Array.from({ length: options.clientProcesses }, () => new ClientProcess(pinning));
+  try {
+    await Promise.all(clients.map((client) => client.request(undefined))); // hello
+    await sleep(500);
+    const before = procStats(pid).rssBytes;
+    const wsUrl = `${gateway.url.replace(/^http/, 'ws')}/graphql`;
+    const per = Math.ceil(options.subscribers / clients.length);
+    const ready = await Promise.all(
+      clients.map((client, i) =>
+        client.request({
+          type: 'start',
+          url: wsUrl,
+          count: Math.min(per, options.subscribers - i * per),
+          query: FANOUT_QUERY,
+          variables: { match: options.matchId },
+        }),
+      ),
+    );
+    const subscribed = ready.reduce((sum, reply) => sum + (reply.type === 'ready' ? reply.subscribed : 0), 0);
+    // As the level waits before reading it.
+    await sleep(1_000);
+    return Math.round((procStats(pid).rssBytes - before) / Math.max(1, subscribed));
+  } finally {
+    await Promise.all(clients.map((client) => client.stop()));
+    await gateway.child.stop();
+  }
+}

@@ -45,14 +45,26 @@ export async function interleavedRounds<R>(
   sides: { gatewaySide: Side; directSide: Side },
   measure: (side: Side) => Promise<R>,
 ): Promise<{ gateway: R[]; direct: R[] }> {
-  const gateway: R[] = [];
-  const direct: R[] = [];
-  for (let i = 0; i < rounds; i += 1) {
-    const gatewayFirst = i % 2 === 0;
-    const first = await measure(gatewayFirst ? sides.gatewaySide : sides.directSide);
-    const second = await measure(gatewayFirst ? sides.directSide : sides.gatewaySide);
-    gateway.push(gatewayFirst ? first : second);
-    direct.push(gatewayFirst ? second : first);
-  }
+  const [gateway = [], direct = []] = await rotatedRounds(rounds, [sides.gatewaySide, sides.directSide], measure);
   return { gateway, direct };
+}
+
+/**
+ * `rounds` measurements of each of `sides`, every round running them all in
+ * turn and starting one further along than the round before: per side (in
+ * the order given), its per-round figures.
+ */
+export async function rotatedRounds<R>(
+  rounds: number,
+  sides: readonly Side[],
+  measure: (side: Side) => Promise<R>,
+): Promise<R[][]> {
+  const out: R[][] = sides.map(() => []);
+  for (let i = 0; i < rounds; i += 1) {
+    for (let k = 0; k < sides.length; k += 1) {
+      const index = (i + k) % sides.length;
+      out[index]!.push(await measure(sides[index]!));
+    }
+  }
+  return out;
 }

@@ -17,12 +17,14 @@
  * load with every upstream answer in its cache (`RESULT_CACHE=false` only):
  * executing the operation without any upstream work. The truly cold figure
  * minus this one is what the six upstream resources cost the gateway, which
- * is the part the REST client's whole figure compares with.
+ * is the part the REST client's whole figure compares with: measured in
+ * the same rounds as the other two (a third side, its own process on the
+ * same core), `upstreamPartRatio` is per round (truly cold − execution) /
+ * the REST client's truly cold CPU per operation (issue 34).
  */
 import type { Spread } from '../cpu.js';
-import { cpuDuring, spreadOf } from '../cpu.js';
-import { throughput } from '../load.js';
-import { startBenchStack, type Service } from '../stack.js';
+import { spreadOf } from '../cpu.js';
+import { startBenchStack } from '../stack.js';
 import { runUnderLoad, type EngineResult } from './engine.js';
 import { gatewayTarget } from './sides.js';
 
@@ -33,6 +35,8 @@ export interface TrueColdResult extends EngineResult {
   /** Gateway CPU ms per operation with every upstream answer cached, same load (rounds after the truly cold ones). */
   executionCpuMsPerOp: number;
   executionCpuMsPerOpRounds: Spread;
+  /** (cpuMsPerOp − executionCpuMsPerOp) / directCpuMsPerOp, per round. */
+  upstreamPartRatio: Spread;
 }
 
 export async function runTrueCold(
@@ -45,46 +49,30 @@ export async function runTrueCold(
   try {
     const gateway = await instant.startGateway('true-cold', coldEnv, nodeFlags);
     const direct = await instant.startDirect(ids);
+    const executionGateway = await instant.startGateway('true-cold-execution', { RESULT_CACHE: 'false' }, nodeFlags);
     const measured = await runUnderLoad('trueCold', gateway, direct, {
       rounds,
       durationSeconds: 3,
       connections: 1,
       sandboxUrl: instant.sandbox.url,
+      // Its first unmeasured run fills its upstream cache.
+      third: { service: executionGateway, target: gatewayTarget(executionGateway.url) },
     });
     // `ratio` is the REST client's CPU over the gateway's, per round; its inverse per round is the CPU ratio.
     const inverse = spreadOf(
       [measured.ratioRounds.min, measured.ratioRounds.median, measured.ratioRounds.max].map((ratio) => 1 / ratio),
     );
-    await gateway.child.stop();
-    const execution = await executionCpu(
-      await instant.startGateway('true-cold-execution', { RESULT_CACHE: 'false' }, nodeFlags),
-      rounds,
-    );
+    const execution = measured.thirdCpuMsPerOp ?? [];
+    const { gateway: cold, direct: rest } = measured.perRound;
     return {
       ...measured,
       cpuRatio: inverse.median,
       cpuRatioRounds: inverse,
-      executionCpuMsPerOp: execution.median,
-      executionCpuMsPerOpRounds: execution,
+      executionCpuMsPerOp: spreadOf(execution).median,
+      executionCpuMsPerOpRounds: spreadOf(execution),
+      upstreamPartRatio: spreadOf(cold.map((cpu, i) => (cpu - execution[i]!) / rest[i]!)),
     };
   } finally {
     await instant.close();
   }
-}
-
-/** CPU per operation of a gateway whose upstream answers are all cached: one connection, as the truly cold rounds. */
-async function executionCpu(gateway: Service, rounds: number): Promise<Spread> {
-  const target = gatewayTarget(gateway.url);
-  // Unmeasured: fills the upstream cache, JIT and the keep-alive connection.
-  await throughput(target, { connections: 1, durationSeconds: 1 });
-  const perRound: number[] = [];
-  for (let i = 0; i < rounds; i += 1) {
-    const { value, cpuMs } = await cpuDuring(gateway.child, () =>
-      throughput(target, { connections: 1, durationSeconds: 3 }),
-    );
-    if (value.non2xx + value.errors > 0)
-      throw new Error(`trueCold execution: ${value.non2xx + value.errors} failed requests`);
-    perRound.push(cpuMs / value.requests);
-  }
-  return spreadOf(perRound);
 }

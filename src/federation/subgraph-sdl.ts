@@ -46,6 +46,7 @@ export const NATIVE_KEY_FIELDS = 'ref { version nativeId sport }';
 export const nativeKeyTypes: Readonly<Record<string, { readonly version: Version; readonly sport?: string }>> = {
   V1HockeyAthlete: { version: 'v1', sport: 'hockey' },
   V1WorldCupMatch: { version: 'v1', sport: 'football' },
+  V1WorldCupGame: { version: 'v1', sport: 'football' },
   V1FootballCompetitor: { version: 'v1', sport: 'football' },
   V2Team: { version: 'v2' },
   V2Player: { version: 'v2' },
@@ -58,6 +59,7 @@ export const nativeKeyTypes: Readonly<Record<string, { readonly version: Version
   MotorsportStage: { version: 'v2', sport: 'motorsport' },
   V3Event: { version: 'v3' },
   V6BaseballMatch: { version: 'v6', sport: 'baseball' },
+  V6MatchTeamStats: { version: 'v6', sport: 'football' },
 };
 
 /** Value types without identity, which another subgraph may also resolve (`@shareable`). */

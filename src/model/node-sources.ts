@@ -18,14 +18,22 @@
  *
  * | type                | via                                   | sources                                        |
  * |---------------------|---------------------------------------|------------------------------------------------|
- * | V1HockeyCompetitor  | competition?, season?                 | `/v1/hockey/standings` with those              |
+ * | V1HockeyCompetitor  | competition?, season? (as the table names itself) | `/v1/hockey/standings` asked with fewer of those (fresh, when it is that table), then with those |
  * | V1HockeyNewsArticle | competitionId?, gameId?, limit?       | `/v1/hockey/news` with those                   |
  * | V1FootballVenue     | game                                  | World Cup game (fresh), then `/api/v1/game/{id}` |
  * | V2Venue             | team                                  | `/api/teams/{team}`                            |
- * | MotorsportStage     | season? or parent?                    | season stages / parent's substages (fresh), then `/api/stage/{id}` |
- * | V3Event             | window?                               | `/v3/{sport}/{window}` (fresh), then `/v3/match/{id}` |
- * | V3Team              | event, window?                        | the event's sources                            |
+ * | V1FootballCompetitor | slot (an undecided knockout slot only) | `/api/v1/world-cup/matches`                   |
+ * | V1Coach             | team                                  | `/api/v1/world-cup/matches`, then the team's latest game's lineups |
+ * | V3Team              | event                                 | the event's sources                            |
  * | V6BaseballTeam      | match                                 | `/match/{match}`                               |
+ *
+ * One entity has one ID: `via` holds only what a refetch cannot do without
+ * (the parent of an entity with no route of its own), never a listing that
+ * is merely cheaper. A V3 event is tried in every fresh day window of its
+ * sport instead (no window in its ID); a motorsport stage and a V1 World Cup
+ * game are read through their own routes whatever listed them. IDs minted
+ * before this (a V3 `window`, a stage's `season` or `parent`) still resolve;
+ * the stage's listing is then read first while fresh.
  *
  * Every other type has a route of its own and no `via`. An entity returned
  * by a source carries the ID's `via` again, so `node(id:).id` is the ID asked.
@@ -35,20 +43,24 @@ import { ErrorCode, GatewayError } from '../upstream/errors.js';
 import { knownGap } from '../upstream/known-gaps.js';
 import type { Route } from '../upstream/routes/route.js';
 import { v1WorldCupRoutes } from '../upstream/routes/v1-world-cup.js';
-import { v1Routes } from '../upstream/routes/v1.js';
+import { v1Routes, type V1StandingsPayload } from '../upstream/routes/v1.js';
 import { v2AussieRulesRoutes } from '../upstream/routes/v2-aussie-rules.js';
 import { v2EventRoutes } from '../upstream/routes/v2-events.js';
 import { v2MotorsportRoutes } from '../upstream/routes/v2-motorsport.js';
 import { v2Routes } from '../upstream/routes/v2.js';
 import { v3Routes, type V3Event, type V3WindowName } from '../upstream/routes/v3.js';
 import { v6BaseballRoutes } from '../upstream/routes/v6-baseball.js';
+import { v6FootballRoutes } from '../upstream/routes/v6-football.js';
 import type { GlobalId, GlobalIdVia } from './global-id.js';
 import { listedAt } from './listing.js';
 import { integerId } from './native-id.js';
 import { tagType } from './typename.js';
+import { splitLineup } from './v1-lineup.js';
+import { latestStartedGame, worldCupGameModel, type V1CoachModel } from './v1-world-cup.js';
 import { v2EventModel } from './v2-event.js';
 import type { V3EventModel, V3TeamModel } from './v3-namespace.js';
 import { opaqueV6Id } from './v6-id.js';
+import type { V6MatchTeamStatsModel } from './v6-team-stats.js';
 
 /** One upstream resource that may hold the entity, and how to take it out. */
 export interface NodeSource {
@@ -56,10 +68,26 @@ export interface NodeSource {
   readonly params: unknown;
   /** The entity, tagged with its type, or undefined when this payload does not hold it. */
   pick(payload: unknown): object | undefined;
+  /**
+   * Set when this resource only names the one that holds the entity (a V1
+   * coach: the matches list names the team's latest game, whose lineups
+   * hold the coach): that resource, or undefined when none. `pick` is then
+   * not used.
+   */
+  follow?(payload: unknown): NodeSource | undefined;
 }
 
 function source<P, T>(route: Route<P, T>, params: P, pick: (payload: T) => object | undefined): NodeSource {
   return { route: route as unknown as Route<never, unknown>, params, pick: (payload) => pick(payload as T) };
+}
+
+function followed<P, T>(route: Route<P, T>, params: P, follow: (payload: T) => NodeSource | undefined): NodeSource {
+  return {
+    route: route as unknown as Route<never, unknown>,
+    params,
+    pick: () => undefined,
+    follow: (payload) => follow(payload as T),
+  };
 }
 
 /** Sources in order of preference, the last loaded whatever the cache holds. Throws on an ID no route can serve. */
@@ -94,29 +122,27 @@ function requiredVia(id: GlobalId, key: string, alternative: string): string {
 
 const V3_WINDOWS: readonly V3WindowName[] = ['today', 'live', 'yesterday', 'tomorrow'];
 
-function v3Window(id: GlobalId): V3WindowName | undefined {
-  const window = id.via?.['window'];
-  if (window === undefined) return undefined;
-  if (!V3_WINDOWS.includes(window as V3WindowName))
-    throw new GatewayError(ErrorCode.BadUserInput, 'Unknown V3 window in the global ID.');
-  return window as V3WindowName;
-}
-
-/** A V3 event from its window (while fresh), else from `/v3/match/{id}`; `as` turns it into what is asked. */
+/**
+ * A V3 event from any of its sport's day windows (while fresh), else from
+ * `/v3/match/{id}`; `as` turns it into what is asked. The ID does not name
+ * the window it was listed in (one event, one ID): every window is tried,
+ * and a window not in the cache is skipped without a request.
+ */
 function v3EventSources(id: GlobalId, eventId: number, as: (event: V3EventModel) => object | undefined): NodeSource[] {
   const sources: NodeSource[] = [];
-  const window = v3Window(id);
-  if (window !== undefined && id.sport !== '') {
-    sources.push(
-      source(v3Routes.window, { sport: id.sport, window }, (payload) => {
-        for (const league of payload.leagues) {
-          const event = league.events.find((e) => e.id === eventId);
-          if (event !== undefined)
-            return as({ slug: id.sport, value: event, league: { id: league.id, name: league.name } });
-        }
-        return undefined;
-      }),
-    );
+  if (id.sport !== '') {
+    for (const window of V3_WINDOWS) {
+      sources.push(
+        source(v3Routes.window, { sport: id.sport, window }, (payload) => {
+          for (const league of payload.leagues) {
+            const event = league.events.find((e) => e.id === eventId);
+            if (event !== undefined)
+              return as({ slug: id.sport, value: event, league: { id: league.id, name: league.name } });
+          }
+          return undefined;
+        }),
+      );
+    }
   }
   sources.push(
     source(v3Routes.match, { id: eventId }, ({ match }) =>
@@ -144,11 +170,27 @@ export const nodeSources: Readonly<Record<string, NodeSources>> = {
   V1HockeyCompetitor: (id) => {
     const competitorId = integerId(id.nativeId, 'competitor id');
     const params = { competition: viaInteger(id, 'competition'), seasonNum: viaInteger(id, 'season') };
+    const pick = (p: V1StandingsPayload) => {
+      const entry = p.standings.find((e) => e.competitor.id === competitorId);
+      return entry === undefined ? undefined : found(entry.competitor, 'V1HockeyCompetitor', id.via);
+    };
+    // The ID names the table as the table names itself; the same table asked with fewer arguments
+    // (the default one) is read while fresh, when its payload says it is that table.
+    const sameTable = (p: V1StandingsPayload) =>
+      p.competitionId === params.competition && p.seasonNum === params.seasonNum ? pick(p) : undefined;
+    const shorter = [
+      { competition: undefined, seasonNum: undefined },
+      { competition: params.competition, seasonNum: undefined },
+      { competition: undefined, seasonNum: params.seasonNum },
+    ].filter(
+      (asked, index, all) =>
+        (asked.competition !== params.competition || asked.seasonNum !== params.seasonNum) &&
+        all.findIndex((other) => other.competition === asked.competition && other.seasonNum === asked.seasonNum) ===
+          index,
+    );
     return [
-      source(v1Routes.standings, params, (p) => {
-        const entry = p.standings.find((e) => e.competitor.id === competitorId);
-        return entry === undefined ? undefined : found(entry.competitor, 'V1HockeyCompetitor', id.via);
-      }),
+      ...shorter.map((asked) => source(v1Routes.standings, asked, sameTable)),
+      source(v1Routes.standings, params, pick),
     ];
   },
   V1HockeyNewsArticle: (id) => {
@@ -174,6 +216,20 @@ export const nodeSources: Readonly<Record<string, NodeSources>> = {
   },
   V1FootballCompetitor: (id) => {
     const competitorId = integerId(id.nativeId, 'competitor id');
+    const slot = id.via?.['slot'];
+    if (slot !== undefined) {
+      // An undecided knockout slot (nativeId 0) has no route: it is read in the matches list, until decided.
+      return [
+        source(v1WorldCupRoutes.matches, {}, ({ matches }) => {
+          for (const match of matches) {
+            for (const team of [match.homeCompetitor, match.awayCompetitor]) {
+              if (team.placeholder === true && team.name === slot) return found(team, 'V1FootballCompetitor', id.via);
+            }
+          }
+          return undefined;
+        }),
+      ];
+    }
     return [
       source(v1WorldCupRoutes.competitor, { id: competitorId }, (p) => tagType(p.competitor, 'V1FootballCompetitor')),
     ];
@@ -189,6 +245,37 @@ export const nodeSources: Readonly<Record<string, NodeSources>> = {
     return [
       source(v1WorldCupRoutes.worldCupGame, { id: gameId }, (p) => venueOf(p.game)),
       source(v1WorldCupRoutes.game, { gameId }, (p) => venueOf(p.game)),
+    ];
+  },
+  V1WorldCupGame: (id) => {
+    const gameId = integerId(id.nativeId, 'game id');
+    // The World Cup game route holds everything (fresh, it is free); the game route is the one the other V1 games read.
+    return [
+      source(v1WorldCupRoutes.worldCupGame, { id: gameId }, (p) =>
+        made(worldCupGameModel(p.game), 'V1WorldCupGame', undefined),
+      ),
+      source(v1WorldCupRoutes.game, { gameId }, (p) => made({ game: p.game }, 'V1WorldCupGame', undefined)),
+    ];
+  },
+  V1Coach: (id) => {
+    const athleteId = integerId(id.nativeId, 'athlete id');
+    const teamId = integerId(
+      requiredVia(id, 'team', 'v1 { worldCup { competitor(id:) { coach } } }'),
+      'team in the global ID',
+    );
+    // As V1FootballCompetitor.coach reads it (spec 2.6): the team's latest game, then that game's lineups.
+    return [
+      followed(v1WorldCupRoutes.matches, {}, ({ matches }) => {
+        const latest = latestStartedGame(matches, teamId);
+        if (latest === undefined) return undefined;
+        return source(v1WorldCupRoutes.lineups, { gameId: latest.id }, ({ lineups }) => {
+          const lineup = lineups.find((team) => team.competitorId === teamId);
+          const coach = lineup === undefined ? null : splitLineup(lineup).coach;
+          return coach === null || coach.id !== athleteId
+            ? undefined
+            : made<V1CoachModel>({ member: coach, teamId }, 'V1Coach', undefined);
+        });
+      }),
     ];
   },
   V2Team: (id) => {
@@ -287,12 +374,21 @@ export const nodeSources: Readonly<Record<string, NodeSources>> = {
     );
     return v3EventSources(id, eventId, (event) => {
       const team = v3TeamOf(event.value, teamId);
-      return team === undefined ? undefined : made<V3TeamModel>({ slug: event.slug, value: team }, 'V3Team', id.via);
+      // `via` as the resolvers mint it (an older ID's window left out): the team's one ID.
+      return team === undefined
+        ? undefined
+        : made<V3TeamModel>({ slug: event.slug, value: team }, 'V3Team', { event: String(eventId) });
     });
   },
   V6BaseballMatch: (id) => [
     source(v6BaseballRoutes.match, { matchId: opaqueV6Id(id.nativeId, 'match id') }, (p) =>
       tagType(p.match, 'V6BaseballMatch'),
+    ),
+  ],
+  V6MatchTeamStats: (id) => [
+    // The stat-ID mapping the fields name the values with is free (not counted): src/model/v6-mapping-pin.ts.
+    source(v6FootballRoutes.teamStats, { matchId: opaqueV6Id(id.nativeId, 'match id') }, (payload) =>
+      made<V6MatchTeamStatsModel>({ payload }, 'V6MatchTeamStats', undefined),
     ),
   ],
   V6BaseballTeam: (id) => {
@@ -331,6 +427,8 @@ export async function freshListingHit(
   sources: readonly NodeSource[],
 ): Promise<object | undefined> {
   for (const candidate of sources.slice(0, -1)) {
+    // A listing is read whole from the cache; one that only names another resource is no listing.
+    if (candidate.follow !== undefined) continue;
     if (!ctx.upstreamCache.isCached(candidate.route, candidate.params as never)) continue;
     try {
       const hit = candidate.pick(await ctx.upstream.load(candidate.route, candidate.params as never));
@@ -347,9 +445,19 @@ export async function locateNode(ctx: LoaderPort & UpstreamCachePort, id: Global
   const sources = sourcesOf(id);
   const hit = await freshListingHit(ctx, sources);
   if (hit !== undefined) return hit;
-  const last = sources[sources.length - 1];
+  let last = sources[sources.length - 1];
   if (last === undefined) throw new GatewayError(ErrorCode.NotSupported, `${id.typeName} has no upstream route.`);
-  const entity = last.pick(await ctx.upstream.load(last.route, last.params as never));
+  let entity: object | undefined;
+  for (;;) {
+    const payload = await ctx.upstream.load(last.route, last.params as never);
+    if (last.follow === undefined) {
+      entity = last.pick(payload);
+      break;
+    }
+    const next = last.follow(payload);
+    if (next === undefined) break;
+    last = next;
+  }
   if (entity === undefined) {
     throw new GatewayError(ErrorCode.NotFound, `No ${id.typeName} with this ID in ${last.route.template}.`, {
       version: last.route.version,

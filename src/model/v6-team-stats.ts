@@ -100,9 +100,10 @@ export function periodOf(model: V6TeamStatsModel, key: V6PeriodKey): V6PeriodMod
   return { period: key, block: model.team.matchStats[key], mapping: model.mapping };
 }
 
+/** `mapping` is loaded with the payload by `teamStats`; a `node(id:)` refetch leaves it to the fields that need it. */
 export interface V6MatchTeamStatsModel {
   payload: V6TeamStatsPayload;
-  mapping: V6StatMappingPayload;
+  mapping?: V6StatMappingPayload;
 }
 
 export interface V6StatDefinitionModel {

@@ -22,8 +22,35 @@ export function splicedResult(stored: StoredResult): SplicedResult {
   };
 }
 
-/** `{"data":…,"extensions":…}` around the stored JSON: the bytes yoga writes for a hit (also the fast path's, src/transport/http/result-cache-hits.ts). */
+/** `{"data":…,"extensions":…}` around the stored JSON: the bytes yoga writes for a hit. */
 export function splicedBody(stored: StoredResult, extensions: ExecutionResult['extensions']): string {
-  const tail = extensions === undefined ? '' : `,"extensions":${JSON.stringify(extensions)}`;
-  return `{"data":${stored.json}${tail}}`;
+  return `${splicedHead(stored)}${splicedTail(extensions)}`;
+}
+
+/** The part of a hit's body that never changes: `{"data":` and the stored JSON. */
+function splicedHead(stored: StoredResult): string {
+  return `{"data":${stored.json}`;
+}
+
+/** The part that changes with every hit (`extensions.cost` reads the allowance now), and the closing brace. */
+export function splicedTail(extensions: ExecutionResult['extensions']): string {
+  return extensions === undefined ? '}' : `,"extensions":${JSON.stringify(extensions)}}`;
+}
+
+/**
+ * The head's UTF-8 bytes, encoded on a result's first hit and kept beside
+ * it (a hit is written as these bytes and the tail: the fast path,
+ * src/transport/http/result-cache-hits.ts), so that a repeated hit neither
+ * counts nor encodes the stored JSON again. Weak: an evicted result takes
+ * its bytes with it.
+ */
+const encodedHeads = new WeakMap<StoredResult, Buffer>();
+
+export function encodedHead(stored: StoredResult): Buffer {
+  let head = encodedHeads.get(stored);
+  if (head === undefined) {
+    head = Buffer.from(splicedHead(stored), 'utf8');
+    encodedHeads.set(stored, head);
+  }
+  return head;
 }

@@ -59,6 +59,16 @@ export interface StaleInfo {
   reason: StaleReason;
 }
 
+/** A cached copy of one resource as `ResponseCache.copyOf` sees it. */
+export interface CachedCopy {
+  /** Whole seconds since it was stored. */
+  readonly ageSeconds: number;
+  /** Within its TTL: a call is answered from it without an upstream request. */
+  readonly fresh: boolean;
+  /** Fresh, or stale within the bound the cache may still answer with when the upstream refuses. */
+  readonly answerable: boolean;
+}
+
 export type CacheSource = 'cache' | 'upstream' | 'shared' | 'stale';
 
 export interface CacheResult<T> {
@@ -226,6 +236,25 @@ export class ResponseCache {
     const entry = this.entries.peek(key);
     if (entry === undefined) return false;
     return this.isFreshEntry(key, entry) || this.fallbackOf(entry) !== undefined;
+  }
+
+  /**
+   * The copy `key` holds on this replica, fresh or stale, read without side
+   * effects (like `canAnswer`): its age, whether it is fresh, and whether
+   * it could answer if the upstream refused. Undefined when none is held.
+   * For the MCP `estimate` tool, which tells an agent which resources are
+   * cached and how old they are.
+   */
+  copyOf(key: string): CachedCopy | undefined {
+    const entry = this.entries.peek(key);
+    if (entry === undefined) return undefined;
+    const ageMs = Math.max(0, this.now() - entry.storedAt);
+    // Fresh as every other read here counts it: by the freshness policy (its match's state), not the stored TTL.
+    return {
+      ageSeconds: Math.floor(ageMs / 1000),
+      fresh: this.isFreshEntry(key, entry),
+      answerable: this.canAnswer(key),
+    };
   }
 
   /**

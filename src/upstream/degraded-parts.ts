@@ -13,6 +13,8 @@ export interface DegradedPart {
   readonly route: string;
   /** Where the part sat in the upstream's answer (`events[3].season`). */
   readonly jsonPath: string;
+  /** Left out (a part the spec does not show, which the entity needs), rather than sent malformed. */
+  readonly leftOut?: boolean;
 }
 
 /** Keyed by the (sanitized) payload object that held the part: objects that leave the cache are forgotten with it. */
@@ -48,6 +50,7 @@ export function markDegraded(
   payload: unknown,
   dropped: readonly JsonPath[],
   route: { version: string; template: string },
+  how: { leftOut?: true } = {},
 ): void {
   for (const path of dropped) {
     if (path.length === 0) continue;
@@ -60,6 +63,7 @@ export function markDegraded(
       version: route.version,
       route: route.template,
       jsonPath: formatJsonPath(path),
+      ...how,
     });
   }
 }
@@ -71,7 +75,23 @@ export function degradedPart(owner: unknown, key: string | number): DegradedPart
 export function degradationError(part: DegradedPart): GatewayError {
   return new GatewayError(
     ErrorCode.UpstreamInvalidResponse,
-    `The upstream's answer had a malformed \`${part.jsonPath}\` (${part.route}); the rest of it is answered.`,
+    part.leftOut === true
+      ? `The upstream's answer left out \`${part.jsonPath}\` (${part.route}); the entity is listed without it, the rest is answered.`
+      : `The upstream's answer had a malformed \`${part.jsonPath}\` (${part.route}); the rest of it is answered.`,
+    { version: part.version, route: part.route, jsonPath: part.jsonPath },
+  );
+}
+
+/**
+ * An entity listed although a part that says what it is was left out (or
+ * names something the gateway does not know) and nothing else in the
+ * payload tells: the entity is never dropped, and this error stands at the
+ * field that would have said it.
+ */
+export function unclassifiedError(part: DegradedPart, what: string): GatewayError {
+  return new GatewayError(
+    ErrorCode.UpstreamInvalidResponse,
+    `The upstream's answer ${what} at \`${part.jsonPath}\` (${part.route}); the entity is listed unclassified, the rest is answered.`,
     { version: part.version, route: part.route, jsonPath: part.jsonPath },
   );
 }

@@ -6,7 +6,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { GatewayMetrics } from '../metrics.js';
-import { ResponseCache, type CacheResult, type Peeked, type TtlOf } from './cache.js';
+import { ResponseCache, type CachedCopy, type CacheResult, type Peeked, type TtlOf } from './cache.js';
 import { MatchFreshness } from './match-freshness.js';
 import type { CacheEntries } from './cache-entries.js';
 import {
@@ -186,6 +186,11 @@ export class UpstreamFetcher {
     return { kind: 'value', value: unwrap(route, { value: peeked.value as CheckedPayload<T>, source: 'cache' }).value };
   }
 
+  /** The copy this replica's cache holds of the resource keyed `key` (`keyOf`), with its age; undefined when none (ResponseCache.copyOf). */
+  cachedCopy(key: string): CachedCopy | undefined {
+    return this.cache.copyOf(key);
+  }
+
   /** True when the cache could answer the call even if the upstream refused it (fresh or stale). */
   canAnswer<P>(route: Route<P, unknown>, params: P): boolean {
     return this.cache.canAnswer(this.keyOf(route, params));
@@ -302,9 +307,10 @@ function keyOfRequest<P>(route: Route<P, unknown>, params: P, request: RouteRequ
 
 /** A route's binding read over what the cache keeps (the checked payload), not the payload itself. */
 function checkedBinding<P, T>(binding: MatchBinding<P, T>): MatchBinding<P, CheckedPayload<T>> {
-  const { match, sightings } = binding;
+  const { match, sightings, competition } = binding;
   return {
     ...(match === undefined ? {} : { match }),
+    ...(competition === undefined ? {} : { competition }),
     ...(sightings === undefined
       ? {}
       : { sightings: (checked: CheckedPayload<T>, params: P) => sightings(checked.payload, params) }),

@@ -45,6 +45,7 @@ const MAX_TRACKED = 100_000;
 interface KeyBinding {
   readonly match: string | undefined;
   readonly sightings: ((payload: unknown) => readonly MatchSighting[]) | undefined;
+  readonly competition: string | undefined;
   /** The matches the stored payload showed, and when that payload was stored (read once per stored answer). */
   listed?: { readonly storedAt: number; readonly matches: readonly string[] };
 }
@@ -73,6 +74,10 @@ export class MatchFreshness implements EntryFreshness {
   // Bounded: a binding or state dropped is rebuilt from the next prepare and the next payload read.
   readonly #known = new LRUCache<string, Known>({ max: MAX_TRACKED });
   readonly #bindings = new LRUCache<string, KeyBinding>({ max: MAX_TRACKED });
+  /** Each competition's matches, as its latest fixture list showed them. */
+  readonly #competitions = new LRUCache<string, { readonly storedAt: number; readonly matches: readonly string[] }>({
+    max: MAX_TRACKED,
+  });
 
   constructor(settings: Readonly<Record<MatchFreshnessSetting, number>>) {
     this.#settings = settings;
@@ -84,6 +89,7 @@ export class MatchFreshness implements EntryFreshness {
     const { sightings } = binding;
     this.#bindings.set(key, {
       match: binding.match?.(params),
+      competition: binding.competition?.(params),
       sightings: sightings === undefined ? undefined : (payload: unknown) => sightings(payload as T, params),
     });
   }
@@ -112,6 +118,12 @@ export class MatchFreshness implements EntryFreshness {
     }
     for (const sighting of sightings) this.#see(sighting, storedAt);
     binding.listed = { storedAt, matches: sightings.map((sighting) => sighting.match) };
+    if (
+      binding.competition !== undefined &&
+      (this.#competitions.get(binding.competition)?.storedAt ?? -1) <= storedAt
+    ) {
+      this.#competitions.set(binding.competition, binding.listed);
+    }
   }
 
   /**
@@ -145,7 +157,10 @@ export class MatchFreshness implements EntryFreshness {
       if (storedAt < known.since) return 0;
       return this.#matchTtlMs(known, storedAt, now);
     }
-    const matches = binding.listed?.matches;
+    // A list's own matches; for an answer that shows none (a standings table), its competition's fixtures.
+    const matches =
+      binding.listed?.matches ??
+      (binding.competition === undefined ? undefined : this.#competitions.get(binding.competition)?.matches);
     if (matches === undefined || matches.length === 0) return undefined;
     // A list can gain entries: never longer than a far-ahead match's answer.
     let ttl = this.#settings.scheduledFar * 1000;

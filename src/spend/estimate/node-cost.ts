@@ -5,6 +5,13 @@
  * fresh). `nodes` shares one load per resource within the operation (the
  * request loader), so a resource several IDs need counts once: ten
  * competitors of one league table cost one standings request.
+ *
+ * A source that only names the resource holding the entity (a V1 coach:
+ * the matches list names the latest game's lineups) costs its own request
+ * plus the one it names. While it is cached the estimate reads it (free,
+ * through the operation's loader, which execution reuses) and costs the
+ * named resource exactly; otherwise that second request is counted as one
+ * the cache cannot answer.
  */
 import { fromGlobalId } from '../../model/global-id.js';
 import { freshListingHit, sourcesOf, type NodeSource } from '../../model/node-sources.js';
@@ -24,18 +31,46 @@ async function sourceToLoad(context: EstimateContext, id: unknown): Promise<Node
   return sources[sources.length - 1];
 }
 
-export async function nodesCost(context: EstimateContext, ids: readonly unknown[]): Promise<Estimate> {
+/** One resource a refetch loads, keyed so that IDs sharing it count it once; `key` undefined: not known before it is loaded. */
+interface Load {
+  readonly key: string | undefined;
+  readonly estimate: Estimate;
+}
+
+/** The resources a source loads: itself, then, for a source that names another, that one. */
+async function loadsOf(context: EstimateContext, source: NodeSource): Promise<Load[]> {
   const fetcher = context.upstreamCache;
+  const own: Load = {
+    key: fetcher.keyOf(source.route, source.params as never),
+    estimate: resourceEstimate(fetcher, source),
+  };
+  if (source.follow === undefined) return [own];
+  if (!fetcher.isCached(source.route, source.params as never)) {
+    return [own, { key: undefined, estimate: { requests: 1, unanswerable: 1 } }];
+  }
+  let next: NodeSource | undefined;
+  try {
+    next = source.follow(await context.upstream.load(source.route, source.params as never));
+  } catch {
+    // Execution fails the same way, before the resource it would have named.
+    return [own];
+  }
+  return next === undefined ? [own] : [own, ...(await loadsOf(context, next))];
+}
+
+export async function nodesCost(context: EstimateContext, ids: readonly unknown[]): Promise<Estimate> {
   const byResource = new Map<string, Estimate>();
+  const unknown: Estimate[] = [];
   for (const id of ids) {
     const source = await sourceToLoad(context, id);
     if (source === undefined) continue;
-    const key = fetcher.keyOf(source.route, source.params as never);
-    if (!byResource.has(key))
-      byResource.set(key, resourceEstimate(fetcher, { route: source.route, params: source.params }));
+    for (const load of await loadsOf(context, source)) {
+      if (load.key === undefined) unknown.push(load.estimate);
+      else if (!byResource.has(load.key)) byResource.set(load.key, load.estimate);
+    }
   }
   let total = { ...nothing };
-  for (const estimate of byResource.values()) {
+  for (const estimate of [...byResource.values(), ...unknown]) {
     total = { requests: total.requests + estimate.requests, unanswerable: total.unanswerable + estimate.unanswerable };
   }
   return total;

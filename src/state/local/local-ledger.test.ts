@@ -143,6 +143,29 @@ describe('LocalLedger', () => {
     expect(Math.abs(snapshot.resetsAt - (Date.now() + 3_600_000))).toBeLessThan(5_000);
   });
 
+  it('the last answer of a burst may carry the oldest count: it does not lower what a newer one said', async () => {
+    const ledger = await open({ plan: 'free' });
+    const names = upstreamAssumptions.rateLimitHeaders;
+    const count = (used: number) => (name: string) =>
+      ({ [names.limit]: '100', [names.remaining]: String(100 - used) })[name];
+    const first = ledger.reserve(route);
+    const second = ledger.reserve(route);
+    // The upstream counted `first` as its 1st and `second` as its 2nd request, but `second` answers first.
+    second.commit(count(2));
+    first.commit(count(1));
+    expect(ledger.snapshot().used).toBe(2);
+  });
+
+  it("a lower count from a request that had the upstream to itself is the upstream's correction", async () => {
+    const ledger = await open({ plan: 'free' });
+    const names = upstreamAssumptions.rateLimitHeaders;
+    const count = (used: number) => (name: string) =>
+      ({ [names.limit]: '100', [names.remaining]: String(100 - used) })[name];
+    ledger.reserve(route).commit(count(10));
+    ledger.reserve(route).commit(count(3));
+    expect(ledger.snapshot().used).toBe(3);
+  });
+
   it('resets at the daily boundary', async () => {
     let now = Date.UTC(2026, 10, 22, 23, 59, 0);
     const ledger = await open({ plan: 'free', now: () => now });

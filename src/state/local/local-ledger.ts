@@ -70,6 +70,8 @@ export class LocalLedger implements Ledger {
   private limit: number;
   private used = 0;
   private inFlight = 0;
+  /** Answers committed so far: tells whether another answer came back while one request was out. */
+  private commits = 0;
   private resetsAt: number;
   private readonly state: StateDocument;
   private readonly now: () => number;
@@ -137,6 +139,7 @@ export class LocalLedger implements Ledger {
       });
     }
     this.inFlight += 1;
+    const commitsAtSend = this.commits;
     const durable = this.state.durable();
     let settled = false;
     const settle = (): boolean => {
@@ -149,7 +152,9 @@ export class LocalLedger implements Ledger {
       durable,
       commit: (headers) => {
         if (!settle()) return;
-        if (!(headers !== undefined && this.readHeaders(headers))) this.used += 1;
+        const alone = this.inFlight === 0 && this.commits === commitsAtSend;
+        this.commits += 1;
+        if (!(headers !== undefined && this.readHeaders(headers, alone))) this.used += 1;
         this.changed();
       },
       release: () => {
@@ -166,8 +171,11 @@ export class LocalLedger implements Ledger {
     this.changed();
   }
 
-  /** Reads the rate-limit headers; true when they carried the upstream's count. */
-  private readHeaders(header: HeaderSource): boolean {
+  /**
+   * Reads the rate-limit headers; true when they carried the upstream's count.
+   * `alone`: no other request was out while this one was, so its count is the newest there is.
+   */
+  private readHeaders(header: HeaderSource, alone: boolean): boolean {
     const names = upstreamAssumptions.rateLimitHeaders;
     const remaining = integerHeader(header(names.remaining), 0);
     if (remaining === undefined) return false;
@@ -175,10 +183,12 @@ export class LocalLedger implements Ledger {
     if (limit !== undefined) this.limit = limit;
     const upstreamUsed = Math.max(0, this.limit - Math.min(remaining, this.limit));
     // Answers to concurrent requests arrive in any order: an older, lower
-    // count must not undo spending the upstream has already seen. With
-    // nothing else in flight there is no such race, and a lower count is the
-    // upstream's own correction (a refund, an earlier reset) to be believed.
-    this.used = this.inFlight === 0 ? upstreamUsed : Math.max(this.used, upstreamUsed);
+    // count must not undo spending the upstream has already seen. The last
+    // answer of a burst can be the oldest count (nothing is in flight when it
+    // lands), so only a request that had the upstream to itself from send to
+    // answer may lower the count: then it is the upstream's own correction (a
+    // refund, an earlier reset) and is believed.
+    this.used = alone ? upstreamUsed : Math.max(this.used, upstreamUsed);
     const reset = integerHeader(header(names.reset), 1);
     if (reset !== undefined) this.resetsAt = this.boundedReset(resetAfterSeconds(this.now(), reset));
     return true;

@@ -92,12 +92,15 @@ export class ConnectionCap {
     return true;
   }
 
+  readonly #release = (): void => {
+    this.#served -= 1;
+  };
+
   #accept(socket: Socket): void {
     if (this.#served < this.#max) {
       this.#served += 1;
-      socket.once('close', () => {
-        this.#served -= 1;
-      });
+      // One shared listener ('close' is emitted once): no closure and no once() wrapper per connection.
+      socket.on('close', this.#release);
       return;
     }
     this.#refused.add(socket);

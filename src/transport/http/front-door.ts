@@ -83,9 +83,13 @@ export function openFrontDoor({ config, hostPolicy, logger, handler }: FrontDoor
   cap.attach(server);
   answerClientErrors(server);
   const sockets = new Set<Socket>();
+  // Shared by every connection (`this` is the socket): no closure per connection.
+  function forget(this: Socket): void {
+    sockets.delete(this);
+  }
   server.on('connection', (socket) => {
     sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
+    socket.on('close', forget);
   });
   return { server, inFlight, sockets, cap, reportRequestError };
 }

@@ -22,12 +22,15 @@ export interface CuratedOperation {
   readonly cold: number;
 }
 
-/** `HockeyNight` → `example_hockey_night`. */
-export const curatedToolName = (operationName: string): string =>
-  `example_${operationName
+/** An operation name in snake case, as tools are named: `HockeyNight` → `hockey_night`. */
+export const snakeName = (operationName: string): string =>
+  operationName
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
     .replace(/([A-Z])([A-Z][a-z])/g, '$1_$2')
-    .toLowerCase()}`;
+    .toLowerCase();
+
+/** `HockeyNight` → `example_hockey_night`. */
+export const curatedToolName = (operationName: string): string => `example_${snakeName(operationName)}`;
 
 /** The example's opening comment as one line. */
 const summaryOf = (example: ExampleOperation): string =>

@@ -6,6 +6,11 @@
  * resolver runs). It is therefore an upper bound of what the operation
  * spends, never below the gateway's own estimate, and exact where no field
  * needs a list loaded to know its size.
+ *
+ * `dryEstimateWithResources` also lists the counted resources the walk
+ * looked up in the cache and the copy the cache holds of each (fresh,
+ * stale or none, and its age): the walk's own questions, recorded as it
+ * asks them, so the list is what decided the count, not a second guess.
  */
 import {
   getOperationAST,
@@ -23,7 +28,7 @@ import type { ImageCostPort } from '../../spend/estimate/cost-rule.js';
 import { fieldCosts } from '../../spend/estimate/cost-table.js';
 import { costedOperation } from '../../spend/estimate/costed-selections.js';
 import { estimateOperation } from '../../spend/estimate/estimate.js';
-import type { Estimate } from '../../spend/resource-estimate.js';
+import type { AnyRoute, Estimate } from '../../spend/resource-estimate.js';
 import type { UpstreamFetcher } from '../../upstream/fetcher.js';
 import type { GraphqlRequest } from './graphql-runner.js';
 
@@ -79,6 +84,85 @@ export function coldCache(fetcher: UpstreamFetcher): UpstreamCachePort['upstream
     keyOf: (route, params) => fetcher.keyOf(route, params),
     peekKey: async () => undefined,
     scope: fetcher.scope,
+  };
+}
+
+/** One counted resource the estimate looked up in the cache, and the copy the cache holds of it now. */
+export interface LookedUpResource {
+  /** The route as the spec writes it (`/v1/hockey/athletes`). */
+  readonly route: string;
+  readonly version: string;
+  /** The resource: path and query, as the cache keys it. */
+  readonly resource: string;
+  /** `fresh`: a call costs nothing; `stale`: it costs a request, but the stale copy answers when the allowance is spent; `none`: nothing held. */
+  readonly cached: 'fresh' | 'stale' | 'none';
+  /** Whole seconds since the cached copy was stored; absent when none is held. */
+  readonly ageSeconds?: number;
+}
+
+/** Resources listed at most: an agent's context is small. */
+export const MAX_LISTED_RESOURCES = 50;
+
+/**
+ * `cache` as the estimate walk reads it, recording every counted resource
+ * the walk asks about (by cache key). The walk is the gateway's own
+ * estimate: what it asked is what decided the count, nothing recomputed.
+ */
+function observed(cache: UpstreamCachePort['upstreamCache']): {
+  readonly cache: UpstreamCachePort['upstreamCache'];
+  readonly asked: ReadonlyMap<string, AnyRoute>;
+} {
+  const asked = new Map<string, AnyRoute>();
+  const note = (route: AnyRoute, key: string): void => {
+    if (route.counted && !asked.has(key)) asked.set(key, route);
+  };
+  return {
+    asked,
+    cache: {
+      keyOf: (route, params) => cache.keyOf(route, params),
+      isCached: (route, params) => {
+        note(route as unknown as AnyRoute, cache.keyOf(route, params));
+        return cache.isCached(route, params);
+      },
+      canAnswer: (route, params) => {
+        note(route as unknown as AnyRoute, cache.keyOf(route, params));
+        return cache.canAnswer(route, params);
+      },
+      peekKey: (route, key) => {
+        note(route as unknown as AnyRoute, key);
+        return cache.peekKey(route, key);
+      },
+      scope: cache.scope,
+    },
+  };
+}
+
+/**
+ * The dry estimate over the gateway's cache as it is now, with the counted
+ * resources it looked up and the copy of each the cache holds (its age):
+ * what lets an agent see that a call will cost nothing.
+ */
+export async function dryEstimateWithResources(
+  deps: DryEstimateDeps,
+  prepared: Extract<Prepared, { ok: true }>,
+): Promise<{ estimate: Estimate; resources: LookedUpResource[]; resourcesLeftOut: number }> {
+  const watch = observed(deps.fetcher);
+  const estimate = await dryEstimate(deps, prepared, watch.cache);
+  const resources: LookedUpResource[] = [];
+  for (const [key, route] of watch.asked) {
+    const copy = deps.fetcher.cachedCopy(key);
+    resources.push({
+      route: route.template,
+      version: route.version,
+      resource: key,
+      cached: copy === undefined ? 'none' : copy.fresh ? 'fresh' : copy.answerable ? 'stale' : 'none',
+      ...(copy === undefined ? {} : { ageSeconds: copy.ageSeconds }),
+    });
+  }
+  return {
+    estimate,
+    resources: resources.slice(0, MAX_LISTED_RESOURCES),
+    resourcesLeftOut: Math.max(0, resources.length - MAX_LISTED_RESOURCES),
   };
 }
 

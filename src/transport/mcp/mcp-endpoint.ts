@@ -6,8 +6,11 @@
  * have nothing to do without sessions: 405.
  *
  * In front of the SDK, the doors of /graphql that yoga would otherwise hold:
- * the MCP spec's DNS-rebinding guard (a browser `Origin` the host policy
- * would refuse for a WebSocket is refused with 403 `ORIGIN_NOT_ALLOWED`; the
+ * CORS by /graphql's own rules (`corsAnswer` of src/plugins/use-cors.ts: a
+ * preflight of an allowed origin is answered 204, of any other 403
+ * `ORIGIN_NOT_ALLOWED`; an allowed origin's answers name it), the MCP
+ * spec's DNS-rebinding guard (a browser `Origin` the host policy would
+ * refuse for a WebSocket is refused with 403 `ORIGIN_NOT_ALLOWED`; the
  * front door has checked `Host` already) and the client key (401/403 as on
  * /graphql), so even the free tools need one when keys are configured.
  * Tools that run GraphQL run it through /graphql's yoga (graphql-runner.ts).
@@ -18,11 +21,14 @@ import type { Logger } from 'pino';
 import type { HostPolicy } from '../../access/allowed-hosts.js';
 import { presentedKey, type ClientKeys } from '../../access/client-keys.js';
 import { Code } from '../../codes/error-codes.js';
+import { CORS_MAX_AGE_SECONDS, corsAnswer, type CorsRules } from '../../plugins/use-cors.js';
 import { bufferedBody } from '../http/body-limit.js';
 import { writeRefusal, type Refusal } from '../http/refusal.js';
 import { graphqlRunner, type FetchesGraphql } from './graphql-runner.js';
 import { mcpServer, type McpCatalogue, type McpToolDeps } from './mcp-tools.js';
 import { curate } from './curated-tools.js';
+import { trustedOperations } from './trusted-tools.js';
+import type { TrustedManifest } from '../../config/trusted-manifest.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { loadExampleOperations, type ExampleOperation } from '../../graphiql/example-operations.js';
 
@@ -40,6 +46,8 @@ export interface McpEndpointOptions {
   readonly yoga: FetchesGraphql;
   readonly tools: McpToolDeps;
   readonly logger: Logger;
+  /** `TRUSTED_DOCUMENTS_FILE`: its operations are tools, and only the examples it holds (the rest could not run). @default none */
+  readonly trusted?: TrustedManifest | undefined;
   /** The example operations offered as resources. @default loadExampleOperations (examples/operations/) */
   readonly exampleOperations?: () => Promise<readonly ExampleOperation[]>;
 }
@@ -85,13 +93,21 @@ export function mcpEndpoint({
   yoga,
   tools,
   logger,
+  trusted,
   exampleOperations = loadExampleOperations,
 }: McpEndpointOptions): RequestListener {
   // Read on the first MCP request, once: the files do not change while the gateway runs.
   let loaded: Promise<McpCatalogue> | undefined;
   const catalogue = (): Promise<McpCatalogue> => {
     loaded ??= exampleOperations()
-      .then(async (examples) => ({ examples, curated: await curate(tools, examples) }))
+      .then(async (examples) => ({
+        examples,
+        curated: await curate(
+          tools,
+          trusted === undefined ? examples : examples.filter((example) => trusted.texts.has(example.document)),
+        ),
+        trusted: trusted === undefined ? [] : await trustedOperations(tools, trusted),
+      }))
       .catch((error: unknown) => {
         // Not kept: the next request tries again.
         loaded = undefined;
@@ -99,7 +115,34 @@ export function mcpEndpoint({
       });
     return loaded;
   };
+  // Pages POST only: GET and DELETE answer 405 (stateless).
+  const corsRules: CorsRules = { policy: hostPolicy, methods: ['POST'], maxAgeSeconds: CORS_MAX_AGE_SECONDS };
   return (req, res) => {
+    const cors = corsAnswer(
+      {
+        method: req.method ?? '',
+        origin: header(req, 'origin') ?? null,
+        requestMethod: header(req, 'access-control-request-method') ?? null,
+        requestHeaders: header(req, 'access-control-request-headers') ?? null,
+      },
+      corsRules,
+    );
+    // A preflight carries no client key: it is answered before the key is asked for.
+    if (cors.kind === 'preflight') {
+      req.resume();
+      res.writeHead(204, cors.headers);
+      res.end();
+      return;
+    }
+    if (cors.kind === 'refused') {
+      req.resume();
+      writeRefusal(req, res, { ...mcpOriginNotAllowed, message: cors.message });
+      return;
+    }
+    if (cors.kind === 'allowed') {
+      res.setHeader('access-control-allow-origin', cors.origin);
+      res.setHeader('vary', 'Origin');
+    }
     if (!hostPolicy.allowsOrigin(header(req, 'origin'), req.headers.host)) {
       req.resume();
       writeRefusal(req, res, mcpOriginNotAllowed);

@@ -8,16 +8,26 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { ExampleOperation } from '../../graphiql/example-operations.js';
+import { UpstreamLoader } from '../../loaders/upstream-loader.js';
 import type { Ledger } from '../../spend/ledger.js';
+import type { CostExtension } from '../../spend/estimate/cost-extension.js';
 import { fieldCosts } from '../../spend/estimate/cost-table.js';
-import { dryEstimate, prepareOperation, subscriptionsAreNotTools, type DryEstimateDeps } from './dry-estimate.js';
+import {
+  dryEstimate,
+  dryEstimateWithResources,
+  prepareOperation,
+  subscriptionsAreNotTools,
+  type DryEstimateDeps,
+} from './dry-estimate.js';
 import { registerCuratedTools, type CuratedOperation } from './curated-tools.js';
 import type { GraphqlAnswer, GraphqlRequest, RunGraphql } from './graphql-runner.js';
 import { registerResources } from './mcp-resources.js';
 import { searchSchema } from './schema-search.js';
+import { sportCatalogue } from './sport-catalogue.js';
+import { registerTrustedTools, type TrustedOperation } from './trusted-tools.js';
 
 export interface McpToolDeps extends DryEstimateDeps {
-  readonly ledger: Pick<Ledger, 'snapshot'>;
+  readonly ledger: Pick<Ledger, 'snapshot' | 'available'>;
   /** A client's budget left today; undefined for a client without one (src/spend/spend-gate.ts). */
   readonly budgetRemaining: (client: string | undefined) => number | undefined;
   /** `MCP_MAX_CALL_COST`. */
@@ -41,18 +51,24 @@ const answer = (value: Record<string, unknown>, isError = false): CallToolResult
 
 const refusal = (message: string): CallToolResult => ({ content: [{ type: 'text', text: message }], isError: true });
 
-const instructions = (cap: number): string =>
+const instructions = (cap: number, trusted: boolean): string =>
   [
     'A GraphQL gateway over a paid sports data API: every counted upstream request spends one unit of a daily allowance shared by every client, and of your own budget when you have a client key.',
     'Cached data costs nothing. Find fields with search_schema (free), price an operation with estimate (free), then run it with execute.',
     'The example_* tools run the documented example operations with variables you fill in; their descriptions say what they cost cold.',
     `execute refuses an operation estimated above ${cap} counted upstream requests (MCP_MAX_CALL_COST); ask for fewer items or split it.`,
-    'quota (free) shows the allowance, when it resets, and your budget. The resources hold the schema (SDL), the quota and example operations, free to read.',
+    'quota (free) shows the allowance, when it resets, and your budget. The resources hold the schema (SDL), the quota, the sport catalogue (the sports, slugs and route families of each version) and example operations, free to read.',
+    ...(trusted
+      ? [
+          'This gateway runs trusted documents only: execute runs nothing but their exact text. The trusted_* tools run them with variables you fill in.',
+        ]
+      : []),
     subscriptionsAreNotTools,
   ].join('\n');
 
 /** The cost of an answer as the agent reads it: `extensions.cost` of /graphql, or nothing when the operation was refused before the pipeline. */
-const costOf = (result: GraphqlAnswer): unknown => result.extensions?.['cost'];
+const costOf = (result: GraphqlAnswer): Partial<CostExtension> | undefined =>
+  result.extensions?.['cost'] as Partial<CostExtension> | undefined;
 
 /** Who is calling: what the request's client key named, and how its operations run. */
 export interface McpCaller {
@@ -61,10 +77,12 @@ export interface McpCaller {
   readonly run: RunGraphql;
 }
 
-/** The example operations: as resources, and those that can be tools as tools. */
+/** The example operations (as resources, and those that can be tools as tools), and the trusted documents' operations. */
 export interface McpCatalogue {
   readonly examples: readonly ExampleOperation[];
   readonly curated: readonly CuratedOperation[];
+  /** Empty without `TRUSTED_DOCUMENTS_FILE`. */
+  readonly trusted: readonly TrustedOperation[];
 }
 
 /** The quota as `quota` and the quota resource show it to `client`. */
@@ -84,7 +102,10 @@ function quotaFor(deps: McpToolDeps, client: string | undefined): Record<string,
 
 export function mcpServer(deps: McpToolDeps, { client, run }: McpCaller, catalogue: McpCatalogue): McpServer {
   const cap = deps.maxCallCost;
-  const server = new McpServer({ name: 'sports-graph', version: TOOLS_VERSION }, { instructions: instructions(cap) });
+  const server = new McpServer(
+    { name: 'sports-graph', version: TOOLS_VERSION },
+    { instructions: instructions(cap, catalogue.trusted.length > 0) },
+  );
 
   /** Runs an operation through /graphql unless its estimate is above the per-call cap. */
   const execute = async (request: GraphqlRequest): Promise<CallToolResult> => {
@@ -102,13 +123,26 @@ export function mcpServer(deps: McpToolDeps, { client, run }: McpCaller, catalog
       );
     const result = await run(request);
     const { status, ...graphql } = result;
-    return answer({ ...graphql, cost: costOf(result) ?? null }, result.data === undefined || result.data === null);
+    const cost = costOf(result);
+    return answer(
+      {
+        ...graphql,
+        cost: cost ?? null,
+        // What this call sent upstream, from the operation's own meter (0 when refused before it ran).
+        spent: { upstreamRequests: cost?.upstreamRequests ?? 0 },
+        // Read from the ledger and the budgets once the operation has finished, not computed from the estimate.
+        // `available` also counts units still in flight as gone: in a cluster this call's own units are
+        // committed to Redis a moment after its answer, so `remaining` may not show them yet; `available` does.
+        after: { ...quotaFor(deps, client), available: deps.ledger.available() },
+      },
+      result.data === undefined || result.data === null,
+    );
   };
 
   server.registerTool(
     'execute',
     {
-      description: `Runs a GraphQL query or mutation on the gateway. Costs what its estimate says: counted upstream requests for whatever is not cached, charged to the daily allowance and your budget. Refused before it runs when the estimate is above ${cap} counted requests (the per-call cap). The result carries extensions.cost (estimated, upstreamRequests, cacheHits, allowanceRemaining, budgetRemaining). ${subscriptionsAreNotTools}`,
+      description: `Runs a GraphQL query or mutation on the gateway. Costs what its estimate says: counted upstream requests for whatever is not cached, charged to the daily allowance and your budget. Refused before it runs when the estimate is above ${cap} counted requests (the per-call cap). The result carries cost (extensions.cost: estimated, upstreamRequests, cacheHits, allowanceRemaining, budgetRemaining), spent (the upstream requests this call sent) and after (the allowance and your budget as the ledger holds them once the call has finished). ${subscriptionsAreNotTools}`,
       inputSchema: operationInput,
       annotations: { readOnlyHint: false, openWorldHint: true },
     },
@@ -118,14 +152,14 @@ export function mcpServer(deps: McpToolDeps, { client, run }: McpCaller, catalog
   server.registerTool(
     'estimate',
     {
-      description: `Free: the counted upstream requests an operation would spend now (an upper bound from the cache and the cost table), without running it. Also says how many of them have nothing cached at all (the rest can be answered stale when the allowance is spent), and whether execute would refuse it (per-call cap ${cap}).`,
+      description: `Free: the counted upstream requests an operation would spend now (an upper bound from the cache and the cost table), without running it. Also says how many of them have nothing cached at all (the rest can be answered stale when the allowance is spent), whether execute would refuse it (per-call cap ${cap}), and each counted resource the estimate looked up: cached fresh (costs 0), stale or not at all, and the cached copy's age in seconds.`,
       inputSchema: operationInput,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async (request) => {
       const prepared = prepareOperation(deps.schema, deps.config, request);
       if (!prepared.ok) return refusal(prepared.message);
-      const estimate = await dryEstimate(deps, prepared);
+      const { estimate, resources, resourcesLeftOut } = await dryEstimateWithResources(deps, prepared);
       return answer({
         requests: estimate.requests,
         uncached: estimate.unanswerable,
@@ -134,6 +168,8 @@ export function mcpServer(deps: McpToolDeps, { client, run }: McpCaller, catalog
         maxCallCost: cap,
         overCap: estimate.requests > cap,
         allowanceRemaining: deps.ledger.snapshot().remaining,
+        resources,
+        ...(resourcesLeftOut > 0 ? { resourcesLeftOut } : {}),
       });
     },
   );
@@ -167,6 +203,17 @@ export function mcpServer(deps: McpToolDeps, { client, run }: McpCaller, catalog
   );
 
   registerCuratedTools(server, deps.schema, catalogue.curated, cap, execute);
-  registerResources(server, { schema: deps.schema, quota: () => quotaFor(deps, client), examples: catalogue.examples });
+  registerTrustedTools(server, deps.schema, catalogue.trusted, cap, execute);
+  registerResources(server, {
+    schema: deps.schema,
+    quota: () => quotaFor(deps, client),
+    examples: catalogue.examples,
+    // A loader of its own, as an operation has: the catalogue is one free, cached request.
+    sports: () =>
+      sportCatalogue(
+        { upstream: new UpstreamLoader(deps.fetcher, Date.now() + deps.config.timeouts.operationMs) },
+        deps.schema,
+      ),
+  });
   return server;
 }

@@ -6,7 +6,10 @@
  * - the connection's `extra` keeps what later code reads of the upgrade
  *   request (src/transport/ws/upgrade-request.ts), not the `IncomingMessage`;
  * - dead peers are found by one shared sweep (src/transport/ws/keep-alive.ts), not
- *   by a ping interval and a pong timer per socket;
+ *   by a ping interval and a pong timer per socket, and the wait for
+ *   `connection_init` (4408 after 3 s) is one shared sweep too
+ *   (src/transport/ws/init-wait.ts), not a timer per socket that graphql-ws
+ *   keeps for the socket's whole life;
  * - each socket's adapter is one small object whose methods are shared,
  *   rather than a set of closures.
  *
@@ -21,6 +24,7 @@ import { handleProtocols, makeServer, type ServerOptions, type WebSocket as Prot
 import type { Logger } from 'pino';
 import type { WebSocket, WebSocketServer } from 'ws';
 import { CloseCode } from '../../codes/close-codes.js';
+import { InitWait } from './init-wait.js';
 import { KeepAliveSweep } from './keep-alive.js';
 import { keptOfUpgrade, type UpgradeRequest } from './upgrade-request.js';
 
@@ -38,6 +42,8 @@ export interface GraphqlWsOnWs {
 
 /** `useServer`'s default: a ping every 12 s, each given 12 s to be answered. */
 const KEEP_ALIVE_MS = 12_000;
+/** graphql-ws's default wait for `connection_init`. */
+const CONNECTION_INIT_WAIT_MS = 3_000;
 
 /** `useServer`'s close reason for an internal error, limited as it limits it (a close reason is at most 123 bytes). */
 function internalReason(error: unknown, isProd: boolean): string {
@@ -75,13 +81,15 @@ class SocketAdapter implements ProtocolSocket {
 
   onMessage(handle: (data: string) => Promise<void>): void {
     const { socket, isProd, logger } = this;
-    socket.on('message', async (data: Buffer | ArrayBuffer | Buffer[]) => {
-      try {
-        await handle(String(data));
-      } catch (error) {
-        logger.error({ err: error }, 'graphql-ws: a message handler failed; the socket is closed with 4500');
-        socket.close(CloseCode.InternalServerError, internalReason(error, isProd));
-      }
+    const failed = (error: unknown): void => {
+      logger.error({ err: error }, 'graphql-ws: a message handler failed; the socket is closed with 4500');
+      socket.close(CloseCode.InternalServerError, internalReason(error, isProd));
+    };
+    // Not an async function awaiting the handler: a subscribe's handler runs for as long as the
+    // subscription lasts, and a suspended frame here would hold the message's Buffer (and a
+    // generator and its registers) for all that time: about 800 bytes per idle subscriber.
+    socket.on('message', (data: Buffer | ArrayBuffer | Buffer[]) => {
+      handle(String(data)).catch(failed);
     });
   }
 }
@@ -99,7 +107,16 @@ export function serveOnWs<P extends Record<string, unknown>>(
   { logger, keepAliveMs = KEEP_ALIVE_MS }: OnWsOptions,
 ): GraphqlWsOnWs {
   const isProd = process.env['NODE_ENV'] === 'production';
-  const server = makeServer(options);
+  const initWait = new InitWait(options.connectionInitWaitTimeout ?? CONNECTION_INIT_WAIT_MS);
+  const server = makeServer({
+    ...options,
+    // The wait is InitWait's: graphql-ws's own timer would live as long as each socket.
+    connectionInitWaitTimeout: 0,
+    onConnect: (ctx) => {
+      initWait.initialised(ctx.extra.socket);
+      return options.onConnect === undefined ? true : options.onConnect(ctx);
+    },
+  });
   const keepAlive = new KeepAliveSweep(keepAliveMs);
   wsServer.options.handleProtocols = handleProtocols;
   wsServer.once('error', (error: unknown) => {
@@ -114,21 +131,27 @@ export function serveOnWs<P extends Record<string, unknown>>(
   wsServer.on('connection', (socket: WebSocket, request: IncomingMessage) => {
     socket.once('error', onSocketError);
     keepAlive.add(socket);
+    initWait.watch(socket);
     const closed = server.opened(new SocketAdapter(socket, isProd, logger), {
       socket,
       request: keptOfUpgrade(request),
     });
-    socket.once('close', (code: number, reason: Buffer) => {
+    // ws emits 'close' once: `on` spares each socket once()'s wrapper.
+    socket.on('close', (code: number, reason: Buffer) => {
       void closed(code, String(reason));
     });
   });
   return {
     dispose: async () => {
       keepAlive.stop();
+      initWait.stop();
       for (const client of wsServer.clients) client.close(CloseCode.GoingAway, 'Going away');
       wsServer.removeAllListeners();
       await new Promise<void>((resolve, reject) => wsServer.close((error) => (error ? reject(error) : resolve())));
     },
-    stop: () => keepAlive.stop(),
+    stop: () => {
+      keepAlive.stop();
+      initWait.stop();
+    },
   };
 }

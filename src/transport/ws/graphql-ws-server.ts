@@ -214,6 +214,13 @@ export function serveGraphqlWs({
           throw error;
         }
         if (errors.length > 0) return refuse(errors);
+        // graphql-ws keeps the subscribe message for as long as the subscription lasts. Its query text,
+        // equal to the text the (cached) document was parsed from, becomes that one string: every
+        // subscriber of the same document then holds the same text, not a copy of its own.
+        const source = document.loc?.source.body;
+        if (source !== undefined && typeof payload.query === 'string' && source === payload.query) {
+          (payload as { query: string }).query = source;
+        }
         // graphql-ws would answer this itself, uncoded: the same refusal and code yoga gives over HTTP.
         if (getOperationAST(document, payload.operationName ?? null) == null) {
           return refuse([

@@ -40,7 +40,8 @@ export class IdleSockets {
   watch(socket: WebSocket): void {
     if (this.#timer === undefined) return;
     this.#since.set(socket, Date.now());
-    socket.once('close', this.#forget);
+    // ws emits 'close' once: `on` spares each socket once()'s wrapper.
+    socket.on('close', this.#forget);
   }
 
   /** An operation started on `socket`. */

@@ -44,7 +44,8 @@ export class KeepAliveSweep {
     this.#slices[this.#nextSlice]?.add(socket);
     this.#nextSlice = (this.#nextSlice + 1) % this.#slices.length;
     socket.on('pong', this.#answered);
-    socket.once('close', this.#gone);
+    // ws emits 'close' once: `on` spares each socket once()'s wrapper (state object and bound function).
+    socket.on('close', this.#gone);
   }
 
   /** Sockets watched (open ones; a socket is forgotten when it closes). */

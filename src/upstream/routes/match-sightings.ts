@@ -47,6 +47,8 @@ export function v6Phase(status: string): MatchPhase {
 
 /** The identity of a V1 game across V1 routes (`/api/v1/game/{id}`, the World Cup lists and game). */
 export const v1GameKey = (id: number): string => `v1 game ${id}`;
+/** A V1 competition's identity: its fixture list and standings share it. */
+export const v1CompetitionKey = (id: number): string => `v1 competition ${id}`;
 /** A V2 event's identity: V2 IDs are per sport. */
 export const v2EventKey = (sport: string, id: number): string => `v2 ${sport} event ${id}`;
 export const v6MatchKey = (sport: string, id: string): string => `v6 ${sport} match ${id}`;

@@ -66,6 +66,14 @@ export interface MatchBinding<P, T> {
   match?(params: P): string;
   /** The matches the payload shows, with their phase; the answer is a list of them unless `match` is set. */
   sightings?(payload: T, params: P): readonly MatchSighting[];
+  /**
+   * The competition whose matches the answer follows. On a list (with
+   * `sightings`) it says whose fixtures those are; on an answer that shows
+   * no match itself (a standings table) it makes that answer as fresh as
+   * the competition's fixture list: short only while one of its matches is
+   * in play or about to start, and due again when one changes state.
+   */
+  competition?(params: P): string;
 }
 
 export type RouteParams<R> = R extends Route<infer P, unknown> ? P : never;

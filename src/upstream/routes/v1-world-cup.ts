@@ -12,7 +12,7 @@
  * (sandbox/routes/world-cup-v1.ts). Other engineers read
  * `V1WorldCupMatchesPayload` (live ticker): keep it stable.
  */
-import { v1GameKey, v1Sighting } from './match-sightings.js';
+import { v1CompetitionKey, v1GameKey, v1Sighting } from './match-sightings.js';
 import type { Route } from './route.js';
 import { allOf, arrayOf, bool, date, int, num, obj, opt, shape, str } from './shape.js';
 
@@ -344,16 +344,25 @@ const isWorldCupGame = shape<V1WorldCupGamePayload>(
   }),
 );
 
+const worldCupCompetition = (): string => v1CompetitionKey(WORLD_CUP_V1_COMPETITION_ID);
+
 export const v1WorldCupRoutes = {
   hub: {
     ...worldCupRoute('/api/v1/world-cup', '/api/v1/world-cup', isHub),
-    match: { sightings: (p: V1WorldCupHubPayload) => (p.games ?? []).map(v1Sighting) },
+    match: {
+      sightings: (p: V1WorldCupHubPayload) => (p.games ?? []).map(v1Sighting),
+      competition: worldCupCompetition,
+    },
   },
   matches: {
     ...worldCupRoute('/api/v1/world-cup/matches', '/api/v1/world-cup/matches', isMatches),
-    match: { sightings: (p: V1WorldCupMatchesPayload) => p.matches.map(v1Sighting) },
+    match: { sightings: (p: V1WorldCupMatchesPayload) => p.matches.map(v1Sighting), competition: worldCupCompetition },
   },
-  standings: worldCupRoute('/api/v1/world-cup/standings', '/api/v1/world-cup/standings', isStandings),
+  // A standings table moves only when one of the competition's matches does.
+  standings: {
+    ...worldCupRoute('/api/v1/world-cup/standings', '/api/v1/world-cup/standings', isStandings),
+    match: { competition: worldCupCompetition },
+  },
   /** Assumption: the groups shortcut's path. */
   groups: worldCupRoute('/api/v1/world-cup/groups', '/api/v1/world-cup/groups', isGroups),
   odds: worldCupRoute('/api/v1/world-cup/odds', '/api/v1/world-cup/odds', isPolls),
@@ -373,9 +382,15 @@ export const v1WorldCupRoutes = {
   },
   competitionMatches: {
     ...competitionRoute('matches', isMatches),
-    match: { sightings: (p: V1WorldCupMatchesPayload) => p.matches.map(v1Sighting) },
+    match: {
+      sightings: (p: V1WorldCupMatchesPayload) => p.matches.map(v1Sighting),
+      competition: (p: { competitionId: number }) => v1CompetitionKey(p.competitionId),
+    },
   },
-  competitionStandings: competitionRoute('standings', isStandings),
+  competitionStandings: {
+    ...competitionRoute('standings', isStandings),
+    match: { competition: (p: { competitionId: number }) => v1CompetitionKey(p.competitionId) },
+  },
   competitionGroups: competitionRoute('groups', isGroups),
   /** Assumption: the competitors of a competition live at `/api/v1/competition/{id}/competitors`. */
   competitionCompetitors: competitionRoute('competitors', isCompetitors),
