@@ -151,7 +151,7 @@ class DayView {
   }
 }
 
-/** The `k`-th of `games` in a round-robin, or none. */
+/** The one of `games` a view at `t` reads: each in turn, one per `everyMs`; none when there are none. */
 const roundRobin = (games: readonly PlannedGame[], t: number, everyMs: number): PlannedGame[] => {
   if (games.length === 0) return [];
   return [games[Math.floor(t / everyMs) % games.length]!];
@@ -326,7 +326,7 @@ export interface MatchdayRun {
   readonly upstreamByWidget: Record<string, number>;
   readonly operationsByWidget: Record<string, number>;
   readonly liveAge: AgeFigures;
-  /** How many script events were applied, and how many games reached each state at some instant. */
+  /** Script events applied (kick-offs, goals, periods, full times). */
   readonly scriptEvents: number;
   readonly wallMs: number;
 }
