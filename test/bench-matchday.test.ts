@@ -1,6 +1,6 @@
 /**
  * The matchday bench (bench/scenarios/matchday.ts), shortened to its first
- * hours: the same scripted day on two fresh stacks, one with every route
+ * hour: the same scripted day on two fresh stacks, one with every route
  * class pinned at its TTL (no answer follows its match's state) and one with
  * the freshness policy. Time is the gateway's cache clock and the sandbox's
  * clock, moved together by the scenario; the counts are the sandbox's, exact.
