@@ -10,7 +10,9 @@
  *   resolver-per-field cost with both off);
  * - `BENCH_CONTROL=on`: the fan-out floor and memory probes, over the IPC
  *   channel of a gateway the bench spawned (bench/control.ts); without such
- *   a channel it does nothing;
+ *   a channel it does nothing. With them, the gateway's cache clock is the
+ *   bench's (bench/clock-control.ts): the wall clock until the bench sets it
+ *   (bench/scenarios/matchday.ts moves a simulated day on it);
  * - `BENCH_ENGINE_FLOOR_PORT=n`: the engine's floor on that loopback port
  *   (bench/engine-floor.ts: the operation executed by graphql-jit alone,
  *   in this process, over the same cached payloads).
@@ -19,6 +21,7 @@
  */
 import { envReader } from '../src/env-reader.js';
 import { serve } from '../src/serve.js';
+import { benchClock } from './clock-control.js';
 import { attachBenchControl, benchControlEnabled } from './control.js';
 import { startEngineFloor } from './engine-floor.js';
 import { UnsharedFetcher, unsharedLoader } from './naive-upstream.js';
@@ -37,7 +40,7 @@ if (!upstreamCache) process.env['CACHE_STORE'] = 'memory';
 void serve({
   ...(upstreamCache ? {} : { fetcherFor: (options) => new UnsharedFetcher(options) }),
   ...(upstreamLoaders ? {} : { loaderFor: unsharedLoader }),
-  ...(benchControlEnabled(control) ? { onWebSocketServer: attachBenchControl } : {}),
+  ...(benchControlEnabled(control) ? { onWebSocketServer: attachBenchControl, cacheClock: benchClock() } : {}),
   ...(engineFloorPort === undefined
     ? {}
     : { onExecutable: (executable) => startEngineFloor(executable, engineFloorPort) }),

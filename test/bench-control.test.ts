@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startSandbox, type SandboxHandle } from '../sandbox/server.js';
+import { gql, requestCounts, resetCounts } from './support/client.js';
 import { startGatewayProcess, type GatewayProcess } from './support/gateway-process.js';
 import { startStack } from './support/servers.js';
 
@@ -98,6 +99,34 @@ describe('a gateway spawned by the bench with BENCH_CONTROL=on', () => {
     );
     expect(memory.usage.rss).toBeGreaterThan(memory.usage.heapUsed);
     expect(memory.heapSpaces['old_space']).toBeGreaterThan(0);
+  });
+
+  it('moves the cache clock where the bench sets it (bench/clock-control.ts)', async () => {
+    const listed = await gql<{
+      v1: { worldCup: { matches: Array<{ ref: { nativeId: string }; statusGroup: number }> } };
+    }>(gateway.url, '{ v1 { worldCup { matches { ref { nativeId } statusGroup } } } }');
+    const live = listed.data!.v1.worldCup.matches.find((m) => m.statusGroup === 3)!.ref.nativeId;
+    const game = async (): Promise<number> => {
+      await resetCounts(sandbox.url);
+      const result = await gql(
+        gateway.url,
+        'query ($id: ID!) { v1 { worldCup { game(id: $id) { commentary { minute } } } } }',
+        { id: live },
+      );
+      expect(result.errors).toBeUndefined();
+      return (await requestCounts(sandbox.url)).total;
+    };
+    const setClock = (nowMs: number) =>
+      reply<{ nowMs: number }>(gateway, { type: 'bench_clock', nowMs }, 'bench_clock_set');
+    const start = Date.now();
+    expect(await setClock(start)).toEqual({ type: 'bench_clock_set', nowMs: start });
+    expect(await game()).toBe(1);
+    // An in-play answer is fresh 15 s (defaultMatchStateTtls.inPlay): 10 s on, cached; 20 s on, fetched again.
+    await setClock(start + 10_000);
+    expect(await game()).toBe(0);
+    await setClock(start + 20_000);
+    expect(await game()).toBe(1);
+    expect(await game()).toBe(0);
   });
 });
 

@@ -19,9 +19,24 @@ interface PeerCase {
   hiveCpuMsPerOp: number;
 }
 
+interface MatchdayRun {
+  operations: number;
+  upstreamRequests: number;
+  upstreamByWidget: Record<string, number>;
+  operationsByWidget: Record<string, number>;
+  liveAge: { p95Seconds: number; maxSeconds: number };
+}
+
 interface Latest {
   generatedAt: string;
   peers?: { hive: { measuredAt: string; cases: Record<string, PeerCase> } };
+  matchday?: {
+    measuredAt: string;
+    widgets: Record<string, string>;
+    classTtls: MatchdayRun;
+    policy: MatchdayRun;
+    requestRatio: number;
+  };
   targets: Array<{ name: string; target: string; measured: string; met: boolean }>;
 }
 
@@ -56,5 +71,39 @@ describe('docs/performance.md', () => {
       ]),
     );
     expect(readFileSync(page, 'utf8')).toContain(hive.measuredAt);
+  });
+
+  it('shows the last matchday run (npm run bench:matchday) as latest.json has it', () => {
+    const day = latest.matchday;
+    expect(day).toBeDefined();
+    if (day === undefined) return;
+    const { classTtls, policy } = day;
+    expect(tableUnder(page, 'A matchday').slice(1)).toEqual([
+      ["upstream requests (the sandbox's count)", String(classTtls.upstreamRequests), String(policy.upstreamRequests)],
+      ["live answers' age p95, s", String(classTtls.liveAge.p95Seconds), String(policy.liveAge.p95Seconds)],
+      ["live answers' age max, s", String(classTtls.liveAge.maxSeconds), String(policy.liveAge.maxSeconds)],
+      ['operations', String(classTtls.operations), String(policy.operations)],
+    ]);
+    // The per-widget table: the section's second, read as its lines.
+    const text = readFileSync(page, 'utf8');
+    const section = text.slice(text.indexOf('## A matchday'), text.indexOf('\n## ', text.indexOf('## A matchday') + 1));
+    const cells = (name: string): string[] | undefined =>
+      section
+        .split('\n')
+        .find((line) => line.startsWith(`| \`${name}\``))
+        ?.split('|')
+        .slice(1, -1)
+        .map((cell) => cell.trim());
+    for (const [name, every] of Object.entries(day.widgets)) {
+      expect(cells(name)).toEqual([
+        `\`${name}\``,
+        every.replace('every ', ''),
+        String(classTtls.operationsByWidget[name] ?? 0),
+        String(classTtls.upstreamByWidget[name] ?? 0),
+        String(policy.upstreamByWidget[name] ?? 0),
+      ]);
+    }
+    expect(section).toContain(day.measuredAt);
+    expect(section).toContain(`${day.requestRatio}×`);
   });
 });
