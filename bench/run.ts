@@ -43,6 +43,8 @@ import { representative } from './workload.js';
 import { coldEnv } from './cold-env.js';
 import { freePort } from '../src/net/free-port.js';
 
+/** Keys of latest.json written by the bench's other entries (bench/peers.ts, bench/matchday.ts). */
+const ownEntryKeys = ['peers', 'matchday'];
 const latencyMs = Number(process.env['BENCH_UPSTREAM_LATENCY_MS'] ?? '20');
 const rounds = Number(process.env['BENCH_ROUNDS'] ?? '5');
 const cpuRounds = Number(process.env['BENCH_CPU_ROUNDS'] ?? '3');
@@ -320,7 +322,11 @@ try {
       steady,
     };
     const withTargets = { ...complete, targets: targetsOf({ ...complete, fanout: complete.fanout }) };
-    await writeFile(new URL('./results/latest.json', import.meta.url), `${JSON.stringify(withTargets, null, 2)}\n`);
+    // The entries of their own (npm run bench:peers, bench:matchday) measure what this run does not: keep their keys.
+    const latestUrl = new URL('./results/latest.json', import.meta.url);
+    const previous = JSON.parse(await readFile(latestUrl, 'utf8')) as Record<string, unknown>;
+    const kept = Object.fromEntries(ownEntryKeys.filter((key) => key in previous).map((key) => [key, previous[key]]));
+    await writeFile(latestUrl, `${JSON.stringify({ ...withTargets, ...kept }, null, 2)}\n`);
     printTable(withTargets);
     log('wrote bench/results/latest.json');
   }
