@@ -248,23 +248,7 @@ export async function runFanoutLevel(
   const pid = measuredPid(gateway.child);
   const clients = Array.from({ length: options.clientProcesses }, () => new ClientProcess(pinning));
   try {
-    await Promise.all(clients.map((client) => client.request(undefined))); // hello
-    await sleep(500);
-    const before = procStats(pid).rssBytes;
-    const wsUrl = `${gateway.url.replace(/^http/, 'ws')}/graphql`;
-    const per = Math.ceil(options.subscribers / clients.length);
-    const ready = await Promise.all(
-      clients.map((client, i) =>
-        client.request({
-          type: 'start',
-          url: wsUrl,
-          count: Math.min(per, options.subscribers - i * per),
-          query: FANOUT_QUERY,
-          variables: { match: options.matchId },
-        }),
-      ),
-    );
-    const subscribed = ready.reduce((sum, reply) => sum + (reply.type === 'ready' ? reply.subscribed : 0), 0);
+    const { before, subscribed } = await subscribeAll(gateway, pid, clients, options);
     await sleep(1_000);
     const after = procStats(pid).rssBytes;
     const memory = await gatewayMemory(gateway.child);
@@ -415,23 +399,7 @@ export async function subscriberBytes(
   const pid = measuredPid(gateway.child);
   const clients = Array.from({ length: options.clientProcesses }, () => new ClientProcess(pinning));
   try {
-    await Promise.all(clients.map((client) => client.request(undefined))); // hello
-    await sleep(500);
-    const before = procStats(pid).rssBytes;
-    const wsUrl = `${gateway.url.replace(/^http/, 'ws')}/graphql`;
-    const per = Math.ceil(options.subscribers / clients.length);
-    const ready = await Promise.all(
-      clients.map((client, i) =>
-        client.request({
-          type: 'start',
-          url: wsUrl,
-          count: Math.min(per, options.subscribers - i * per),
-          query: FANOUT_QUERY,
-          variables: { match: options.matchId },
-        }),
-      ),
-    );
-    const subscribed = ready.reduce((sum, reply) => sum + (reply.type === 'ready' ? reply.subscribed : 0), 0);
+    const { before, subscribed } = await subscribeAll(gateway, pid, clients, options);
     // As the level waits before reading it.
     await sleep(1_000);
     return Math.round((procStats(pid).rssBytes - before) / Math.max(1, subscribed));
@@ -439,4 +407,34 @@ export async function subscriberBytes(
     await Promise.all(clients.map((client) => client.stop()));
     await gateway.child.stop();
   }
+}
+
+/**
+ * Greets every client process, reads the gateway's RSS, then has the
+ * clients open `options.subscribers` odds subscriptions between them: the
+ * RSS before them and how many subscribed.
+ */
+async function subscribeAll(
+  gateway: Service,
+  pid: number,
+  clients: readonly ClientProcess[],
+  options: { subscribers: number; matchId: string },
+): Promise<{ before: number; subscribed: number }> {
+  await Promise.all(clients.map((client) => client.request(undefined))); // hello
+  await sleep(500);
+  const before = procStats(pid).rssBytes;
+  const wsUrl = `${gateway.url.replace(/^http/, 'ws')}/graphql`;
+  const per = Math.ceil(options.subscribers / clients.length);
+  const ready = await Promise.all(
+    clients.map((client, i) =>
+      client.request({
+        type: 'start',
+        url: wsUrl,
+        count: Math.min(per, options.subscribers - i * per),
+        query: FANOUT_QUERY,
+        variables: { match: options.matchId },
+      }),
+    ),
+  );
+  return { before, subscribed: ready.reduce((sum, reply) => sum + (reply.type === 'ready' ? reply.subscribed : 0), 0) };
 }
