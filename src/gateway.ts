@@ -11,6 +11,7 @@ import { clientKeysFor } from './access/client-keys.js';
 import type { Config } from './config.js';
 import type { GatewayServices, OperationContext } from './context.js';
 import { graphqlYoga } from './gateway/graphql-yoga.js';
+import { operationContextFactory } from './gateway/operation-context.js';
 import { requestHandler } from './gateway/request-handler.js';
 import { lazySubgraphYoga, subgraphEndpoint } from './gateway/subgraph-yoga.js';
 import { imageServiceFor } from './images/for-services.js';
@@ -18,8 +19,7 @@ import type { Links } from './identity/find-counterparts.js';
 import { readOperatorLinks } from './identity/operator-links.js';
 import { drainOf, startGateway, type Gateway } from './gateway/lifecycle.js';
 import { createLiveServices } from './live/services.js';
-import { OperationCacheView } from './loaders/cache-view.js';
-import { UpstreamLoader } from './loaders/upstream-loader.js';
+import type { UpstreamLoader } from './loaders/upstream-loader.js';
 import { createLogger } from './logger.js';
 import { GatewayMetrics } from './metrics.js';
 import { pipeline, type PipelineParts } from './plugins/pipeline.js';
@@ -148,25 +148,10 @@ export async function createGateway(config: Config, options: GatewayOptions): Pr
     drain: drain.signal,
     readiness: drain.readiness,
   };
-  const loaderFor = options.loaderFor ?? ((f, deadline) => new UpstreamLoader(f, deadline));
-  // Resolvers reach the gateway through these ports alone; `services` is for the plugins (src/context.ts).
+  // Resolvers reach the gateway through ports alone; `services` is for the plugins (src/context.ts).
   const images = () => imageServiceFor(services);
   const counterparts: Links = { store: state.links, operator: operatorLinks };
-  const context = (): OperationContext => {
-    const deadline = Date.now() + config.timeouts.operationMs;
-    const upstream = loaderFor(fetcher, deadline);
-    // The cache as this operation sees it: through its client's @maxAge, once the max-age stage has read it.
-    return {
-      services,
-      upstream,
-      deadline,
-      upstreamCache: new OperationCacheView(fetcher, upstream),
-      ledger,
-      live,
-      images,
-      counterparts,
-    };
-  };
+  const context = operationContextFactory({ services, images, counterparts, loaderFor: options.loaderFor });
   options.onExecutable?.({ schema, context });
   const yoga = graphqlYoga({ ...parts, schema, context, plugins: pipeline(parts, { name: 'graphql' }) });
   const subgraph = lazySubgraphYoga({ ...parts, typeDefs, context, plugins: () => pipeline(parts, subgraphEndpoint) });
