@@ -23,6 +23,16 @@ export interface ExampleOperation {
   readonly variables: Readonly<Record<string, unknown>>;
 }
 
+/** The comment an example opens with, as one line: what it shows (tool and resource descriptions). */
+export const exampleSummary = (example: ExampleOperation): string =>
+  example.document
+    .split('\n')
+    .filter((line) => line.startsWith('#'))
+    .map((line) => line.replace(/^#\s?/, ''))
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+
 /** `2-world-cup.graphql` sorts before `10-...`: the number before the first dash orders the files. */
 const order = (file: string): number => Number.parseInt(file, 10);
 

@@ -10,7 +10,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { OperationDefinitionNode } from 'graphql';
-import type { ExampleOperation } from '../../graphiql/example-operations.js';
+import { exampleSummary, type ExampleOperation } from '../../graphiql/example-operations.js';
 import { coldCache, dryEstimate, prepareOperation, type DryEstimateDeps } from './dry-estimate.js';
 import type { GraphqlRequest } from './graphql-runner.js';
 import { variablesShape } from './variable-schema.js';
@@ -31,16 +31,6 @@ export const snakeName = (operationName: string): string =>
 
 /** `HockeyNight` → `example_hockey_night`. */
 export const curatedToolName = (operationName: string): string => `example_${snakeName(operationName)}`;
-
-/** The example's opening comment as one line. */
-const summaryOf = (example: ExampleOperation): string =>
-  example.document
-    .split('\n')
-    .filter((line) => line.startsWith('#'))
-    .map((line) => line.replace(/^#\s?/, ''))
-    .join(' ')
-    .replace(/\s+/g, ' ')
-    .trim();
 
 /** The examples that can be tools, each with its cold cost; computed once, when the examples are first read. */
 export async function curate(
@@ -75,7 +65,7 @@ export function registerCuratedTools(
     server.registerTool(
       curatedToolName(example.name),
       {
-        description: `${summaryOf(example)} Cold it spends at most ${cold} counted upstream requests; cached parts cost nothing.${overCap}`,
+        description: `${exampleSummary(example)} Cold it spends at most ${cold} counted upstream requests; cached parts cost nothing.${overCap}`,
         inputSchema: variablesShape(schema, operation, example.variables),
         annotations: { readOnlyHint: example.type === 'query', openWorldHint: true },
       },

@@ -6,7 +6,7 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { printSchema, type GraphQLSchema } from 'graphql';
-import type { ExampleOperation } from '../../graphiql/example-operations.js';
+import { exampleSummary, type ExampleOperation } from '../../graphiql/example-operations.js';
 
 /** The schema printed once: it never changes while the gateway runs, and it is ~100 KB of text. */
 const printed = new WeakMap<GraphQLSchema, string>();
@@ -19,15 +19,6 @@ function sdlOf(schema: GraphQLSchema): string {
   }
   return sdl;
 }
-
-/** The comment an example opens with, as one line: what it shows. */
-const summaryOf = (example: ExampleOperation): string =>
-  example.document
-    .split('\n')
-    .filter((line) => line.startsWith('#'))
-    .map((line) => line.replace(/^#\s?/, ''))
-    .join(' ')
-    .trim();
 
 export interface ResourceSources {
   readonly schema: GraphQLSchema;
@@ -72,7 +63,7 @@ export function registerResources(server: McpServer, { schema, quota, examples, 
       `example ${example.name}`,
       `sports-graph://examples/${example.file}`,
       {
-        description: `Free to read: ${summaryOf(example)} Estimate it before you execute it.`,
+        description: `Free to read: ${exampleSummary(example)} Estimate it before you execute it.`,
         mimeType: 'application/graphql',
       },
       (uri) => ({
