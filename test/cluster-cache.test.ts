@@ -15,6 +15,7 @@ import { hockeyV1Ids } from '../sandbox/fixtures/hockey-v1.js';
 import { hockeyV2Ids } from '../sandbox/fixtures/hockey-v2.js';
 import { imageIds } from '../sandbox/fixtures/images.js';
 import { clearFaults, gql, injectFault, requestCounts, resetCounts, type GraphQLResponse } from './support/client.js';
+import { until } from './support/until.js';
 import { startCluster, type Cluster } from './support/cluster.js';
 
 const STANDINGS_ROUTE = 'GET /v1/hockey/standings';
@@ -33,15 +34,6 @@ interface Cost {
   cacheHits: number;
 }
 const costOf = (response: GraphQLResponse): Cost => response.extensions?.['cost'] as Cost;
-
-/** Resolves once `condition` holds, checking every 50 ms; fails after `boundMs`. */
-async function until(what: string, condition: () => boolean | Promise<boolean>, boundMs = 15_000): Promise<void> {
-  const giveUpAt = Date.now() + boundMs;
-  while (!(await condition())) {
-    if (Date.now() > giveUpAt) throw new Error(`not within ${boundMs} ms: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /** An image route's answer, bytes and all. */
 async function image(base: string, path: string): Promise<{ status: number; type: string | null; body: Buffer }> {

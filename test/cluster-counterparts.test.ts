@@ -9,6 +9,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gql, requestCounts, resetCounts } from './support/client.js';
 import { startCluster, type Cluster } from './support/cluster.js';
+import { until } from './support/until.js';
 
 /** Two cold Node starts on a busy 2-core machine. */
 const PROCESS_START_TIMEOUT_MS = 60_000;
@@ -59,5 +60,39 @@ describe('counterparts shared by a cluster', () => {
     expect(second.extensions?.['cost']).toMatchObject({ estimated: 0, upstreamRequests: 0 });
     expect((await requestCounts(cluster.sandbox.url)).total).toBe(0);
     expect(second.data).toEqual(first.data);
+  });
+
+  it('Redis killed: the field still answers and spends what its estimate said; what a replica learns alone, it keeps', async () => {
+    const r2 = cluster.replicas[1]!.url;
+    const id = gid('V2:football:V2Team:970001');
+    await cluster.redis.kill();
+    try {
+      await until('r2 reports degraded', async () => {
+        const health = (await (await fetch(`${r2}/healthz`)).json()) as { status: string };
+        return health.status === 'degraded';
+      });
+      await resetCounts(cluster.sandbox.url);
+      const alone = await gql<Answer>(r2, query, { id });
+      expect(alone.errors).toBeUndefined();
+      expect(alone.extensions?.['cost']).toMatchObject({ estimated: 3 });
+      // Counted: the team and the two searches (the free sport catalogue may be read again: it was the tier's).
+      expect((await requestCounts(cluster.sandbox.url)).byRoute).toMatchObject({
+        'GET /v2/football/api/teams/970001': 1,
+        'GET /search': 1,
+        'GET /v3/search': 1,
+      });
+      expect(alone.data?.counterparts).toEqual(
+        expect.arrayContaining([expect.objectContaining({ version: 'V1', status: 'MATCH' })]),
+      );
+
+      await resetCounts(cluster.sandbox.url);
+      const again = await gql<Answer>(r2, query, { id });
+      expect(again.errors).toBeUndefined();
+      expect(again.extensions?.['cost']).toMatchObject({ estimated: 0, upstreamRequests: 0 });
+      expect((await requestCounts(cluster.sandbox.url)).total).toBe(0);
+      expect(again.data).toEqual(alone.data);
+    } finally {
+      await cluster.redis.restart();
+    }
   });
 });
