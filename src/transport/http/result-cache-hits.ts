@@ -43,6 +43,7 @@ import type { Counter } from 'prom-client';
 import { presentedKey, type ClientKeys } from '../../access/client-keys.js';
 import { inputRefusal, type InputBounds } from './input-bounds.js';
 import { bufferedBody } from './body-limit.js';
+import { KnownBodies, type KnownOperation } from './known-bodies.js';
 import { recordHit, type HitServices } from '../../results/hit.js';
 import { resultKey, type ResultCache } from '../../results/result-cache.js';
 import { encodedHead, splicedTail } from '../../results/splice.js';
@@ -72,17 +73,16 @@ export interface FastPathOptions {
     | undefined;
 }
 
+const namesPersisted = (extensions: unknown): boolean =>
+  extensions != null && (extensions as Record<string, unknown>)['persistedQuery'] !== undefined;
+
 const plainQuery = ({
   query,
   extensions,
 }: {
   readonly query: unknown;
   readonly extensions: unknown;
-}): string | undefined =>
-  typeof query === 'string' &&
-  (extensions == null || (extensions as Record<string, unknown>)['persistedQuery'] === undefined)
-    ? query
-    : undefined;
+}): string | undefined => (typeof query === 'string' && !namesPersisted(extensions) ? query : undefined);
 
 /**
  * A header's verdict, worked out once per distinct value: a client sends the
@@ -200,6 +200,25 @@ function singleOperation(body: string): Operation | undefined {
 export function serveResultCacheHits(options: FastPathOptions, next: RequestListener): RequestListener {
   const endpoint = options.endpoint ?? '/graphql';
   const documentOf = options.documentOf ?? plainQuery;
+  const knownBodies = new KnownBodies();
+  /** The key a body not seen before asks for, remembered when only its bytes decide it; undefined leaves it to yoga. */
+  const operationOf = (
+    body: Buffer,
+    clientName: string | undefined,
+    identity: string | undefined,
+  ): KnownOperation | undefined => {
+    const operation = singleOperation(body.toString('utf8'));
+    if (operation === undefined || inputRefusal(operation, options.inputBounds) !== undefined) return undefined;
+    const query = documentOf(operation);
+    if (query === undefined) return undefined;
+    const known = {
+      key: resultKey({ ...operation, query, clientName }),
+      operationName: operation.operationName ?? undefined,
+    };
+    // A persisted operation's text is whatever the APQ store holds now: asked again each time.
+    if (identity !== undefined && !namesPersisted(operation.extensions)) knownBodies.remember(identity, known);
+    return known;
+  };
   return (req: IncomingMessage, res: ServerResponse) => {
     if (req.method !== 'POST' || req.url !== endpoint) return next(req, res);
     const headers = req.headers;
@@ -220,14 +239,12 @@ export function serveResultCacheHits(options: FastPathOptions, next: RequestList
 
     // Read whole by src/transport/http/body-limit.ts, which runs first; absent when empty.
     const body = bufferedBody(req);
-    const parsed = body === undefined ? undefined : singleOperation(body.toString('utf8'));
-    const operation =
-      parsed === undefined || inputRefusal(parsed, options.inputBounds) !== undefined ? undefined : parsed;
-    const query = operation === undefined ? undefined : documentOf(operation);
-    const hit =
-      operation === undefined || query === undefined
-        ? undefined
-        : options.cache.getLocal(resultKey({ ...operation, query, clientName }));
+    if (body === undefined) return next(req, res);
+    const identity = knownBodies.identityOf(clientName, body);
+    const known =
+      (identity === undefined ? undefined : knownBodies.get(identity)) ?? operationOf(body, clientName, identity);
+    if (known === undefined) return next(req, res);
+    const hit = options.cache.getLocal(known.key);
     if (hit === undefined) return next(req, res);
     const extensions = recordHit(hit, options.services, clientName);
     options.fastHits.inc();
@@ -243,6 +260,6 @@ export function serveResultCacheHits(options: FastPathOptions, next: RequestList
     res.write(head);
     res.end(tail);
     res.uncork();
-    options.onHit?.(req, { operationName: operation?.operationName ?? undefined, clientName });
+    options.onHit?.(req, { operationName: known.operationName, clientName });
   };
 }
