@@ -15,7 +15,8 @@ import { costExtension, type CostExtension } from '../spend/estimate/cost-extens
 import type { GatewayMetrics } from '../metrics.js';
 import type { Ledger } from '../spend/ledger.js';
 import type { ResponseCache } from '../upstream/cache.js';
-import type { StoredResult } from './result-cache.js';
+import type { StoredAnswer, StoredResult } from './result-cache.js';
+import { splicedTail } from './splice.js';
 
 export interface HitServices {
   readonly ledger: Pick<Ledger, 'snapshot'>;
@@ -32,12 +33,77 @@ export interface HitExtensions {
 }
 
 /** Records the hit in the cache-hit metric and returns its `extensions`. */
-export function recordHit(
+export function recordHit(hit: StoredResult, services: HitServices, clientName: string | undefined): HitExtensions {
+  countHit(hit, services.metrics);
+  return hitExtensions(hit, services, clientName);
+}
+
+/**
+ * Records the hit and returns the end of its body (`splicedTail` of its
+ * `extensions`), for the fast path that writes bytes. The same result hit
+ * again while the allowance, the client's budget and every resource's age in
+ * whole seconds read as before ends in the same bytes: those are kept
+ * beside the result and reused, rather than building and stringifying the
+ * same extensions on every hit of a busy second.
+ */
+export function recordHitTail(hit: StoredResult, services: HitServices, clientName: string | undefined): string {
+  countHit(hit, services.metrics);
+  const remaining = services.ledger.snapshot().remaining;
+  const budget = services.budgets.remaining(clientName);
+  const kept = tails.get(hit);
+  if (
+    kept !== undefined &&
+    kept.remaining === remaining &&
+    kept.budget === budget &&
+    sameAges(kept.ages, hit.answers, services.upstream)
+  )
+    return kept.tail;
+  const extensions = hitExtensions(hit, services, clientName);
+  const tail = splicedTail({ ...extensions });
+  tails.set(hit, {
+    remaining,
+    budget,
+    ages: extensions.resources?.map((resource) => resource.ageSeconds) ?? [],
+    tail,
+  });
+  return tail;
+}
+
+interface KeptTail {
+  readonly remaining: number;
+  readonly budget: number | undefined;
+  readonly ages: readonly number[];
+  readonly tail: string;
+}
+
+/** Weak: an evicted result takes its tail with it. */
+const tails = new WeakMap<StoredResult, KeptTail>();
+
+function countHit(hit: StoredResult, metrics: HitServices['metrics']): void {
+  for (const route of hit.routes) metrics.cacheHits.inc({ route });
+}
+
+const ageSecondsOf = (upstream: HitServices['upstream'], storedAt: number): number =>
+  Math.floor(upstream.ageSince(storedAt) / 1000);
+
+function sameAges(
+  ages: readonly number[],
+  answers: StoredResult['answers'],
+  upstream: HitServices['upstream'],
+): boolean {
+  const count = answers?.length ?? 0;
+  if (ages.length !== count) return false;
+  for (let i = 0; i < count; i += 1) {
+    if (ages[i] !== ageSecondsOf(upstream, (answers as readonly StoredAnswer[])[i]!.storedAt)) return false;
+  }
+  return true;
+}
+
+function hitExtensions(
   hit: StoredResult,
-  { ledger, metrics, budgets, upstream }: HitServices,
+  { ledger, budgets, upstream }: HitServices,
   clientName: string | undefined,
 ): HitExtensions {
-  for (const route of hit.routes) metrics.cacheHits.inc({ route });
   const cost = costExtension(
     { estimated: 0, upstreamRequests: 0, cacheHits: hit.routes.length },
     ledger,
@@ -49,7 +115,7 @@ export function recordHit(
     resources: hit.answers.map(({ route, storedAt }) => ({
       route,
       source: 'cache',
-      ageSeconds: Math.floor(upstream.ageSince(storedAt) / 1000),
+      ageSeconds: ageSecondsOf(upstream, storedAt),
     })),
   };
 }

@@ -44,9 +44,9 @@ import { presentedKey, type ClientKeys } from '../../access/client-keys.js';
 import { inputRefusal, type InputBounds } from './input-bounds.js';
 import { bufferedBody } from './body-limit.js';
 import { KnownBodies, type KnownOperation } from './known-bodies.js';
-import { recordHit, type HitServices } from '../../results/hit.js';
+import { recordHitTail, type HitServices } from '../../results/hit.js';
 import { resultKey, type ResultCache } from '../../results/result-cache.js';
-import { encodedHead, splicedTail } from '../../results/splice.js';
+import { encodedHead } from '../../results/splice.js';
 
 export interface FastPathOptions {
   readonly cache: ResultCache;
@@ -246,11 +246,10 @@ export function serveResultCacheHits(options: FastPathOptions, next: RequestList
     if (known === undefined) return next(req, res);
     const hit = options.cache.getLocal(known.key);
     if (hit === undefined) return next(req, res);
-    const extensions = recordHit(hit, options.services, clientName);
+    const tail = recordHitTail(hit, options.services, clientName);
     options.fastHits.inc();
     // The same bytes as splicedBody (yoga's answer for a hit): the stored part encoded once, only the cost's tail each time.
     const head = encodedHead(hit);
-    const tail = splicedTail({ ...extensions });
     res.writeHead(200, {
       'content-type': `${mediaType}; charset=utf-8`,
       'content-length': head.length + Buffer.byteLength(tail),
