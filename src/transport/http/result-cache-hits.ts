@@ -202,11 +202,7 @@ export function serveResultCacheHits(options: FastPathOptions, next: RequestList
   const documentOf = options.documentOf ?? plainQuery;
   const knownBodies = new KnownBodies();
   /** The key a body not seen before asks for, remembered when only its bytes decide it; undefined leaves it to yoga. */
-  const operationOf = (
-    body: Buffer,
-    clientName: string | undefined,
-    identity: string | undefined,
-  ): KnownOperation | undefined => {
+  const operationOf = (body: Buffer, clientName: string | undefined): KnownOperation | undefined => {
     const operation = singleOperation(body.toString('utf8'));
     if (operation === undefined || inputRefusal(operation, options.inputBounds) !== undefined) return undefined;
     const query = documentOf(operation);
@@ -216,7 +212,7 @@ export function serveResultCacheHits(options: FastPathOptions, next: RequestList
       operationName: operation.operationName ?? undefined,
     };
     // A persisted operation's text is whatever the APQ store holds now: asked again each time.
-    if (identity !== undefined && !namesPersisted(operation.extensions)) knownBodies.remember(identity, known);
+    if (!namesPersisted(operation.extensions)) knownBodies.remember(clientName, body, known);
     return known;
   };
   return (req: IncomingMessage, res: ServerResponse) => {
@@ -240,9 +236,7 @@ export function serveResultCacheHits(options: FastPathOptions, next: RequestList
     // Read whole by src/transport/http/body-limit.ts, which runs first; absent when empty.
     const body = bufferedBody(req);
     if (body === undefined) return next(req, res);
-    const identity = knownBodies.identityOf(clientName, body);
-    const known =
-      (identity === undefined ? undefined : knownBodies.get(identity)) ?? operationOf(body, clientName, identity);
+    const known = knownBodies.get(clientName, body) ?? operationOf(body, clientName);
     if (known === undefined) return next(req, res);
     const hit = options.cache.getLocal(known.key);
     if (hit === undefined) return next(req, res);
