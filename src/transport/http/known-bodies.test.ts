@@ -37,7 +37,7 @@ describe('KnownBodies', () => {
   it('keeps a few bodies per group, forgetting the oldest past them', () => {
     const known = new KnownBodies();
     const bodies = Array.from({ length: 9 }, (_, i) => bodyWith(1000, 1, String.fromCharCode(98 + i)));
-    bodies.forEach((bytes, i) => known.remember(undefined, bytes, operation(`k${i}`)));
+    for (const [i, bytes] of bodies.entries()) known.remember(undefined, bytes, operation(`k${i}`));
     expect(known.get(undefined, bodies[0] as Buffer)).toBeUndefined();
     expect(known.get(undefined, bodies[8] as Buffer)?.key).toBe('k8');
     expect(known.get(undefined, bodies[1] as Buffer)?.key).toBe('k1');
@@ -49,7 +49,7 @@ describe('KnownBodies', () => {
     known.remember(undefined, large, operation('large'));
     expect(known.get(undefined, large)).toBeUndefined();
     const many = Array.from({ length: 50 }, (_, i) => body(`{"query":"{ a }","variables":{"id":${i}}}`));
-    many.forEach((bytes, i) => known.remember(undefined, bytes, operation(`k${i}`)));
+    for (const [i, bytes] of many.entries()) known.remember(undefined, bytes, operation(`k${i}`));
     const kept = many.filter((bytes) => known.get(undefined, bytes) !== undefined).length;
     expect(kept).toBeGreaterThan(0);
     expect(kept).toBeLessThan(50);
