@@ -72,4 +72,38 @@ describe('metrics observed after the answer', () => {
     expect(warnings).toEqual(['It is not possible to decrease a counter']);
     expect((await counter.get()).values).toEqual([expect.objectContaining({ labels: { route: '/b' }, value: 1 })]);
   });
+
+  it('tally increments of their one label per value, and still let prom-client judge anything else', async () => {
+    const registry = new Registry();
+    const { queue, counter } = metricsOn(registry);
+    const warnings: string[] = [];
+    const onWarning = (warning: Error): void => void warnings.push(warning.message);
+    process.on('warning', onWarning);
+    try {
+      for (let i = 0; i < 10; i += 1) counter.inc({ route: '/a' });
+      counter.inc({ route: '/b' });
+      counter.inc({ route: '/a', version: 'v1' } as unknown as { route: string });
+      queue.flush();
+      counter.inc({ route: '/a' });
+      await nextCheckPhase();
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('version');
+    const values = (await counter.get()).values.map((value) => [value.labels['route'], value.value]);
+    expect(values).toEqual([
+      ['/a', 11],
+      ['/b', 1],
+    ]);
+  });
+
+  it('tally a counter without labels the same way', async () => {
+    const registry = new Registry();
+    const queue = new AfterAnswer();
+    const hits = new AfterAnswerCounter(queue, { name: 'test_hits_total', help: 'hits', registers: [registry] });
+    for (let i = 0; i < 5; i += 1) hits.inc();
+    hits.inc(2);
+    expect(await registry.metrics()).toContain('test_hits_total 7');
+  });
 });

@@ -45,14 +45,54 @@ export class AfterAnswer {
   };
 }
 
-/** A prom-client Counter whose `inc` (and `labels(...).inc`) is applied after the answer. */
+/**
+ * A prom-client Counter whose `inc` (and `labels(...).inc`) is applied after the answer.
+ *
+ * Increments by one of its only label (or of a counter without labels), the
+ * common case by far (a cache hit per route), are tallied per label value
+ * and applied once per value per turn: a turn that answers ten result-cache
+ * hits hashed and validated the same labels thirty times. Anything else
+ * (another value, more labels, a label it does not have) is queued as it is,
+ * so prom-client still judges it.
+ */
 export class AfterAnswerCounter<T extends string> extends Counter<T> {
   constructor(queue: AfterAnswer, configuration: Omit<CounterConfiguration<T>, 'collect'>) {
     super({ ...configuration, collect: queue.flush });
     // prom-client sets `inc` per instance (with or without exemplars): wrap what it chose.
     const inc = this.inc.bind(this) as Observe;
-    this.inc = ((...args: unknown[]) => queue.defer(inc, args)) as Counter<T>['inc'];
+    const labelNames: readonly string[] = configuration.labelNames ?? [];
+    const label = labelNames.length === 1 ? labelNames[0] : undefined;
+    const tally = new Map<string | undefined, number>();
+    const applyTally = (): void => {
+      for (const [value, count] of tally) {
+        if (value === undefined) inc(count);
+        else inc({ [label as string]: value }, count);
+      }
+      tally.clear();
+    };
+    const count = (value: string | undefined): void => {
+      if (tally.size === 0) queue.defer(applyTally, []);
+      tally.set(value, (tally.get(value) ?? 0) + 1);
+    };
+    this.inc = ((...args: unknown[]) => {
+      if (args.length === 0 && labelNames.length === 0) return count(undefined);
+      if (args.length === 1 && label !== undefined) {
+        const value = onlyLabel(args[0], label);
+        if (value !== undefined) return count(value);
+      }
+      queue.defer(inc, args);
+    }) as Counter<T>['inc'];
   }
+}
+
+/** The value of `labels` when it is an object holding `label` as a string and nothing else. */
+function onlyLabel(labels: unknown, label: string): string | undefined {
+  if (typeof labels !== 'object' || labels === null) return undefined;
+  const value = (labels as Record<string, unknown>)[label];
+  if (typeof value !== 'string') return undefined;
+  let keys = 0;
+  for (const key in labels) if (Object.hasOwn(labels, key)) keys += 1;
+  return keys === 1 ? value : undefined;
 }
 
 /** A prom-client Histogram whose `observe` (and so `startTimer`'s end) is applied after the answer. */
