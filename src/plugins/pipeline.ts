@@ -30,6 +30,7 @@ import type { InputBounds } from '../transport/http/input-bounds.js';
 import { useWidgets } from '../widgets/use-widgets.js';
 import { useIncrementalDelivery } from './incremental-delivery.js';
 import type { SettleSweep } from './settle-sweep.js';
+import { useBufferedJson } from './use-buffered-json.js';
 import { useClientKeys } from './use-client-keys.js';
 import { useCodedRefusals } from './use-coded-refusals.js';
 import { useCors } from './use-cors.js';
@@ -128,6 +129,12 @@ export const stages: readonly Stage[] = [
     why: "yoga's status-only refusals (404, 406, 415, /healthz's 405) get a coded body; an input stage, so /subgraph's are coded too",
     subgraph: true,
     plugins: () => [useCodedRefusals()],
+  },
+  {
+    name: 'buffered-json',
+    why: "in place of the parser yoga's JSON matcher chose (its own parsers come before every plugin): a POST's JSON read from the bytes the front door holds",
+    subgraph: true,
+    plugins: () => [useBufferedJson()],
   },
   {
     name: 'healthz',
