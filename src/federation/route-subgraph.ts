@@ -14,6 +14,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { Code } from '../codes/error-codes.js';
 import { writeRefusal, type Refusal } from '../transport/http/refusal.js';
+import { pathOfTarget } from '../transport/http/request-path.js';
 
 export const SUBGRAPH_PATH = '/subgraph';
 
@@ -23,15 +24,13 @@ const switchedOff: Refusal = {
   message: 'The federation subgraph is switched off on this gateway (FEDERATION_SUBGRAPH=false).',
 };
 
-const pathOf = (url: string | undefined): string => (url ?? '').split('?')[0] ?? '';
-
 export function routeSubgraph(
   makeSubgraph: (() => RequestListener) | undefined,
   standAlone: RequestListener,
 ): RequestListener {
   let subgraph: RequestListener | undefined;
   return (req: IncomingMessage, res: ServerResponse) => {
-    if (pathOf(req.url) !== SUBGRAPH_PATH) {
+    if (pathOfTarget(req.url) !== SUBGRAPH_PATH) {
       standAlone(req, res);
       return;
     }
