@@ -4,11 +4,14 @@
  * of by yoga's parser through the Fetch `Request`'s `json()` and its chain
  * of promises (issue 34: the engine's cost above graphql-jit's floor).
  *
- * It takes over only where yoga's own JSON parser was chosen (a POST whose
- * first content type is `application/json` or `application/graphql+json`,
- * matched as yoga matches it) and the Node request carries its buffered
- * body, which is then the `Request`'s body byte for byte. Everything else
- * (GET, an empty body, the other content types) stays yoga's.
+ * It takes over exactly where yoga's own JSON parser was chosen (a POST
+ * whose first content type is `application/json` or
+ * `application/graphql+json`: src/transport/http/json-post.ts) and the
+ * body was not empty: the front door keeps those bytes aside for it, and
+ * does not hand them to @whatwg-node/server, so this plugin must be on
+ * every yoga behind the front door (the pipeline's stage is on both
+ * endpoints). Everything else (GET, an empty body, the other content
+ * types) stays yoga's.
  *
  * Its answers are yoga's (graphql-yoga's plugins/request-parser/post-json.js
  * over @whatwg-node/node-fetch's Body.json()): the bytes read as UTF-8
@@ -19,18 +22,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { createGraphQLError, type GraphQLParams, type Plugin } from 'graphql-yoga';
-import { bufferedBody } from '../transport/http/body-limit.js';
-
-/** As yoga's `isContentTypeMatch`: the first of a (invalid, but sent) list of types, exactly or with parameters. */
-function matches(contentType: string, expected: string): boolean {
-  return contentType === expected || contentType.startsWith(`${expected};`);
-}
-
-function isJsonType(header: string | null): boolean {
-  const contentType = header?.split(',')[0];
-  if (contentType === undefined || contentType === '') return false;
-  return matches(contentType, 'application/json') || matches(contentType, 'application/graphql+json');
-}
+import { jsonPostBody } from '../transport/http/body-limit.js';
 
 function notAnObject(received: string): Error {
   return createGraphQLError(`POST body is expected to be object but received ${received}`, {
@@ -63,12 +55,10 @@ export function parseJsonBody(body: Buffer): GraphQLParams | GraphQLParams[] {
 
 export function useBufferedJson(): Plugin<Record<string, unknown>, { req?: IncomingMessage }> {
   return {
-    onRequestParse({ request, serverContext, setRequestParser }) {
-      if (request.method !== 'POST') return;
+    onRequestParse({ serverContext, setRequestParser }) {
       const req = serverContext.req;
-      const body = req === undefined ? undefined : bufferedBody(req);
-      if (body === undefined || !isJsonType(request.headers.get('content-type'))) return;
-      setRequestParser(() => parseJsonBody(body));
+      const body = req === undefined ? undefined : jsonPostBody(req);
+      if (body !== undefined) setRequestParser(() => parseJsonBody(body));
     },
   };
 }
