@@ -4,7 +4,8 @@
  * would make: same names, help, labels and buckets, but observed after the
  * answer is written (src/metrics-after-answer.ts), and with labels built
  * directly instead of through the plugin's generic label filter (an
- * `Object.entries` round trip per observation).
+ * `Object.entries` round trip per observation). `graphql_yoga_http_duration`
+ * is src/plugins/use-http-duration.ts's.
  */
 import type { PrometheusTracingPluginConfig } from '@graphql-yoga/plugin-prometheus';
 import type { GatewayMetrics } from './metrics.js';
@@ -27,34 +28,7 @@ const operationLabels = ({ operationName, operationType }: OperationParams): Ope
   return labels;
 };
 
-/** The path of a request URL ('/graphql'): neither the host (the client's Host header) nor the query string reaches the label. */
-function parsedPath(url: string): string {
-  try {
-    return new URL(url).pathname;
-  } catch {
-    return 'unknown';
-  }
-}
-
-/**
- * `parsedPath`, parsed again only when the URL differs from the last one:
- * the requests of one client (and a load generator's) repeat the same URL,
- * and a URL parse per answer was a visible part of an executed operation's CPU.
- */
-function lastPathMemo(): (url: string) => string {
-  let lastUrl: string | undefined;
-  let lastPath = '';
-  return (url) => {
-    if (url !== lastUrl) {
-      lastPath = parsedPath(url);
-      lastUrl = url;
-    }
-    return lastPath;
-  };
-}
-
 export function operationMetrics(metrics: GatewayMetrics): Metrics {
-  const pathOf = lastPathMemo();
   return {
     graphql_envelop_request: {
       counter: metrics.operations,
@@ -75,18 +49,8 @@ export function operationMetrics(metrics: GatewayMetrics): Metrics {
       }),
       phases: ['parse', 'validate', 'context', 'execute', 'subscribe'],
     },
-    graphql_yoga_http_duration: {
-      histogram: metrics.httpDuration,
-      fillLabelsFn: (params) => ({
-        method: params.request.method,
-        statusCode: params.response.status,
-        operationType: params.operationType || 'unknown',
-        operationName: params.operationName || 'Anonymous',
-        // The path only: a GET operation's query string (and the host) would make every distinct request a series of its own.
-        url: pathOf(params.request.url),
-      }),
-      phases: ['request'],
-    },
+    // Observed by src/plugins/use-http-duration.ts, the same way without the plugin's per-answer copies.
+    graphql_yoga_http_duration: false,
     graphql_envelop_phase_parse: false,
     graphql_envelop_phase_validate: false,
     graphql_envelop_phase_context: false,

@@ -39,6 +39,7 @@ import { useCsrfRefusal } from './use-csrf-refusal.js';
 import { useEnumSuggestions } from './use-enum-suggestions.js';
 import { useErrorCodes } from './use-error-codes.js';
 import { useHealthz } from './use-healthz.js';
+import { useHttpDuration } from './use-http-duration.js';
 import { useInputBounds } from './use-input-bounds.js';
 import { useIntrospectionBounds } from './use-introspection-bounds.js';
 import { useJit } from './use-jit.js';
@@ -218,6 +219,7 @@ export const stages: readonly Stage[] = [
         endpoint: '/metrics',
         metrics: operationMetrics(services.metrics),
       }),
+      useHttpDuration(services.metrics.httpDuration),
     ],
   },
   {
