@@ -4,7 +4,8 @@
  * would make: same names, help, labels and buckets, but observed after the
  * answer is written (src/metrics-after-answer.ts), and with labels built
  * directly instead of through the plugin's generic label filter (an
- * `Object.entries` round trip per observation).
+ * `Object.entries` round trip per observation). `graphql_yoga_http_duration`
+ * is src/plugins/use-http-duration.ts's.
  */
 import type { PrometheusTracingPluginConfig } from '@graphql-yoga/plugin-prometheus';
 import type { GatewayMetrics } from './metrics.js';
@@ -19,19 +20,13 @@ interface OperationParams {
 type OperationLabels = Partial<Record<'operationName' | 'operationType', string>>;
 
 // The plugin's parse hook has named the operation already ('Anonymous' when it has no name).
-const operationLabels = ({ operationName, operationType }: OperationParams): OperationLabels => ({
-  ...(operationName === undefined ? {} : { operationName }),
-  ...(operationType === undefined ? {} : { operationType }),
-});
-
-/** The path of a request URL ('/graphql'): neither the host (the client's Host header) nor the query string reaches the label. */
-function pathOf(url: string): string {
-  try {
-    return new URL(url).pathname;
-  } catch {
-    return 'unknown';
-  }
-}
+// Filled in place, not spread from two conditional objects: it runs twice per operation.
+const operationLabels = ({ operationName, operationType }: OperationParams): OperationLabels => {
+  const labels: OperationLabels = {};
+  if (operationName !== undefined) labels.operationName = operationName;
+  if (operationType !== undefined) labels.operationType = operationType;
+  return labels;
+};
 
 export function operationMetrics(metrics: GatewayMetrics): Metrics {
   return {
@@ -54,18 +49,8 @@ export function operationMetrics(metrics: GatewayMetrics): Metrics {
       }),
       phases: ['parse', 'validate', 'context', 'execute', 'subscribe'],
     },
-    graphql_yoga_http_duration: {
-      histogram: metrics.httpDuration,
-      fillLabelsFn: (params) => ({
-        method: params.request.method,
-        statusCode: params.response.status,
-        operationType: params.operationType || 'unknown',
-        operationName: params.operationName || 'Anonymous',
-        // The path only: a GET operation's query string (and the host) would make every distinct request a series of its own.
-        url: pathOf(params.request.url),
-      }),
-      phases: ['request'],
-    },
+    // Observed by src/plugins/use-http-duration.ts, the same way without the plugin's per-answer copies.
+    graphql_yoga_http_duration: false,
     graphql_envelop_phase_parse: false,
     graphql_envelop_phase_validate: false,
     graphql_envelop_phase_context: false,

@@ -211,3 +211,33 @@ describe('@defer and @stream over multipart HTTP', () => {
     ).toEqual(['aggregates', 'logo']);
   });
 });
+
+describe('the validation rules @defer and @stream bring', () => {
+  let stack: TestStack;
+  beforeAll(async () => {
+    stack = await startStack({ env: { GATEWAY_CLIENT_KEYS: `d:${CLIENT_KEY}:${BUDGET}` } });
+  });
+  afterAll(() => stack.close());
+
+  const CONFLICT =
+    'Fields "x" conflict because "v1" and "v2" are different fields. Use different aliases on the fields to fetch both if this was intentional.';
+  const refusal = async (query: string): Promise<string[]> => {
+    const { status, payloads } = await incremental(stack.gateway.url, query);
+    expect(status).toBe(400);
+    return (payloads[0]?.errors ?? []).map((error) => error.message);
+  };
+
+  // graphql-js's OverlappingFieldsCanBeMergedRule stays beside the plugin's own: the conflict is reported twice.
+  it("keep graphql-js's own rules: conflicting fields are refused as they were", async () => {
+    expect(await refusal('{ x: v1 { __typename } x: v2(sport: ICE_HOCKEY) { __typename } }')).toEqual([
+      CONFLICT,
+      CONFLICT,
+    ]);
+  });
+
+  it('add their own: a label used twice is refused', async () => {
+    expect(await refusal('{ ... @defer(label: "a") { __typename } ... @defer(label: "a") { x: __typename } }')).toEqual(
+      ['Defer/Stream directive label argument must be unique.'],
+    );
+  });
+});

@@ -14,7 +14,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { Code } from '../codes/error-codes.js';
 import { writeRefusal, type Refusal } from '../transport/http/refusal.js';
-import { isPath } from '../transport/http/request-path.js';
+import { pathOfTarget } from '../transport/http/request-path.js';
 
 export const SUBGRAPH_PATH = '/subgraph';
 
@@ -30,7 +30,7 @@ export function routeSubgraph(
 ): RequestListener {
   let subgraph: RequestListener | undefined;
   return (req: IncomingMessage, res: ServerResponse) => {
-    if (!isPath(req.url, SUBGRAPH_PATH)) {
+    if (pathOfTarget(req.url) !== SUBGRAPH_PATH) {
       standAlone(req, res);
       return;
     }

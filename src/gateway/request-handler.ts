@@ -11,8 +11,8 @@ import { serveResultCacheHits } from '../transport/http/result-cache-hits.js';
 import { fastHitSpan } from '../plugins/use-operation-spans.js';
 import { notServed } from '../plugins/use-route-table.js';
 import { writeRefusal } from '../transport/http/refusal.js';
-import { isPath } from '../transport/http/request-path.js';
 import { MCP_PATH } from '../transport/mcp/mcp-endpoint.js';
+import { pathOfTarget } from '../transport/http/request-path.js';
 import type { GatewayYoga } from './graphql-yoga.js';
 
 export function requestHandler(
@@ -44,7 +44,7 @@ export function requestHandler(
         );
   const graphql = routeSubgraph(subgraph, standAlone);
   return (req, res) => {
-    if (!isPath(req.url, MCP_PATH)) {
+    if (pathOfTarget(req.url) !== MCP_PATH) {
       graphql(req, res);
       return;
     }

@@ -72,6 +72,21 @@ export function acceptsIncremental(accept: string | null | undefined): boolean {
   });
 }
 
+/**
+ * @graphql-yoga/plugin-defer-stream with its `onValidate` handed an empty
+ * `rules`: the hook filters graphql-js's OverlappingFieldsCanBeMergedRule
+ * out of `params.rules` by name, but envelop builds a new `params` for each
+ * hook and validates with its own list, so only the hook's
+ * `addValidationRule` calls ever counted. Walking the ~30 rules' names for
+ * nothing was about half a per cent of an executed operation's CPU.
+ */
+function useDeferStreamDirectives(): Plugin {
+  const plugin: Plugin = useDeferStream();
+  const { onValidate } = plugin;
+  if (onValidate === undefined) return plugin;
+  return { ...plugin, onValidate: (payload) => onValidate({ ...payload, params: { ...payload.params, rules: [] } }) };
+}
+
 export function useIncrementalDelivery(): [Plugin, Plugin<GatewayContext>] {
   // yoga would execute the operation (and spend its upstream requests) before finding that it cannot send a stream.
   const refuseUnstreamable: Plugin<GatewayContext> = {
@@ -93,5 +108,5 @@ export function useIncrementalDelivery(): [Plugin, Plugin<GatewayContext>] {
       });
     },
   };
-  return [useDeferStream(), refuseUnstreamable];
+  return [useDeferStreamDirectives(), refuseUnstreamable];
 }

@@ -30,6 +30,7 @@ import type { InputBounds } from '../transport/http/input-bounds.js';
 import { useWidgets } from '../widgets/use-widgets.js';
 import { useIncrementalDelivery } from './incremental-delivery.js';
 import type { SettleSweep } from './settle-sweep.js';
+import { useBufferedJson } from './use-buffered-json.js';
 import { useClientKeys } from './use-client-keys.js';
 import { useCodedRefusals } from './use-coded-refusals.js';
 import { useCors } from './use-cors.js';
@@ -38,6 +39,7 @@ import { useCsrfRefusal } from './use-csrf-refusal.js';
 import { useEnumSuggestions } from './use-enum-suggestions.js';
 import { useErrorCodes } from './use-error-codes.js';
 import { useHealthz } from './use-healthz.js';
+import { useHttpDuration } from './use-http-duration.js';
 import { useInputBounds } from './use-input-bounds.js';
 import { useIntrospectionBounds } from './use-introspection-bounds.js';
 import { useJit } from './use-jit.js';
@@ -130,6 +132,12 @@ export const stages: readonly Stage[] = [
     plugins: () => [useCodedRefusals()],
   },
   {
+    name: 'buffered-json',
+    why: "in place of the parser yoga's JSON matcher chose (its own parsers come before every plugin): a POST's JSON read from the bytes the front door holds",
+    subgraph: true,
+    plugins: () => [useBufferedJson()],
+  },
+  {
     name: 'healthz',
     why: 'a route of its own, before the access and operation stages: a probe is not an operation',
     subgraph: false,
@@ -211,6 +219,7 @@ export const stages: readonly Stage[] = [
         endpoint: '/metrics',
         metrics: operationMetrics(services.metrics),
       }),
+      useHttpDuration(services.metrics.httpDuration),
     ],
   },
   {

@@ -15,6 +15,7 @@
  */
 import type { Plugin } from 'graphql-yoga';
 import { rawTarget } from '../transport/http/raw-target.js';
+import { pathOfTarget } from '../transport/http/request-path.js';
 import { Code } from '../codes/error-codes.js';
 import { presentedKey, type ClientKeys } from '../access/client-keys.js';
 import type { SpendRefusal } from '../spend/spend-gate.js';
@@ -103,7 +104,7 @@ export function useImages(services: GatewayServices, keys: ClientKeys): Plugin {
   return {
     onRequest({ request, url, serverContext, endResponse, fetchAPI }) {
       const target = rawTarget(serverContext) ?? url.pathname + url.search;
-      const path = target.split('?')[0] ?? '';
+      const path = pathOfTarget(target);
       if (!isImagePath(path) && !isImagePath(url.pathname)) return;
       if (request.method !== 'GET' && request.method !== 'HEAD') {
         endResponse(new fetchAPI.Response(null, { status: 405, headers: { allow: 'GET, HEAD' } }));

@@ -7,6 +7,7 @@
 import type { Plugin } from 'graphql-yoga';
 import { Code } from '../codes/error-codes.js';
 import { rawTarget } from '../transport/http/raw-target.js';
+import { pathOfTarget } from '../transport/http/request-path.js';
 import { refusalBody, type Refusal } from '../transport/http/refusal.js';
 import { routeOf } from '../route-table.js';
 
@@ -15,8 +16,10 @@ export const notServed: Refusal = { status: 404, code: Code.NOT_FOUND, message: 
 export function useRouteTable(): Plugin {
   return {
     onRequest({ url, serverContext, endResponse, fetchAPI }) {
-      const raw = rawTarget(serverContext)?.split('?')[0];
-      if (routeOf(url.pathname) !== undefined || (raw !== undefined && routeOf(raw) !== undefined)) return;
+      if (routeOf(url.pathname) !== undefined) return;
+      const target = rawTarget(serverContext);
+      const raw = target === undefined ? undefined : pathOfTarget(target);
+      if (raw !== undefined && routeOf(raw) !== undefined) return;
       endResponse(
         new fetchAPI.Response(refusalBody(raw ?? url.pathname, notServed), {
           status: notServed.status,

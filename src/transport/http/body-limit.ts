@@ -10,18 +10,35 @@
  * the result-cache fast path reads the same Buffer. The bound is at most
  * LIMIT_MAX_BODY_BYTES (100 KiB by default), so holding it costs nothing
  * a stream would have saved.
+ *
+ * The body of a POST that yoga would parse as JSON (json-post.ts) is kept
+ * aside instead, where `bufferedBody` finds it: yoga's parser for it is
+ * src/plugins/use-buffered-json.ts, which parses these bytes, and
+ * @whatwg-node/server, given a Buffer as `body`, would first list its
+ * every index (`Object.keys`) to see that it is not empty, a visible part
+ * of an executed operation's CPU. No yoga plugin reads such a body
+ * through its Fetch `Request`.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { Code } from '../../codes/error-codes.js';
+import { isJsonPost } from './json-post.js';
 import { guarded, type ReportError } from './request-guard.js';
 import { writeRefusal, type Refusal } from './refusal.js';
 
 const tooLarge: Refusal = { status: 413, code: Code.PAYLOAD_TOO_LARGE, message: 'Request body too large.' };
 
+/** JSON POST bodies, kept from @whatwg-node/server (see above). */
+const jsonBodies = new WeakMap<IncomingMessage, Buffer>();
+
 /** The request's body as read by `limitRequestBody`: absent when it was empty. */
 export function bufferedBody(req: IncomingMessage): Buffer | undefined {
   const { body } = req as IncomingMessage & { body?: unknown };
-  return Buffer.isBuffer(body) ? body : undefined;
+  return Buffer.isBuffer(body) ? body : jsonBodies.get(req);
+}
+
+/** The body of a POST yoga would parse as JSON, when it was not empty: its parser's (src/plugins/use-buffered-json.ts). */
+export function jsonPostBody(req: IncomingMessage): Buffer | undefined {
+  return jsonBodies.get(req);
 }
 
 /** Whether the request announces a body: a positive length or a transfer coding (chunked). */
@@ -67,7 +84,10 @@ export function limitRequestBody(maxBytes: number, next: RequestListener, report
         if (res.headersSent || res.destroyed) return;
         const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
         // @whatwg-node/server takes a non-empty `body` as the request's body; an empty one is left unset (the ended stream reads as empty).
-        if (body.length > 0) Object.assign(req, { body });
+        if (body.length > 0) {
+          if (isJsonPost(req.method, req.headers['content-type'])) jsonBodies.set(req, body);
+          else Object.assign(req, { body });
+        }
         next(req, res);
       }),
     );
