@@ -54,3 +54,26 @@ export function encodedHead(stored: StoredResult): Buffer {
   }
   return head;
 }
+
+/** Past this, a hit's stored part is written beside its tail rather than copied into one buffer with it. */
+const WHOLE_BODY_MAX_BYTES = 16 * 1024;
+
+/**
+ * A hit's whole body as one buffer, for a stored result small enough to
+ * copy: kept beside the result while its tail stays the same string
+ * (`recordHitTail` hands back the kept one), so a repeated hit is one
+ * `end(bytes)` like any plain answer, not a write of the head and another of
+ * the tail. Undefined for a larger result, whose head is written as it is
+ * (a tail that changes on every hit would copy it each time).
+ */
+const wholeBodies = new WeakMap<StoredResult, { readonly tail: string; readonly bytes: Buffer }>();
+
+export function encodedBody(stored: StoredResult, tail: string): Buffer | undefined {
+  const kept = wholeBodies.get(stored);
+  if (kept !== undefined && kept.tail === tail) return kept.bytes;
+  const head = encodedHead(stored);
+  if (head.length > WHOLE_BODY_MAX_BYTES) return undefined;
+  const bytes = Buffer.concat([head, Buffer.from(tail, 'utf8')]);
+  wholeBodies.set(stored, { tail, bytes });
+  return bytes;
+}

@@ -46,7 +46,7 @@ import { bufferedBody } from './body-limit.js';
 import { KnownBodies, type KnownOperation } from './known-bodies.js';
 import { recordHitTail, type HitServices } from '../../results/hit.js';
 import { resultKey, type ResultCache } from '../../results/result-cache.js';
-import { encodedHead } from '../../results/splice.js';
+import { encodedBody, encodedHead } from '../../results/splice.js';
 
 export interface FastPathOptions {
   readonly cache: ResultCache;
@@ -110,6 +110,7 @@ function rememberedByHeader<T>(
 
 /** The media types of yoga's regular (non-streaming) result processor, in its order. */
 const regularMediaTypes = ['application/graphql-response+json', 'application/json'] as const;
+const contentTypes = new Map<string, string>(regularMediaTypes.map((type) => [type, `${type}; charset=utf-8`]));
 
 const matches = (processorType: string, requested: string): boolean => {
   const [pre, suf] = processorType.split('/');
@@ -243,16 +244,20 @@ export function serveResultCacheHits(options: FastPathOptions, next: RequestList
     const tail = recordHitTail(hit, options.services, clientName);
     options.fastHits.inc();
     // The same bytes as splicedBody (yoga's answer for a hit): the stored part encoded once, only the cost's tail each time.
-    const head = encodedHead(hit);
-    res.writeHead(200, {
-      'content-type': `${mediaType}; charset=utf-8`,
-      'content-length': head.length + Buffer.byteLength(tail),
-    });
-    // Corked: the headers, the head and the tail leave in one write (writev), as one body would.
-    res.cork();
-    res.write(head);
-    res.end(tail);
-    res.uncork();
+    const type = contentTypes.get(mediaType) ?? `${mediaType}; charset=utf-8`;
+    const answer = encodedBody(hit, tail);
+    if (answer !== undefined) {
+      res.writeHead(200, { 'content-type': type, 'content-length': answer.length });
+      res.end(answer);
+    } else {
+      const head = encodedHead(hit);
+      res.writeHead(200, { 'content-type': type, 'content-length': head.length + Buffer.byteLength(tail) });
+      // Corked: the headers, the head and the tail leave in one write (writev), as one body would.
+      res.cork();
+      res.write(head);
+      res.end(tail);
+      res.uncork();
+    }
     options.onHit?.(req, { operationName: known.operationName, clientName });
   };
 }
