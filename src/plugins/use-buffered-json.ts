@@ -22,16 +22,17 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { createGraphQLError, type GraphQLParams, type Plugin } from 'graphql-yoga';
+import { Code } from '../codes/error-codes.js';
 import { jsonPostBody } from '../transport/http/body-limit.js';
 
 function notAnObject(received: string): Error {
   return createGraphQLError(`POST body is expected to be object but received ${received}`, {
-    extensions: { http: { status: 400 }, code: 'BAD_REQUEST' },
+    extensions: { http: { status: 400 }, code: Code.BAD_REQUEST },
   });
 }
 
 function invalidJson(error: unknown): Error {
-  const extensions: Record<string, unknown> = { http: { spec: true, status: 400 }, code: 'BAD_REQUEST' };
+  const extensions: Record<string, unknown> = { http: { spec: true, status: 400 }, code: Code.BAD_REQUEST };
   if (error instanceof Error) extensions['originalError'] = { name: error.name, message: error.message };
   return createGraphQLError('POST body sent invalid JSON.', { extensions });
 }
