@@ -453,7 +453,10 @@ export class ResponseCache {
     });
     const stored = storedOf(entry);
     this.entries.set(key, stored);
-    if (sent) await this.entries.durable();
+    // Durable before it is answered only when a restart could answer a repeat with it, fresh: one
+    // with no freshness (TTL 0) is paid for again after a restart anyway, and reaches the file with
+    // the store's next batch (disk-entries.ts, within a quarter of a second) as a stale fallback.
+    if (sent && stored.ttlMs > 0) await this.entries.durable();
     if (stored.kind === 'error') throw stored.error;
     return { value: stored.value, sent };
   }

@@ -10,6 +10,7 @@ import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openCacheStoreFile } from '../state/cache-store-file.js';
 import { DiskEntries } from './disk-entries.js';
+import { ResponseCache } from './cache.js';
 import type { Stored } from './cache-entries.js';
 import { GatewayError } from './errors.js';
 
@@ -136,5 +137,26 @@ describe('DiskEntries', () => {
     expect(entries.stats().entries).toBe(0);
     expect(entries.peek('big')).toBeUndefined();
     await entries.close();
+  });
+  it('an answer with a TTL is committed before it is answered; one with none (TTL 0) follows in the next batch, standing in as stale meanwhile', async () => {
+    const entries = await openEntries(100_000);
+    const cache = new ResponseCache({ maxBytes: 1_000_000, maxStaleMs: 60_000, entries, now: () => clock });
+    await cache.get('lasting', 1_000, async () => ({ value: 'L', size: 10 }));
+    expect(entries.stats()).toMatchObject({ entries: 1, pendingWrites: 0 });
+
+    await cache.get('passing', 0, async () => ({ value: 'P', size: 10 }));
+    // Answered before any commit of its own: it could never answer a repeat fresh after a restart.
+    expect(entries.stats()).toMatchObject({ entries: 1, pendingWrites: 1 });
+    expect(cache.canAnswer('passing')).toBe(true);
+    // Its next answers replace it in the queue: one write for the newest, not one commit per answer.
+    await cache.get('passing', 0, async () => ({ value: 'P2', size: 10 }));
+    expect(entries.stats().pendingWrites).toBe(1);
+    while (entries.stats().pendingWrites > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(entries.stats().entries).toBe(2);
+    await entries.close();
+
+    const reopened = await openEntries(100_000);
+    expect(reopened.peek('passing')).toMatchObject({ kind: 'value', value: 'P2', ttlMs: 0 });
+    await reopened.close();
   });
 });

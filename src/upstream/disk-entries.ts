@@ -13,7 +13,9 @@
  *   in memory again).
  * - Nothing paid for is lost to a crash (issue 29 item 7): `set` queues
  *   the entry, and `durable()` (which the response cache awaits before an
- *   upstream answer goes on to its callers) writes the queue in one batch,
+ *   upstream answer with a TTL goes on to its callers; one with none, TTL
+ *   0, could never spare a request after a restart and waits for the next
+ *   timed batch instead, in memory meanwhile) writes the queue in one batch,
  *   once the promise jobs queued meanwhile have run, so every answer of a
  *   wave shares one commit; LMDB commits it on its own thread. The commit
  *   is what a `kill -9` cannot undo (the pages are the kernel's once it
