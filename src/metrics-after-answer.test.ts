@@ -25,6 +25,11 @@ function metricsOn(registry: Registry): {
   return { queue, counter, histogram };
 }
 
+interface HeldValue {
+  readonly labels: Record<string, string>;
+  readonly value: number;
+}
+
 describe('metrics observed after the answer', () => {
   it('are not applied while the caller runs, and are applied in the check phase of the same turn', async () => {
     const registry = new Registry();
@@ -86,6 +91,9 @@ describe('metrics observed after the answer', () => {
       queue.flush();
       counter.inc({ route: '/a' });
       await nextCheckPhase();
+      // Tallied: not applied by the check phase, only by a read.
+      const held = Object.values((counter as unknown as { hashMap: Record<string, HeldValue> }).hashMap);
+      expect(held.find((value) => value.labels.route === '/a')?.value).toBe(10);
     } finally {
       process.off('warning', onWarning);
     }

@@ -10,7 +10,8 @@
  * response was handed to the socket), or at once when anything reads the
  * metrics: every metric made here flushes the queue when collected, so a
  * scrape (or a test's `metric.get()`) always sees everything observed
- * before it.
+ * before it. A counter's increments of its one label wait for that read
+ * alone, tallied (AfterAnswerCounter).
  */
 import { Counter, Histogram, type CounterConfiguration, type HistogramConfiguration } from 'prom-client';
 
@@ -27,8 +28,17 @@ export class AfterAnswer {
     this.#scheduled ??= setImmediate(this.flush);
   }
 
-  /** Applies every queued observation now. */
+  /** Tallies applied only when the metrics are read (see AfterAnswerCounter). */
+  readonly #onRead: Array<() => void> = [];
+
+  /** Calls `apply` whenever the metrics are read (every `flush`). */
+  applyOnRead(apply: () => void): void {
+    this.#onRead.push(apply);
+  }
+
+  /** Applies every queued observation and tally now. */
   readonly flush = (): void => {
+    for (const apply of this.#onRead) apply();
     if (this.#scheduled !== undefined) clearImmediate(this.#scheduled);
     this.#scheduled = undefined;
     const pending = this.#pending;
@@ -50,10 +60,11 @@ export class AfterAnswer {
  *
  * Increments by one of its only label (or of a counter without labels), the
  * common case by far (a cache hit per route), are tallied per label value
- * and applied once per value per turn: a turn that answers ten result-cache
- * hits hashed and validated the same labels thirty times. Anything else
- * (another value, more labels, a label it does not have) is queued as it is,
- * so prom-client still judges it.
+ * and applied when the metrics are read (a scrape, `get()`: every read
+ * flushes): each result-cache hit hashed and validated its routes' labels
+ * again, a few per cent of a hit's CPU. The tally holds one number per
+ * label value. Anything else (another value, more labels, a label it does
+ * not have) is queued as it is, so prom-client still judges it.
  */
 export class AfterAnswerCounter<T extends string> extends Counter<T> {
   constructor(queue: AfterAnswer, configuration: Omit<CounterConfiguration<T>, 'collect'>) {
@@ -64,14 +75,15 @@ export class AfterAnswerCounter<T extends string> extends Counter<T> {
     const label = labelNames.length === 1 ? labelNames[0] : undefined;
     const tally = new Map<string | undefined, number>();
     const applyTally = (): void => {
+      if (tally.size === 0) return;
       for (const [value, count] of tally) {
         if (value === undefined) inc(count);
         else inc({ [label as string]: value }, count);
       }
       tally.clear();
     };
+    queue.applyOnRead(applyTally);
     const count = (value: string | undefined): void => {
-      if (tally.size === 0) queue.defer(applyTally, []);
       tally.set(value, (tally.get(value) ?? 0) + 1);
     };
     this.inc = ((...args: unknown[]) => {

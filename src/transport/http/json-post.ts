@@ -11,7 +11,10 @@ function matches(contentType: string, expected: string): boolean {
 
 export function isJsonPost(method: string | undefined, contentType: string | null | undefined): boolean {
   if (method !== 'POST') return false;
-  const first = contentType?.split(',')[0];
-  if (first === undefined || first === '') return false;
+  if (contentType === undefined || contentType === null) return false;
+  // The first of a list, without splitting the header on every request.
+  const comma = contentType.indexOf(',');
+  const first = comma < 0 ? contentType : contentType.slice(0, comma);
+  if (first === '') return false;
   return matches(first, 'application/json') || matches(first, 'application/graphql+json');
 }
