@@ -30,6 +30,19 @@ interface HeldValue {
   readonly value: number;
 }
 
+/** The messages of the process warnings emitted while `run` runs. */
+async function warningsDuring(run: () => Promise<void>): Promise<string[]> {
+  const warnings: string[] = [];
+  const onWarning = (warning: Error): void => void warnings.push(warning.message);
+  process.on('warning', onWarning);
+  try {
+    await run();
+  } finally {
+    process.off('warning', onWarning);
+  }
+  return warnings;
+}
+
 describe('metrics observed after the answer', () => {
   it('are not applied while the caller runs, and are applied in the check phase of the same turn', async () => {
     const registry = new Registry();
@@ -63,17 +76,12 @@ describe('metrics observed after the answer', () => {
   it('turn an observation prom-client refuses into a warning, not a thrown error, and keep the others', async () => {
     const registry = new Registry();
     const { queue, counter } = metricsOn(registry);
-    const warnings: string[] = [];
-    const onWarning = (warning: Error): void => void warnings.push(warning.message);
-    process.on('warning', onWarning);
-    try {
+    const warnings = await warningsDuring(async () => {
       expect(() => counter.inc({ route: '/a' }, -1)).not.toThrow();
       counter.inc({ route: '/b' });
       queue.flush();
       await nextCheckPhase();
-    } finally {
-      process.off('warning', onWarning);
-    }
+    });
     expect(warnings).toEqual(['It is not possible to decrease a counter']);
     expect((await counter.get()).values).toEqual([expect.objectContaining({ labels: { route: '/b' }, value: 1 })]);
   });
@@ -81,10 +89,7 @@ describe('metrics observed after the answer', () => {
   it('tally increments of their one label per value, and still let prom-client judge anything else', async () => {
     const registry = new Registry();
     const { queue, counter } = metricsOn(registry);
-    const warnings: string[] = [];
-    const onWarning = (warning: Error): void => void warnings.push(warning.message);
-    process.on('warning', onWarning);
-    try {
+    const warnings = await warningsDuring(async () => {
       for (let i = 0; i < 10; i += 1) counter.inc({ route: '/a' });
       counter.inc({ route: '/b' });
       counter.inc({ route: '/a', version: 'v1' } as unknown as { route: string });
@@ -94,9 +99,7 @@ describe('metrics observed after the answer', () => {
       // Tallied: not applied by the check phase, only by a read.
       const held = Object.values((counter as unknown as { hashMap: Record<string, HeldValue> }).hashMap);
       expect(held.find((value) => value.labels.route === '/a')?.value).toBe(10);
-    } finally {
-      process.off('warning', onWarning);
-    }
+    });
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain('version');
     const values = (await counter.get()).values.map((value) => [value.labels['route'], value.value]);
