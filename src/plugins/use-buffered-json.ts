@@ -24,6 +24,7 @@ import type { IncomingMessage } from 'node:http';
 import { createGraphQLError, type GraphQLParams, type Plugin } from 'graphql-yoga';
 import { Code } from '../codes/error-codes.js';
 import { jsonPostBody } from '../transport/http/body-limit.js';
+import { parsedBodyOf } from '../transport/http/json-post.js';
 
 function notAnObject(received: string): Error {
   return createGraphQLError(`POST body is expected to be object but received ${received}`, {
@@ -59,7 +60,9 @@ export function useBufferedJson(): Plugin<Record<string, unknown>, { req?: Incom
     onRequestParse({ serverContext, setRequestParser }) {
       const req = serverContext.req;
       const body = req === undefined ? undefined : jsonPostBody(req);
-      if (body !== undefined) setRequestParser(() => parseJsonBody(body));
+      if (body === undefined || req === undefined) return;
+      // The fast path may have parsed it already (a result-cache miss): the same object this parser would return.
+      setRequestParser(() => (parsedBodyOf(req) as GraphQLParams | undefined) ?? parseJsonBody(body));
     },
   };
 }

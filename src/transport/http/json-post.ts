@@ -18,3 +18,21 @@ export function isJsonPost(method: string | undefined, contentType: string | nul
   if (first === '') return false;
   return matches(first, 'application/json') || matches(first, 'application/graphql+json');
 }
+
+/**
+ * A JSON POST's body as the result-cache fast path parsed it, kept for
+ * yoga's parser (src/plugins/use-buffered-json.ts) when the fast path
+ * missed: the body is parsed once per request, not once per door. Only a
+ * plain object is kept (what yoga's parser would hand on as it is); the
+ * fast path only reads it.
+ */
+const parsedBody = Symbol('sports-graph.parsedJsonBody');
+type WithParsed = { [parsedBody]?: Record<string, unknown> };
+
+export function keepParsedBody(req: object, parsed: Record<string, unknown>): void {
+  (req as WithParsed)[parsedBody] = parsed;
+}
+
+export function parsedBodyOf(req: object): Record<string, unknown> | undefined {
+  return (req as WithParsed)[parsedBody];
+}

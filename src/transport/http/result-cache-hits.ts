@@ -44,6 +44,7 @@ import { presentedKey, type ClientKeys } from '../../access/client-keys.js';
 import { inputRefusal, type InputBounds } from './input-bounds.js';
 import { bufferedBody } from './body-limit.js';
 import { KnownBodies, type KnownOperation } from './known-bodies.js';
+import { keepParsedBody } from './json-post.js';
 import { recordHitTail, type HitServices } from '../../results/hit.js';
 import { resultKey, type ResultCache } from '../../results/result-cache.js';
 import { encodedBody, encodedHead } from '../../results/splice.js';
@@ -181,7 +182,7 @@ interface Operation {
 }
 
 /** One plain `{ query, variables?, operationName?, extensions? }`, as yoga's parameter check accepts it; anything else is yoga's to answer. */
-function singleOperation(body: string): Operation | undefined {
+function singleOperation(req: IncomingMessage, body: string): Operation | undefined {
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
@@ -189,6 +190,8 @@ function singleOperation(body: string): Operation | undefined {
     return undefined;
   }
   if (!isPlainObject(parsed)) return undefined;
+  // A miss goes on to yoga, whose parser takes this instead of parsing the same bytes again.
+  keepParsedBody(req, parsed);
   for (const key of Object.keys(parsed)) if (!operationKeys.has(key)) return undefined;
   const { query, variables, operationName, extensions } = parsed;
   if (query != null && typeof query !== 'string') return undefined;
@@ -203,8 +206,12 @@ export function serveResultCacheHits(options: FastPathOptions, next: RequestList
   const documentOf = options.documentOf ?? plainQuery;
   const knownBodies = new KnownBodies();
   /** The key a body not seen before asks for, remembered when only its bytes decide it; undefined leaves it to yoga. */
-  const operationOf = (body: Buffer, clientName: string | undefined): KnownOperation | undefined => {
-    const operation = singleOperation(body.toString('utf8'));
+  const operationOf = (
+    req: IncomingMessage,
+    body: Buffer,
+    clientName: string | undefined,
+  ): KnownOperation | undefined => {
+    const operation = singleOperation(req, body.toString('utf8'));
     if (operation === undefined || inputRefusal(operation, options.inputBounds) !== undefined) return undefined;
     const query = documentOf(operation);
     if (query === undefined) return undefined;
@@ -237,7 +244,7 @@ export function serveResultCacheHits(options: FastPathOptions, next: RequestList
     // Read whole by src/transport/http/body-limit.ts, which runs first; absent when empty.
     const body = bufferedBody(req);
     if (body === undefined) return next(req, res);
-    const known = knownBodies.get(clientName, body) ?? operationOf(body, clientName);
+    const known = knownBodies.get(clientName, body) ?? operationOf(req, body, clientName);
     if (known === undefined) return next(req, res);
     const hit = options.cache.getLocal(known.key);
     if (hit === undefined) return next(req, res);
