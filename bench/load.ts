@@ -71,6 +71,24 @@ export async function throughput(
   };
 }
 
+/**
+ * `operations` requests on `connections` connections, unmeasured: a side
+ * warmed by a count of operations has run its code as often as any other
+ * side, however slow each of its operations is (V8 tiers code up by how
+ * often it ran, not by how long).
+ */
+export async function warmUp(target: Target, options: { connections: number; operations: number }): Promise<void> {
+  await autocannonRun({
+    url: target.url + target.path,
+    method: target.method,
+    ...(target.headers === undefined ? {} : { headers: target.headers }),
+    ...(target.body === undefined ? {} : { body: target.body }),
+    connections: options.connections,
+    amount: options.operations,
+    pipelining: 1,
+  });
+}
+
 /** Latencies in ms of `count` requests sent one after the other. */
 export async function sequentialLatencies(target: Target, count: number): Promise<number[]> {
   const pool = new Pool(target.url, { connections: 1 });

@@ -19,7 +19,7 @@
  * gateway's CPU per operation over the floor's.
  */
 import { cpuDuring, spreadOf, type Spread } from '../cpu.js';
-import { throughput } from '../load.js';
+import { throughput, warmUp } from '../load.js';
 import { median, round } from '../stats.js';
 import { resetSandboxCounts, sandboxRequestTotal, type Service } from '../stack.js';
 import { isDeepStrictEqual } from 'node:util';
@@ -67,6 +67,8 @@ export interface UnderLoadOptions {
   sandboxUrl?: string;
   /** A third side measured in the same rounds (CPU per operation of its service only). */
   third?: Side;
+  /** Unmeasured operations each side serves first; without it, one second of load each. */
+  warmupOperations?: number;
 }
 
 export async function runEngine(
@@ -112,10 +114,11 @@ export async function runUnderLoad(
 ): Promise<EngineResult> {
   const { gatewaySide, directSide } = await gatewayAndDirect(scenario, gateway, direct);
   const load = { connections: options.connections, durationSeconds: options.durationSeconds };
-  // Unmeasured: JIT, keep-alive connections and the upstream cache on both sides.
-  await throughput(gatewaySide.target, { ...load, durationSeconds: 1 });
-  await throughput(directSide.target, { ...load, durationSeconds: 1 });
-  if (options.third !== undefined) await throughput(options.third.target, { ...load, durationSeconds: 1 });
+  // Unmeasured: JIT, keep-alive connections and the upstream cache on every side.
+  for (const side of [gatewaySide, directSide, ...(options.third === undefined ? [] : [options.third])]) {
+    if (options.warmupOperations === undefined) await throughput(side.target, { ...load, durationSeconds: 1 });
+    else await warmUp(side.target, { connections: options.connections, operations: options.warmupOperations });
+  }
 
   const measure = async (side: Side) => {
     if (options.sandboxUrl !== undefined) await resetSandboxCounts(options.sandboxUrl);
