@@ -10,6 +10,7 @@
 import { Pool } from 'undici';
 import { upstreamAssumptions } from './assumptions.js';
 import { DeadlineSignals } from './deadline-signals.js';
+import { exchange, rawHeader } from './exchange.js';
 import { ErrorCode, GatewayError } from './errors.js';
 import type { Ledger, Reservation } from '../spend/ledger.js';
 import type { SpendMeter } from '../spend/spend-meter.js';
@@ -150,44 +151,23 @@ export class Dispatcher {
         true,
       );
     const deadline = this.deadlines.hold(call.deadline, remaining);
-    const signal = deadline.signal;
-    const search = queryString(call.request.query);
-    // The headers and body timeouts are the pool's own (same options): not repeated per request.
-    const request = (): ReturnType<Pool['request']> =>
-      this.pool(call.origin).request({
-        method: 'GET',
-        path: call.request.path + search,
-        headers: this.headersOf(call.headers),
-        signal,
-      });
     try {
-      let response: Awaited<ReturnType<Pool['request']>>;
-      try {
-        response = await request();
-      } catch (error) {
-        // An upstream closes idle keep-alive sockets on its own schedule; a
-        // GET that met one closed before any answer byte is sent again, once,
-        // on another connection. A cut after the headers is not retried.
-        if (signal.aborted || !closedBeforeAnswer(error)) throw error;
-        response = await request();
-      }
       // The pool cuts a body past `maxBodyBytes` while it streams (maxResponseSize): it is never buffered whole.
-      const bytes = await response.body.bytes();
-      const headers = response.headers;
-      return {
-        status: response.statusCode,
-        header: (name) => {
-          const value = headers[name.toLowerCase()];
-          return Array.isArray(value) ? value[0] : value;
-        },
-        body: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-      };
+      const { status, rawHeaders, body } = await exchange({
+        pool: this.pool(call.origin),
+        path: call.request.path + queryString(call.request.query),
+        headers: this.headersOf(call.headers),
+        deadline,
+        retryable: closedBeforeAnswer,
+      });
+      return { status, header: (name) => rawHeader(rawHeaders, name), body };
     } catch (error) {
       if ((error as { code?: unknown }).code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE')
         throw new UpstreamBodyTooLargeError(context());
-      const { message, sent } = describeNetworkError(error, signal.aborted);
+      const { message, sent } = describeNetworkError(error, deadline.aborted);
       throw new UpstreamNetworkError(message, sent, context());
     } finally {
+      // Settled already (the exchange releases it); kept for a pool that threw before dispatching.
       deadline.release();
     }
   };
