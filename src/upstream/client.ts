@@ -7,6 +7,7 @@
  * It returns raw responses; turning a status into a GatewayError and a body
  * into a payload is the job of `fetcher.ts`.
  */
+import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
 import { upstreamAssumptions } from './assumptions.js';
 import { DeadlineSignals } from './deadline-signals.js';
@@ -303,7 +304,8 @@ export function withMetrics(metrics: GatewayMetrics): Step {
   const labelsOf = (route: RouteInfo): RouteLabels => {
     let labels = byRoute.get(route);
     if (labels === undefined) {
-      labels = { route: { version: route.version, route: route.template }, byStatus: new Map() };
+      // Frozen: the counters tally a frozen label set by identity (src/metrics-after-answer.ts).
+      labels = { route: Object.freeze({ version: route.version, route: route.template }), byStatus: new Map() };
       byRoute.set(route, labels);
     }
     return labels;
@@ -311,14 +313,15 @@ export function withMetrics(metrics: GatewayMetrics): Step {
   const withStatus = (labels: RouteLabels, status: string): { version: string; route: string; status: string } => {
     let found = labels.byStatus.get(status);
     if (found === undefined) {
-      found = { ...labels.route, status };
+      found = Object.freeze({ ...labels.route, status });
       labels.byStatus.set(status, found);
     }
     return found;
   };
   return (next) => async (call) => {
     const labels = labelsOf(call.route);
-    const stop = metrics.upstreamDuration.startTimer(labels.route);
+    // Timed here, observed with the route's own label set: startTimer makes a closure and a merged label object per request.
+    const started = performance.now();
     try {
       const response = await next(call);
       metrics.upstreamRequests.inc(withStatus(labels, String(response.status)));
@@ -327,7 +330,7 @@ export function withMetrics(metrics: GatewayMetrics): Step {
       metrics.upstreamRequests.inc(withStatus(labels, 'error'));
       throw error;
     } finally {
-      stop();
+      metrics.upstreamDuration.observe(labels.route, (performance.now() - started) / 1000);
     }
   };
 }

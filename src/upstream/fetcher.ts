@@ -235,7 +235,8 @@ export class UpstreamFetcher {
       },
       options.maxAgeMs,
     );
-    return raceDeadline(
+    // Awaited, not returned: an async function handing back a promise pays two more jobs to adopt it.
+    return await raceDeadline(
       result.then((checked) => unwrap(route, checked)),
       options.deadline,
       route,
@@ -374,9 +375,9 @@ function alternativeOf(body: Buffer): string | undefined {
  */
 export function raceDeadline<T>(promise: Promise<T>, deadline: number, route: Route<unknown, unknown>): Promise<T> {
   const remaining = deadline - Date.now();
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
+  // One promise settled by whichever comes first (not Promise.race, then finally): once per upstream call.
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(
       () =>
         reject(
           new GatewayError(
@@ -390,6 +391,15 @@ export function raceDeadline<T>(promise: Promise<T>, deadline: number, route: Ro
         ),
       Math.max(0, remaining),
     );
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
   });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
