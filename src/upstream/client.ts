@@ -197,7 +197,25 @@ export class Dispatcher {
   }
 }
 
+/** Characters form encoding (URLSearchParams) leaves as they are. */
+const FORM_PLAIN = /^[A-Za-z0-9*._-]*$/;
+
 function queryString(query: RouteRequest['query']): string {
+  // Most queries are ids and numbers, which encode as themselves: joined directly, without a URLSearchParams.
+  let plain = '';
+  for (const key in query) {
+    if (!Object.hasOwn(query, key)) continue;
+    const value = query[key];
+    if (value === undefined) continue;
+    const text = String(value);
+    if (!FORM_PLAIN.test(key) || !FORM_PLAIN.test(text)) return encodedQuery(query);
+    plain += `${plain === '' ? '?' : '&'}${key}=${text}`;
+  }
+  return plain;
+}
+
+/** The query as URLSearchParams encodes it. */
+function encodedQuery(query: RouteRequest['query']): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {
     if (value !== undefined) params.set(key, String(value));
@@ -361,9 +379,10 @@ export function withRetryOnce(sleep: (ms: number) => Promise<void> = delay): Ste
 export function withCooldown(): Step {
   const until = new Map<string, number>();
   return (next) => async (call) => {
-    const key = `${call.origin} ${call.route.template}`;
-    const blockedUntil = until.get(key);
-    if (blockedUntil !== undefined) {
+    // The key is built only while some route is cooling down: a string made and hashed per request otherwise.
+    const key = until.size === 0 ? undefined : cooldownKey(call);
+    const blockedUntil = key === undefined ? undefined : until.get(key);
+    if (key !== undefined && blockedUntil !== undefined) {
       const left = blockedUntil - Date.now();
       if (left > 0) {
         throw new GatewayError(ErrorCode.UpstreamUnavailable, `The upstream is unavailable (${call.route.template}).`, {
@@ -378,10 +397,15 @@ export function withCooldown(): Step {
     const response = await next(call);
     if (response.status === 502) {
       const retryAfter = parseRetryAfter(response.header('retry-after'), Date.now());
-      if (retryAfter !== undefined) until.set(key, Date.now() + retryAfter * 1000);
+      if (retryAfter !== undefined) until.set(key ?? cooldownKey(call), Date.now() + retryAfter * 1000);
     }
     return response;
   };
+}
+
+/** What one cooldown covers: a route template on one origin. */
+function cooldownKey(call: UpstreamCall): string {
+  return `${call.origin} ${call.route.template}`;
 }
 
 /** `Retry-After` as seconds: an integer, or an HTTP date. */

@@ -235,12 +235,9 @@ export class UpstreamFetcher {
       },
       options.maxAgeMs,
     );
-    // Awaited, not returned: an async function handing back a promise pays two more jobs to adopt it.
-    return await raceDeadline(
-      result.then((checked) => unwrap(route, checked)),
-      options.deadline,
-      route,
-    );
+    // Unwrapped once the race is won (a read marks the payload's dropped parts; a caller past its
+    // deadline reads nothing), and awaited, not returned: each of those was one more promise and job.
+    return unwrap(route, await raceDeadline(result, options.deadline, route));
   }
 
   /** The checked payload (sanitized, with its dropped parts listed) is what the cache keeps. */
