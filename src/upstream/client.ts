@@ -11,11 +11,11 @@ import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
 import { upstreamAssumptions } from './assumptions.js';
 import { DeadlineSignals } from './deadline-signals.js';
-import { exchange, rawHeader } from './exchange.js';
+import { exchange } from './exchange.js';
 import { ErrorCode, GatewayError } from './errors.js';
 import type { Ledger, Reservation } from '../spend/ledger.js';
 import type { SpendMeter } from '../spend/spend-meter.js';
-import type { RouteRequest, Version } from './routes/route.js';
+import { FORM_PLAIN, type RouteRequest, type Version } from './routes/route.js';
 import type { GatewayMetrics } from '../metrics.js';
 import type { UpstreamTrouble } from './trouble.js';
 
@@ -138,39 +138,40 @@ export class Dispatcher {
     return merged;
   }
 
-  readonly send: Send = async (call) => {
+  readonly send: Send = (call) => {
     const remaining = call.deadline - Date.now();
     const context = (): { version: string; route: string } => ({
       version: call.route.version,
       route: call.route.template,
     });
     if (remaining <= 0)
-      throw new UpstreamNetworkError(
-        'The operation deadline passed before the request was sent.',
-        false,
-        context(),
-        true,
+      return Promise.reject(
+        new UpstreamNetworkError('The operation deadline passed before the request was sent.', false, context(), true),
       );
     const deadline = this.deadlines.hold(call.deadline, remaining);
-    try {
-      // The pool cuts a body past `maxBodyBytes` while it streams (maxResponseSize): it is never buffered whole.
-      const { status, rawHeaders, body } = await exchange({
-        pool: this.pool(call.origin),
-        path: call.request.path + queryString(call.request.query),
-        headers: this.headersOf(call.headers),
-        deadline,
-        retryable: closedBeforeAnswer,
-      });
-      return { status, header: (name) => rawHeader(rawHeaders, name), body };
-    } catch (error) {
+    const failure = (error: unknown): GatewayError => {
       if ((error as { code?: unknown }).code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE')
-        throw new UpstreamBodyTooLargeError(context());
+        return new UpstreamBodyTooLargeError(context());
       const { message, sent } = describeNetworkError(error, deadline.aborted);
-      throw new UpstreamNetworkError(message, sent, context());
-    } finally {
-      // Settled already (the exchange releases it); kept for a pool that threw before dispatching.
+      return new UpstreamNetworkError(message, sent, context());
+    };
+    let pool: Pool;
+    try {
+      pool = this.pool(call.origin);
+    } catch (error) {
       deadline.release();
+      return Promise.reject(failure(error));
     }
+    // The exchange's own promise, settled with the response or the coded failure: no async wrapper around it.
+    // The pool cuts a body past `maxBodyBytes` while it streams (maxResponseSize): it is never buffered whole.
+    return exchange({
+      pool,
+      path: call.request.path + queryString(call.request.query),
+      headers: this.headersOf(call.headers),
+      deadline,
+      retryable: closedBeforeAnswer,
+      failure,
+    });
   };
 
   private pool(origin: string): Pool {
@@ -196,9 +197,6 @@ export class Dispatcher {
     this.pools.clear();
   }
 }
-
-/** Characters form encoding (URLSearchParams) leaves as they are. */
-const FORM_PLAIN = /^[A-Za-z0-9*._-]*$/;
 
 function queryString(query: RouteRequest['query']): string {
   // Most queries are ids and numbers, which encode as themselves: joined directly, without a URLSearchParams.

@@ -26,11 +26,11 @@
 import type { Dispatcher, Pool } from 'undici';
 import type { DeadlineSignal } from './deadline-signals.js';
 
-/** What a completed exchange gives: status, raw headers and the body whole. */
+/** What a completed exchange gives: status, headers by name, and the body whole. */
 export interface Exchanged {
   readonly status: number;
-  /** Undici's raw list: name, value, name, value (bytes as they came). */
-  readonly rawHeaders: readonly Buffer[];
+  /** The first value of a response header (any case), undefined when absent: read from undici's raw list when asked. */
+  header(name: string): string | undefined;
   readonly body: Buffer;
 }
 
@@ -42,6 +42,8 @@ export interface ExchangeRequest {
   readonly deadline: DeadlineSignal;
   /** Whether a failure before any answer is worth sending again (a connection closed under the request). */
   readonly retryable: (error: Error) => boolean;
+  /** What the exchange rejects with for the error that ended it (read once the deadline is released). */
+  readonly failure: (error: Error) => unknown;
 }
 
 /** The first value of header `name` (any case) in undici's raw list, as undici's own parsing gives it (latin1). */
@@ -57,7 +59,7 @@ export function rawHeader(raw: readonly Buffer[], name: string): string | undefi
   return undefined;
 }
 
-/** Sends the request; settles once with the answer, or with the error that ended it. */
+/** Sends the request; settles once with the answer, or with `failure` of the error that ended it. */
 export function exchange(request: ExchangeRequest): Promise<Exchanged> {
   return new Promise<Exchanged>((resolve, reject) => {
     new Exchange(request, resolve, reject).send();
@@ -122,8 +124,9 @@ class Exchange implements Dispatcher.DispatchHandler {
   onComplete(): void {
     const chunks = this.#chunks;
     const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.#length);
+    const rawHeaders = this.#rawHeaders;
     this.#settle();
-    this.resolve({ status: this.#status, rawHeaders: this.#rawHeaders, body });
+    this.resolve({ status: this.#status, header: (name) => rawHeader(rawHeaders, name), body });
   }
 
   onError(error: Error): void {
@@ -137,7 +140,7 @@ class Exchange implements Dispatcher.DispatchHandler {
       return;
     }
     this.#settle();
-    this.reject(error);
+    this.reject(this.request.failure(error));
   }
 
   #settle(): void {
