@@ -109,6 +109,37 @@ describe('metrics observed after the answer', () => {
     ]);
   });
 
+  it('tally a frozen label set by identity until a read, even past check phases that apply queued observations', async () => {
+    const registry = new Registry();
+    const queue = new AfterAnswer();
+    const requests = new AfterAnswerCounter(queue, {
+      name: 'test_upstream_total',
+      help: 'requests',
+      labelNames: ['route', 'status'] as const,
+      registers: [registry],
+    });
+    const ok = Object.freeze({ route: '/a', status: '200' });
+    const held = (): number => Object.keys((requests as unknown as { hashMap: object }).hashMap).length;
+    for (let i = 0; i < 3; i += 1) requests.inc(ok);
+    // Not frozen: queued and applied in the check phase, as before.
+    requests.inc({ route: '/b', status: '200' });
+    await nextCheckPhase();
+    expect(held()).toBe(1);
+    requests.inc(ok);
+    const values = (await requests.get()).values.map((value) => [value.labels['route'], value.value]);
+    expect(values).toEqual([
+      ['/b', 1],
+      ['/a', 4],
+    ]);
+    // A bad frozen set is judged when read: a warning, not a throw at the caller.
+    const readWarnings = await warningsDuring(async () => {
+      requests.inc(Object.freeze({ route: '/a', version: 'v1' }) as unknown as typeof ok);
+      await registry.metrics();
+      await nextCheckPhase();
+    });
+    expect(readWarnings).toHaveLength(1);
+  });
+
   it('tally a counter without labels the same way', async () => {
     const registry = new Registry();
     const queue = new AfterAnswer();

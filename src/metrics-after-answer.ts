@@ -25,7 +25,7 @@ export class AfterAnswer {
   /** Calls `observe(...args)` after the current turn's answers are written (or at the next read of the metrics). */
   defer(observe: Observe, args: unknown[]): void {
     this.#pending.push(observe, args);
-    this.#scheduled ??= setImmediate(this.flush);
+    this.#scheduled ??= setImmediate(this.#applyPending);
   }
 
   /** Tallies applied only when the metrics are read (see AfterAnswerCounter). */
@@ -36,9 +36,21 @@ export class AfterAnswer {
     this.#onRead.push(apply);
   }
 
-  /** Applies every queued observation and tally now. */
+  /** Applies every queued observation and tally now (a read of the metrics). */
   readonly flush = (): void => {
     for (const apply of this.#onRead) apply();
+    this.#applyPending();
+  };
+
+  /**
+   * Applies the queued observations (the check phase's turn): not the
+   * tallies, which wait for a read. A tally is one number per label set,
+   * however many increments it holds; applying it every turn, as the
+   * observations queued beside it are, cost prom-client's label hashing
+   * for nearly every increment again on a cold operation, whose answers
+   * come back over several turns.
+   */
+  readonly #applyPending = (): void => {
     if (this.#scheduled !== undefined) clearImmediate(this.#scheduled);
     this.#scheduled = undefined;
     const pending = this.#pending;
@@ -86,16 +98,44 @@ export class AfterAnswerCounter<T extends string> extends Counter<T> {
     const count = (value: string | undefined): void => {
       tally.set(value, (tally.get(value) ?? 0) + 1);
     };
+    // Frozen label objects, tallied by identity: a caller that makes its label sets once (one per
+    // route and status, src/upstream/client.ts) pays a map lookup per increment, not a hash of its labels.
+    const byLabels = new Map<object, number>();
+    const applyByLabels = (): void => {
+      if (byLabels.size === 0) return;
+      for (const [labels, times] of byLabels) {
+        try {
+          inc(labels, times);
+        } catch (error) {
+          // Judged by prom-client only now: a bad label set is a warning, as a queued one is (AfterAnswer.flush).
+          process.emitWarning(error instanceof Error ? error : String(error), 'MetricsWarning');
+        }
+      }
+      byLabels.clear();
+    };
+    queue.applyOnRead(applyByLabels);
     this.inc = ((...args: unknown[]) => {
       if (args.length === 0 && labelNames.length === 0) return count(undefined);
-      if (args.length === 1 && label !== undefined) {
-        const value = onlyLabel(args[0], label);
-        if (value !== undefined) return count(value);
+      if (args.length === 1) {
+        const labels = args[0];
+        if (label !== undefined) {
+          const value = onlyLabel(labels, label);
+          if (value !== undefined) return count(value);
+        }
+        if (typeof labels === 'object' && labels !== null && Object.isFrozen(labels)) {
+          byLabels.set(labels, (byLabels.get(labels) ?? 0) + 1);
+          // Bounded whether or not anything reads the metrics: a caller freezing a new set per increment is applied as it goes.
+          if (byLabels.size > MAX_LABEL_SETS) applyByLabels();
+          return;
+        }
       }
       queue.defer(inc, args);
     }) as Counter<T>['inc'];
   }
 }
+
+/** Frozen label sets a counter tallies before applying them unread. */
+const MAX_LABEL_SETS = 256;
 
 /** The value of `labels` when it is an object holding `label` as a string and nothing else. */
 function onlyLabel(labels: unknown, label: string): string | undefined {

@@ -106,7 +106,8 @@ export class StateDocument {
   #writes = 0;
   #walFd: number | undefined;
   #walLength = 0;
-  #walWaiters: Waiter[] = [];
+  /** The write-ahead every `durable()` caller since the last one waits for, and its resolve: one promise per group. */
+  #walPending: { readonly written: Promise<void>; readonly resolve: Waiter } | undefined;
   #walWrites = 0;
 
   private constructor(options: StateDocumentOptions, loaded: Loaded) {
@@ -174,10 +175,16 @@ export class StateDocument {
    */
   durable(): Promise<void> {
     this.soon();
-    return new Promise<void>((resolve) => {
-      this.#walWaiters.push(resolve);
-      if (this.#walWaiters.length === 1) process.nextTick(() => this.#writeAhead());
-    });
+    if (this.#walPending === undefined) {
+      // One promise for the whole group (not one per caller): every request of a cold operation reserves here.
+      let resolve: Waiter = () => undefined;
+      const written = new Promise<void>((settle) => {
+        resolve = settle;
+      });
+      this.#walPending = { written, resolve };
+      process.nextTick(() => this.#writeAhead());
+    }
+    return this.#walPending.written;
   }
 
   /** Writes what is pending to `quota.json` now and waits for it. */
@@ -204,8 +211,8 @@ export class StateDocument {
   }
 
   #writeAhead(): void {
-    const waiters = this.#walWaiters;
-    this.#walWaiters = [];
+    const pending = this.#walPending;
+    this.#walPending = undefined;
     try {
       const body = this.#withSeq(this.#sectionsJson());
       // Padded to the longest copy written so far: a shorter document leaves spaces, which JSON allows, never old bytes.
@@ -220,7 +227,7 @@ export class StateDocument {
     } catch (error) {
       this.#failed('wal', error);
     }
-    for (const resolve of waiters) resolve();
+    pending?.resolve();
   }
 
   #failed(path: 'wal' | 'file', error: unknown): void {

@@ -425,32 +425,36 @@ export class ResponseCache {
     onSend: () => void,
   ): Promise<Loaded> {
     const shared = this.shared;
-    const { entry, sent } = await loadOnceInCluster({
-      tier: shared.tier,
-      key,
-      now: this.now,
-      // Another replica's copy fetched before its match changed state is not fresh here either.
-      notBefore: this.freshness?.notBefore?.(key) ?? 0,
-      pollMs: shared.pollMs,
-      maxWaitMs: shared.maxWaitMs,
-      load: async (): Promise<SharedEntry> => {
-        onSend();
-        try {
-          const { value, size } = await load();
-          const storedAt = this.now();
-          const ttl = typeof ttlMs === 'number' ? ttlMs : ttlMs.of(value, storedAt);
-          return { kind: 'value', value, storedAt, ttlMs: ttl, size: Math.max(1, size) };
-        } catch (error) {
-          if (error instanceof GatewayError && error.code === Code.NOT_FOUND) {
-            // A 404 shows no state to read: the plain TTL.
-            const ttl = typeof ttlMs === 'number' ? ttlMs : ttlMs.ms;
-            return { kind: 'error', error: sharedErrorOf(error), storedAt: this.now(), ttlMs: ttl };
-          }
-          throw error;
+    const loadEntry = async (): Promise<SharedEntry> => {
+      onSend();
+      try {
+        const { value, size } = await load();
+        const storedAt = this.now();
+        const ttl = typeof ttlMs === 'number' ? ttlMs : ttlMs.of(value, storedAt);
+        return { kind: 'value', value, storedAt, ttlMs: ttl, size: Math.max(1, size) };
+      } catch (error) {
+        if (error instanceof GatewayError && error.code === Code.NOT_FOUND) {
+          // A 404 shows no state to read: the plain TTL.
+          const ttl = typeof ttlMs === 'number' ? ttlMs : ttlMs.ms;
+          return { kind: 'error', error: sharedErrorOf(error), storedAt: this.now(), ttlMs: ttl };
         }
-      },
-      onStale: (stale) => this.keepStale(key, stale),
-    });
+        throw error;
+      }
+    };
+    // Alone, the claim is always this replica's and nothing waits or is told: the load is the whole refresh.
+    const { entry, sent } = shared.tier.alone
+      ? { entry: await loadEntry(), sent: true }
+      : await loadOnceInCluster({
+          tier: shared.tier,
+          key,
+          now: this.now,
+          // Another replica's copy fetched before its match changed state is not fresh here either.
+          notBefore: this.freshness?.notBefore?.(key) ?? 0,
+          pollMs: shared.pollMs,
+          maxWaitMs: shared.maxWaitMs,
+          load: loadEntry,
+          onStale: (stale) => this.keepStale(key, stale),
+        });
     const stored = storedOf(entry);
     this.entries.set(key, stored);
     // Durable before it is answered only when a restart could answer a repeat with it, fresh: one
@@ -518,12 +522,21 @@ type Settled = { slow: false; loaded: Loaded } | { slow: true };
 
 /** The flight's value, or `slow` once its `slowAt` has passed (at once when it already has). */
 function settledOrSlow(flight: Flight): Promise<Settled> {
-  const settled = flight.loaded.then((loaded): Settled => ({ slow: false, loaded }));
   // No bound configured: a timer of Infinity ms would fire after 1 ms instead.
-  if (!Number.isFinite(flight.slowAt)) return settled;
-  let timer: NodeJS.Timeout | undefined;
-  const slow = new Promise<Settled>((resolve) => {
-    timer = setTimeout(() => resolve({ slow: true }), Math.max(0, flight.slowAt - performance.now()));
+  if (!Number.isFinite(flight.slowAt)) return flight.loaded.then((loaded): Settled => ({ slow: false, loaded }));
+  // One promise settled by whichever comes first (not Promise.race over a mapped promise, then finally):
+  // this runs once per caller of every refresh, and each of those layers was a promise and a job.
+  return new Promise<Settled>((resolve, reject) => {
+    const timer = setTimeout(() => resolve({ slow: true }), Math.max(0, flight.slowAt - performance.now()));
+    flight.loaded.then(
+      (loaded) => {
+        clearTimeout(timer);
+        resolve({ slow: false, loaded });
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
   });
-  return Promise.race([settled, slow]).finally(() => clearTimeout(timer));
 }

@@ -7,13 +7,15 @@
  * It returns raw responses; turning a status into a GatewayError and a body
  * into a payload is the job of `fetcher.ts`.
  */
+import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
 import { upstreamAssumptions } from './assumptions.js';
 import { DeadlineSignals } from './deadline-signals.js';
+import { exchange } from './exchange.js';
 import { ErrorCode, GatewayError } from './errors.js';
 import type { Ledger, Reservation } from '../spend/ledger.js';
 import type { SpendMeter } from '../spend/spend-meter.js';
-import type { RouteRequest, Version } from './routes/route.js';
+import { FORM_PLAIN, type RouteRequest, type Version } from './routes/route.js';
 import type { GatewayMetrics } from '../metrics.js';
 import type { UpstreamTrouble } from './trouble.js';
 
@@ -136,60 +138,40 @@ export class Dispatcher {
     return merged;
   }
 
-  readonly send: Send = async (call) => {
+  readonly send: Send = (call) => {
     const remaining = call.deadline - Date.now();
     const context = (): { version: string; route: string } => ({
       version: call.route.version,
       route: call.route.template,
     });
     if (remaining <= 0)
-      throw new UpstreamNetworkError(
-        'The operation deadline passed before the request was sent.',
-        false,
-        context(),
-        true,
+      return Promise.reject(
+        new UpstreamNetworkError('The operation deadline passed before the request was sent.', false, context(), true),
       );
     const deadline = this.deadlines.hold(call.deadline, remaining);
-    const signal = deadline.signal;
-    const search = queryString(call.request.query);
-    // The headers and body timeouts are the pool's own (same options): not repeated per request.
-    const request = (): ReturnType<Pool['request']> =>
-      this.pool(call.origin).request({
-        method: 'GET',
-        path: call.request.path + search,
-        headers: this.headersOf(call.headers),
-        signal,
-      });
-    try {
-      let response: Awaited<ReturnType<Pool['request']>>;
-      try {
-        response = await request();
-      } catch (error) {
-        // An upstream closes idle keep-alive sockets on its own schedule; a
-        // GET that met one closed before any answer byte is sent again, once,
-        // on another connection. A cut after the headers is not retried.
-        if (signal.aborted || !closedBeforeAnswer(error)) throw error;
-        response = await request();
-      }
-      // The pool cuts a body past `maxBodyBytes` while it streams (maxResponseSize): it is never buffered whole.
-      const bytes = await response.body.bytes();
-      const headers = response.headers;
-      return {
-        status: response.statusCode,
-        header: (name) => {
-          const value = headers[name.toLowerCase()];
-          return Array.isArray(value) ? value[0] : value;
-        },
-        body: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-      };
-    } catch (error) {
+    const failure = (error: unknown): GatewayError => {
       if ((error as { code?: unknown }).code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE')
-        throw new UpstreamBodyTooLargeError(context());
-      const { message, sent } = describeNetworkError(error, signal.aborted);
-      throw new UpstreamNetworkError(message, sent, context());
-    } finally {
+        return new UpstreamBodyTooLargeError(context());
+      const { message, sent } = describeNetworkError(error, deadline.aborted);
+      return new UpstreamNetworkError(message, sent, context());
+    };
+    let pool: Pool;
+    try {
+      pool = this.pool(call.origin);
+    } catch (error) {
       deadline.release();
+      return Promise.reject(failure(error));
     }
+    // The exchange's own promise, settled with the response or the coded failure: no async wrapper around it.
+    // The pool cuts a body past `maxBodyBytes` while it streams (maxResponseSize): it is never buffered whole.
+    return exchange({
+      pool,
+      path: call.request.path + queryString(call.request.query),
+      headers: this.headersOf(call.headers),
+      deadline,
+      retryable: closedBeforeAnswer,
+      failure,
+    });
   };
 
   private pool(origin: string): Pool {
@@ -217,6 +199,21 @@ export class Dispatcher {
 }
 
 function queryString(query: RouteRequest['query']): string {
+  // Most queries are ids and numbers, which encode as themselves: joined directly, without a URLSearchParams.
+  let plain = '';
+  for (const key in query) {
+    if (!Object.hasOwn(query, key)) continue;
+    const value = query[key];
+    if (value === undefined) continue;
+    const text = String(value);
+    if (!FORM_PLAIN.test(key) || !FORM_PLAIN.test(text)) return encodedQuery(query);
+    plain += `${plain === '' ? '?' : '&'}${key}=${text}`;
+  }
+  return plain;
+}
+
+/** The query as URLSearchParams encodes it. */
+function encodedQuery(query: RouteRequest['query']): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {
     if (value !== undefined) params.set(key, String(value));
@@ -323,7 +320,8 @@ export function withMetrics(metrics: GatewayMetrics): Step {
   const labelsOf = (route: RouteInfo): RouteLabels => {
     let labels = byRoute.get(route);
     if (labels === undefined) {
-      labels = { route: { version: route.version, route: route.template }, byStatus: new Map() };
+      // Frozen: the counters tally a frozen label set by identity (src/metrics-after-answer.ts).
+      labels = { route: Object.freeze({ version: route.version, route: route.template }), byStatus: new Map() };
       byRoute.set(route, labels);
     }
     return labels;
@@ -331,14 +329,15 @@ export function withMetrics(metrics: GatewayMetrics): Step {
   const withStatus = (labels: RouteLabels, status: string): { version: string; route: string; status: string } => {
     let found = labels.byStatus.get(status);
     if (found === undefined) {
-      found = { ...labels.route, status };
+      found = Object.freeze({ ...labels.route, status });
       labels.byStatus.set(status, found);
     }
     return found;
   };
   return (next) => async (call) => {
     const labels = labelsOf(call.route);
-    const stop = metrics.upstreamDuration.startTimer(labels.route);
+    // Timed here, observed with the route's own label set: startTimer makes a closure and a merged label object per request.
+    const started = performance.now();
     try {
       const response = await next(call);
       metrics.upstreamRequests.inc(withStatus(labels, String(response.status)));
@@ -347,7 +346,7 @@ export function withMetrics(metrics: GatewayMetrics): Step {
       metrics.upstreamRequests.inc(withStatus(labels, 'error'));
       throw error;
     } finally {
-      stop();
+      metrics.upstreamDuration.observe(labels.route, (performance.now() - started) / 1000);
     }
   };
 }
@@ -378,9 +377,10 @@ export function withRetryOnce(sleep: (ms: number) => Promise<void> = delay): Ste
 export function withCooldown(): Step {
   const until = new Map<string, number>();
   return (next) => async (call) => {
-    const key = `${call.origin} ${call.route.template}`;
-    const blockedUntil = until.get(key);
-    if (blockedUntil !== undefined) {
+    // The key is built only while some route is cooling down: a string made and hashed per request otherwise.
+    const key = until.size === 0 ? undefined : cooldownKey(call);
+    const blockedUntil = key === undefined ? undefined : until.get(key);
+    if (key !== undefined && blockedUntil !== undefined) {
       const left = blockedUntil - Date.now();
       if (left > 0) {
         throw new GatewayError(ErrorCode.UpstreamUnavailable, `The upstream is unavailable (${call.route.template}).`, {
@@ -395,10 +395,15 @@ export function withCooldown(): Step {
     const response = await next(call);
     if (response.status === 502) {
       const retryAfter = parseRetryAfter(response.header('retry-after'), Date.now());
-      if (retryAfter !== undefined) until.set(key, Date.now() + retryAfter * 1000);
+      if (retryAfter !== undefined) until.set(key ?? cooldownKey(call), Date.now() + retryAfter * 1000);
     }
     return response;
   };
+}
+
+/** What one cooldown covers: a route template on one origin. */
+function cooldownKey(call: UpstreamCall): string {
+  return `${call.origin} ${call.route.template}`;
 }
 
 /** `Retry-After` as seconds: an integer, or an HTTP date. */

@@ -6,7 +6,14 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { GatewayMetrics } from '../metrics.js';
-import { ResponseCache, type CachedCopy, type CacheResult, type Peeked, type TtlOf } from './cache.js';
+import {
+  ResponseCache,
+  type CacheEvents,
+  type CachedCopy,
+  type CacheResult,
+  type Peeked,
+  type TtlOf,
+} from './cache.js';
 import { MatchFreshness } from './match-freshness.js';
 import type { CacheEntries } from './cache-entries.js';
 import {
@@ -211,13 +218,9 @@ export class UpstreamFetcher {
     const ttlMs: TtlOf<CheckedPayload<T>> = this.freshness.isBound(key)
       ? { ms: classTtlMs, of: (value, storedAt) => this.freshness.storedTtlMs(key, value, storedAt, classTtlMs) }
       : classTtlMs;
-    const labels = { route: route.template };
+    const events = this.#eventsOf(route);
     // A fresh entry answers at once: no deadline timer or race for what cannot be late.
-    const fresh = this.cache.fresh<CheckedPayload<T>>(
-      key,
-      { onHit: () => this.metrics.cacheHits.inc(labels) },
-      options.maxAgeMs,
-    );
+    const fresh = this.cache.fresh<CheckedPayload<T>>(key, events, options.maxAgeMs);
     if (fresh !== undefined) return unwrap(route, fresh);
     const result = this.cache.get<CheckedPayload<T>>(
       key,
@@ -225,21 +228,32 @@ export class UpstreamFetcher {
       // Bounded by the deadline of the operation that starts the refresh, also
       // once every caller has answered stale and left (cache.ts, "stale beats slow").
       () => this.load(route, request, options.deadline, options.meter),
-      {
+      events,
+      options.maxAgeMs,
+    );
+    // Unwrapped once the race is won (a read marks the payload's dropped parts; a caller past its
+    // deadline reads nothing), and awaited, not returned: each of those was one more promise and job.
+    return unwrap(route, await raceDeadline(result, options.deadline, route));
+  }
+
+  /** Each route's cache events, made on its first call: they are the same for every call of it. */
+  readonly #events = new WeakMap<Route<never, unknown>, CacheEvents>();
+
+  #eventsOf(route: Route<never, unknown>): CacheEvents {
+    let events = this.#events.get(route);
+    if (events === undefined) {
+      const labels = Object.freeze({ route: route.template });
+      events = {
         onHit: () => this.metrics.cacheHits.inc(labels),
         onMiss: () => this.metrics.cacheMisses.inc(labels),
         onStale: (_key, info) => {
           this.metrics.staleAnswers.inc({ ...labels, reason: info.reason });
           this.logger.warn({ route: route.template, ...info }, 'answered from stale cache');
         },
-      },
-      options.maxAgeMs,
-    );
-    return raceDeadline(
-      result.then((checked) => unwrap(route, checked)),
-      options.deadline,
-      route,
-    );
+      };
+      this.#events.set(route, events);
+    }
+    return events;
   }
 
   /** The checked payload (sanitized, with its dropped parts listed) is what the cache keeps. */
@@ -374,9 +388,9 @@ function alternativeOf(body: Buffer): string | undefined {
  */
 export function raceDeadline<T>(promise: Promise<T>, deadline: number, route: Route<unknown, unknown>): Promise<T> {
   const remaining = deadline - Date.now();
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
+  // One promise settled by whichever comes first (not Promise.race, then finally): once per upstream call.
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(
       () =>
         reject(
           new GatewayError(
@@ -390,6 +404,15 @@ export function raceDeadline<T>(promise: Promise<T>, deadline: number, route: Ro
         ),
       Math.max(0, remaining),
     );
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
   });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

@@ -89,6 +89,14 @@ export interface SharedTier {
    * never peeked: the estimate then counts such resources as misses.
    */
   peek?(key: string): Promise<SharedEntry | undefined>;
+  /**
+   * True for a tier nobody else loads through (`tierAlone`): every claim is
+   * this replica's, nothing is ever waited for, stored or told. The cache
+   * then loads without the cluster protocol (cluster-flight.ts), whose
+   * claim, store and watch would only be awaited for nothing: three promise
+   * layers per upstream request on a gateway alone.
+   */
+  readonly alone?: true;
 }
 
 const CLAIMED_ALONE: Promise<Claim> = Promise.resolve({ kind: 'mine', lock: { token: '' }, stale: undefined });
@@ -97,6 +105,7 @@ const NOBODY_ELSE: LandingWatch = { next: () => Promise.resolve({ kind: 'quiet' 
 
 /** The tier of a gateway alone: a pass-through that allocates nothing per refresh (its promises are made once). */
 export const tierAlone: SharedTier = {
+  alone: true,
   claim: () => CLAIMED_ALONE,
   watch: () => NOBODY_ELSE,
   store: () => DONE,

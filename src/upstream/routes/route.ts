@@ -80,7 +80,7 @@ export type RouteParams<R> = R extends Route<infer P, unknown> ? P : never;
 export type RoutePayload<R> = R extends Route<unknown, infer T> ? T : never;
 
 /** Characters `application/x-www-form-urlencoded` (URLSearchParams) leaves as they are. */
-const FORM_PLAIN = /^[A-Za-z0-9*._-]*$/;
+export const FORM_PLAIN = /^[A-Za-z0-9*._-]*$/;
 
 /**
  * `template` + sorted query: the identity of one upstream resource. Built
