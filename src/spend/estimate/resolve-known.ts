@@ -28,6 +28,7 @@ import {
   isObjectType,
   type FieldNode,
   type FragmentDefinitionNode,
+  type GraphQLAbstractType,
   type GraphQLField,
   type GraphQLNamedType,
   type GraphQLObjectType,
@@ -38,6 +39,7 @@ import {
 import type { UpstreamLoader } from '../../loaders/upstream-loader.js';
 import type { Route } from '../../upstream/routes/route.js';
 import type { Args, EstimateContext } from './cost-rule.js';
+import { isPending, type Maybe } from './maybe.js';
 
 /** A counted resource the cache does not hold fresh: what a dry run stopped at. */
 export interface Missing {
@@ -108,13 +110,15 @@ function dryContext(context: EstimateContext): DryContext {
     return peeked.value as T;
   };
   const upstream = Object.assign(Object.create(real) as UpstreamLoader, { load });
-  dry.context = { ...context, upstream };
+  // The operation's context under its own loader. Not a copy: the context is a large object (yoga's and ours), copying it was a
+  // tenth of a cold walk's time, and nothing writes to it once execution starts, so reading through the prototype sees the same.
+  dry.context = Object.create(context, { upstream: { value: upstream, enumerable: true } }) as EstimateContext;
   return dry;
 }
 
 const dryContexts = new WeakMap<EstimateContext, DryContext>();
 
-export async function resolveField(
+export function resolveField(
   input: ResolveInput,
   parentType: GraphQLObjectType,
   field: GraphQLField<unknown, unknown>,
@@ -122,7 +126,7 @@ export async function resolveField(
   parent: unknown,
   args: Args,
   mode: 'dry' | 'probe',
-): Promise<Resolution> {
+): Maybe<Resolution> {
   let context = input.context;
   let dry: DryContext | undefined;
   if (mode === 'dry') {
@@ -144,18 +148,40 @@ export async function resolveField(
     operation: input.operation,
     variableValues: input.variables as Record<string, unknown>,
   };
+  let value: unknown;
   try {
-    const value = await settle(
-      await (field.resolve ?? defaultFieldResolver)(parent, args, context, info as GraphQLResolveInfo),
-    );
+    value = (field.resolve ?? defaultFieldResolver)(parent, args, context, info as GraphQLResolveInfo);
+  } catch (error) {
+    return failure(input, dry, error);
+  }
+  // A value already there (a namespace, a parent's part) is used at once: no promise, no microtask turn.
+  if (!isPending(value) && !(Array.isArray(value) && value.some(pendingWithin)))
+    return value instanceof Error ? { kind: 'failed' } : { kind: 'value', value };
+  return settled(input, dry, value);
+}
+
+/** resolveField's value once it and its items have settled. */
+async function settled(input: ResolveInput, dry: DryContext | undefined, pending: unknown): Promise<Resolution> {
+  try {
+    const value = await settle(await pending);
     return value instanceof Error ? { kind: 'failed' } : { kind: 'value', value };
   } catch (error) {
-    if (error instanceof NotKnown) return { kind: 'unknown', missing: error.missing };
-    // Failed, but after asking for a counted resource it does not hold: at execution that request is sent before the failure.
-    const known = input.context.upstream.knownAnswers();
-    const sent = dry?.asked.find((asked) => !known.has(asked.key));
-    return sent === undefined ? { kind: 'failed' } : { kind: 'unknown', missing: sent };
+    return failure(input, dry, error);
   }
+}
+
+/** What a resolver that threw (or rejected) means for the walk. */
+function failure(input: ResolveInput, dry: DryContext | undefined, error: unknown): Resolution {
+  if (error instanceof NotKnown) return { kind: 'unknown', missing: error.missing };
+  // Failed, but after asking for a counted resource it does not hold: at execution that request is sent before the failure.
+  const known = input.context.upstream.knownAnswers();
+  const sent = dry?.asked.find((asked) => !known.has(asked.key));
+  return sent === undefined ? { kind: 'failed' } : { kind: 'unknown', missing: sent };
+}
+
+/** Whether a list item, or an item of a nested list, is still pending (settle would wait for it). */
+function pendingWithin(item: unknown): boolean {
+  return isPending(item) || (Array.isArray(item) && item.some(pendingWithin));
 }
 
 /**
@@ -182,14 +208,23 @@ async function settle(value: unknown): Promise<unknown> {
 }
 
 /** The object type a value of `type` resolves to, or undefined when it cannot be told without executing. */
-export async function concreteTypeOf(
+export function concreteTypeOf(
   input: ResolveInput,
   type: GraphQLNamedType,
   value: unknown,
   info: Pick<GraphQLResolveInfo, 'schema'>,
-): Promise<GraphQLObjectType | undefined> {
+): Maybe<GraphQLObjectType | undefined> {
   if (isObjectType(type)) return type;
   if (!isAbstractType(type)) return undefined;
+  return resolvedType(input, type, value, info);
+}
+
+async function resolvedType(
+  input: ResolveInput,
+  type: GraphQLAbstractType,
+  value: unknown,
+  info: Pick<GraphQLResolveInfo, 'schema'>,
+): Promise<GraphQLObjectType | undefined> {
   let name: unknown;
   try {
     name = await type.resolveType?.(value, input.context, info as GraphQLResolveInfo, type);
