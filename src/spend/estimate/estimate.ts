@@ -25,31 +25,19 @@
  * not known count, per field, the most any implementation costs. Repeated
  * selections count again: an over-estimate, never an under-estimate.
  */
-import {
-  getArgumentValues,
-  getDirectiveValues,
-  getNamedType,
-  getNullableType,
-  GraphQLIncludeDirective,
-  GraphQLSkipDirective,
-  isAbstractType,
-  isCompositeType,
-  isInterfaceType,
-  isListType,
-  isObjectType,
-  Kind,
-  typeFromAST,
-  type FieldNode,
-  type FragmentDefinitionNode,
-  type GraphQLCompositeType,
-  type GraphQLField,
-  type GraphQLNamedType,
-  type GraphQLObjectType,
-  type GraphQLSchema,
-  type OperationDefinitionNode,
-  type SelectionNode,
-  type SelectionSetNode,
-  type ValueNode,
+import * as graphql from 'graphql';
+import type {
+  FieldNode,
+  FragmentDefinitionNode,
+  GraphQLCompositeType,
+  GraphQLField,
+  GraphQLNamedType,
+  GraphQLObjectType,
+  GraphQLSchema,
+  OperationDefinitionNode,
+  SelectionNode,
+  SelectionSetNode,
+  ValueNode,
 } from 'graphql';
 import {
   DEFAULT_FIRST,
@@ -64,6 +52,28 @@ import type { Estimate } from '../resource-estimate.js';
 import { DEFAULT_LIST_SIZE, fieldCosts, listSizes, unresolvable } from './cost-table.js';
 import { andThen, isPending, sumEach, type Maybe } from './maybe.js';
 import { concreteTypeOf, resolveField, type Missing, type Resolution } from './resolve-known.js';
+
+/**
+ * graphql is a CommonJS package: in the bundle every use of a named import
+ * reads it through two getters (esbuild's interop, then graphql's own
+ * index), and the walk uses these per field and per item of a known list.
+ * Read once here.
+ */
+const {
+  getArgumentValues,
+  getDirectiveValues,
+  getNamedType,
+  getNullableType,
+  GraphQLIncludeDirective,
+  GraphQLSkipDirective,
+  isAbstractType,
+  isCompositeType,
+  isInterfaceType,
+  isListType,
+  isObjectType,
+  Kind,
+  typeFromAST,
+} = graphql;
 
 export interface EstimateInput {
   schema: GraphQLSchema;
@@ -449,8 +459,8 @@ function connectionSizeOf(returned: GraphQLNamedType, args: Args): number | unde
 
 function failsBeforeRequests(entries: readonly FieldCost[], input: CostInput): Maybe<boolean> {
   if (entries.length === 0) return false;
-  for (const [i, entry] of entries.entries()) {
-    const fails = entry.failsBeforeRequests?.(input);
+  for (let i = 0; i < entries.length; i++) {
+    const fails = (entries[i] as FieldCost).failsBeforeRequests?.(input);
     if (isPending(fails)) return failsAfter(entries, input, i, fails);
     if (fails !== true) return false;
   }
@@ -545,8 +555,8 @@ function less(estimate: Estimate, n: number): Estimate {
 /** The most any entry says: by requests, then by unanswerable ones. */
 function ownCost(entries: readonly FieldCost[], input: CostInput): Maybe<Estimate> {
   let own: Estimate = { requests: 0, unanswerable: 0 };
-  for (const [i, entry] of entries.entries()) {
-    const estimate = entry.estimate(input);
+  for (let i = 0; i < entries.length; i++) {
+    const estimate = (entries[i] as FieldCost).estimate(input);
     if (isPending(estimate)) return ownCostAfter(entries, input, i, estimate, own);
     own = larger(own, estimate);
   }

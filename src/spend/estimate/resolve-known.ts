@@ -109,11 +109,22 @@ function dryContext(context: EstimateContext): DryContext {
     if (peeked.kind === 'error') throw peeked.error;
     return peeked.value as T;
   };
-  const upstream = Object.assign(Object.create(real) as UpstreamLoader, { load });
-  // The operation's context under its own loader. Not a copy: the context is a large object (yoga's and ours), copying it was a
-  // tenth of a cold walk's time, and nothing writes to it once execution starts, so reading through the prototype sees the same.
-  dry.context = Object.create(context, { upstream: { value: upstream, enumerable: true } }) as EstimateContext;
+  dry.context = withProperty(context, 'upstream', withProperty(real, 'load', load as UpstreamLoader['load']));
   return dry;
+}
+
+/**
+ * `target` read with one property replaced. A proxy, made per operation: the
+ * context is a large object (yoga's and ours) and the loader a class
+ * instance, and V8 spent several microseconds per operation on either a copy
+ * or a child made with Object.create (which reshapes its prototype), paid by
+ * every operation of a cold gateway. Every other property reads through to
+ * `target`, getters with `target` as `this`.
+ */
+function withProperty<T extends object, K extends keyof T>(target: T, key: K, value: T[K]): T {
+  return new Proxy(target, {
+    get: (object, property) => (property === key ? value : Reflect.get(object, property)),
+  });
 }
 
 const dryContexts = new WeakMap<EstimateContext, DryContext>();
