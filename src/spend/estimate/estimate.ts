@@ -101,8 +101,6 @@ interface Walk {
   credit: number;
   /** What depends only on the schema, the cost table and the document: kept across requests. */
   readonly facts: StaticFacts;
-  /** Arguments written with variables, coerced once per walk (see argumentsOf). */
-  readonly args: ArgsMemo;
 }
 
 /** Facts of one schema and cost table that no request changes. */
@@ -188,7 +186,6 @@ export async function estimateOperation(input: EstimateInput): Promise<Estimate>
     counted: new Set(),
     credit: 0,
     facts: staticFacts(input.schema, costs),
-    args: new WeakMap(),
   };
   const scope: Scope = { walk, type: root, ancestors: [], connectionSize: undefined, parent: known };
   const total = await selectionCost(scope, input.operation.selectionSet);
@@ -280,55 +277,67 @@ function fieldFacts(walk: Walk, type: GraphQLCompositeType, name: string): Field
   return facts;
 }
 
-/** Coerced arguments by field node, then by the field they were coerced for (an interface's selection meets each implementation's). */
-type ArgsMemo = WeakMap<FieldNode, Map<GraphQLField<unknown, unknown>, Args | undefined>>;
+/** A field node's coerced arguments, as kept across requests (argumentsOf). */
+interface NodeArgs {
+  /** The variables written in its arguments, at any depth (none: the same arguments for every request). */
+  readonly variables: readonly string[];
+  /** By the field they were coerced for (an interface's selection meets each implementation's). */
+  readonly byField: Map<GraphQLField<unknown, unknown>, CoercedArgs>;
+}
 
-/** Nodes whose arguments no variable reaches: the same for every request sending the document. */
-const constantArgs: ArgsMemo = new WeakMap();
-/** Nodes with a variable in their arguments (those are coerced once per walk). */
-const varyingArgs = new WeakSet<FieldNode>();
+interface CoercedArgs {
+  /** What each of the node's variables held (ABSENT: not given), all primitives. */
+  readonly values: readonly unknown[];
+  /** Undefined: invalid. */
+  readonly args: Args | undefined;
+}
+
+const ABSENT = Symbol('absent');
+const argsByNode = new WeakMap<FieldNode, NodeArgs>();
 
 /**
  * The field's coerced arguments; undefined when they are invalid (the
- * field then fails at execution, before any request). Coerced once per
- * node: for every request when no variable is written in them (the costed
- * operation's nodes are kept per document, costed-selections.ts), else once
- * per walk (a node is met again for each item of a known list).
+ * field then fails at execution, before any request). They depend only on
+ * the node, the field and the variables written in them, so they are
+ * coerced again only when one of those variables holds another value than
+ * last time: the costed operation's nodes are kept per document
+ * (costed-selections.ts), so a client sending the same query coerces its
+ * arguments once, and a node met for each item of a known list once per walk.
+ * Variables holding objects are not compared (nor kept): coerced each time.
  * Shared, so read-only (no resolver writes to its arguments).
  */
 function argumentsOf(walk: Walk, field: GraphQLField<unknown, unknown>, node: FieldNode): Args | undefined {
-  const memo = varyingArgs.has(node) ? walk.args : constantArgs;
-  let byField = memo.get(node);
-  if (byField === undefined) {
-    if (memo === constantArgs && node.arguments?.some((argument) => hasVariable(argument.value)) === true) {
-      varyingArgs.add(node);
-      return argumentsOf(walk, field, node);
-    }
-    byField = new Map();
-    memo.set(node, byField);
+  let memo = argsByNode.get(node);
+  if (memo === undefined) {
+    memo = { variables: variablesIn(node), byField: new Map() };
+    argsByNode.set(node, memo);
   }
-  if (byField.has(field)) return byField.get(field);
+  const variables = walk.input.variables as Record<string, unknown>;
+  const values = memo.variables.map((name) => (Object.hasOwn(variables, name) ? variables[name] : ABSENT));
+  const kept = memo.byField.get(field);
+  if (kept !== undefined && values.every((value, i) => Object.is(value, kept.values[i]))) return kept.args;
   let args: Args | undefined;
   try {
-    args = getArgumentValues(field, node, walk.input.variables as Record<string, unknown>);
+    args = getArgumentValues(field, node, variables);
   } catch {
     args = undefined;
   }
-  byField.set(field, args);
+  if (values.every(isPrimitive)) memo.byField.set(field, { values, args });
   return args;
 }
 
-function hasVariable(value: ValueNode): boolean {
-  switch (value.kind) {
-    case Kind.VARIABLE:
-      return true;
-    case Kind.LIST:
-      return value.values.some(hasVariable);
-    case Kind.OBJECT:
-      return value.fields.some((field) => hasVariable(field.value));
-    default:
-      return false;
-  }
+const isPrimitive = (value: unknown): boolean =>
+  value === null || (typeof value !== 'object' && typeof value !== 'function');
+
+function variablesIn(node: FieldNode): string[] {
+  const names: string[] = [];
+  const visit = (value: ValueNode): void => {
+    if (value.kind === Kind.VARIABLE) names.push(value.name.value);
+    else if (value.kind === Kind.LIST) value.values.forEach(visit);
+    else if (value.kind === Kind.OBJECT) for (const entry of value.fields) visit(entry.value);
+  };
+  for (const argument of node.arguments ?? []) visit(argument.value);
+  return names;
 }
 
 /** `field` is one costlyField kept: something at or below it has a cost entry. */
