@@ -501,7 +501,9 @@ function valueCost(at: FieldAt, value: unknown): Maybe<Estimate> {
   const items: readonly unknown[] = Array.isArray(value) ? value.flat(Infinity) : [value];
   return sumEach(items, (item) => {
     if (item === null || item === undefined || item instanceof Error) return ZERO;
-    return andThen(concreteTypeOf(walk.input, returned, item, walk.input), (concrete) =>
+    // An object type is its own concrete type: no call, no promise, once per item.
+    const typed = isObjectType(returned) ? returned : concreteTypeOf(walk.input, returned, item, walk.input);
+    return andThen(typed, (concrete) =>
       selectionCost(
         {
           walk,

@@ -28,7 +28,6 @@ import {
   isObjectType,
   type FieldNode,
   type FragmentDefinitionNode,
-  type GraphQLAbstractType,
   type GraphQLField,
   type GraphQLNamedType,
   type GraphQLObjectType,
@@ -219,23 +218,14 @@ async function settle(value: unknown): Promise<unknown> {
 }
 
 /** The object type a value of `type` resolves to, or undefined when it cannot be told without executing. */
-export function concreteTypeOf(
+export async function concreteTypeOf(
   input: ResolveInput,
   type: GraphQLNamedType,
   value: unknown,
   info: Pick<GraphQLResolveInfo, 'schema'>,
-): Maybe<GraphQLObjectType | undefined> {
+): Promise<GraphQLObjectType | undefined> {
   if (isObjectType(type)) return type;
   if (!isAbstractType(type)) return undefined;
-  return resolvedType(input, type, value, info);
-}
-
-async function resolvedType(
-  input: ResolveInput,
-  type: GraphQLAbstractType,
-  value: unknown,
-  info: Pick<GraphQLResolveInfo, 'schema'>,
-): Promise<GraphQLObjectType | undefined> {
   let name: unknown;
   try {
     name = await type.resolveType?.(value, input.context, info as GraphQLResolveInfo, type);
