@@ -38,6 +38,7 @@ import {
 import type { UpstreamLoader } from '../../loaders/upstream-loader.js';
 import type { Route } from '../../upstream/routes/route.js';
 import type { Args, EstimateContext } from './cost-rule.js';
+import { isPending, type Maybe } from './maybe.js';
 
 /** A counted resource the cache does not hold fresh: what a dry run stopped at. */
 export interface Missing {
@@ -49,21 +50,21 @@ export interface Missing {
 
 /**
  * Thrown by the dry loader for a counted resource the cache does not hold
- * fresh. Without a stack: it is thrown for every resource of a cold
- * operation and caught a few frames up (resolveField), never shown, and
- * capturing the stack was most of its cost. Still an Error, for the
- * resolvers in between that tell errors from values with `instanceof`.
+ * fresh. It is thrown for every resource of a cold operation and caught a
+ * few frames up (resolveField), never shown: so it is made without the
+ * Error constructor (`of`), which even with no stack captured was the
+ * walk's largest single cost once the rest was cheap. Still an Error by its
+ * prototype, for the resolvers in between that tell errors from values with
+ * `instanceof`, and its message is the prototype's.
  */
 class NotKnown extends Error {
-  readonly missing: Missing;
-  constructor(missing: Missing) {
-    const { stackTraceLimit } = Error;
-    Error.stackTraceLimit = 0;
-    super('not known before execution');
-    Error.stackTraceLimit = stackTraceLimit;
-    this.missing = missing;
+  declare readonly missing: Missing;
+
+  static of(missing: Missing): NotKnown {
+    return Object.assign(Object.create(NotKnown.prototype) as NotKnown, { missing });
   }
 }
+Object.defineProperty(NotKnown.prototype, 'message', { value: 'not known before execution' });
 
 export type Resolution =
   /** The field's value (lists with their items settled). */
@@ -101,20 +102,33 @@ function dryContext(context: EstimateContext): DryContext {
     const missing: Missing = { route: route as Route<unknown, unknown>, params, key };
     dry.asked.push(missing);
     const peeked = await fetcher.peekKey(route as Route<never, T>, key);
-    if (peeked === undefined) throw new NotKnown(missing);
+    if (peeked === undefined) throw NotKnown.of(missing);
     // Execution answers with what the estimate read, whatever the entry does meanwhile (expires, is evicted).
     real.keepKnown(key, peeked);
     if (peeked.kind === 'error') throw peeked.error;
     return peeked.value as T;
   };
-  const upstream = Object.assign(Object.create(real) as UpstreamLoader, { load });
-  dry.context = { ...context, upstream };
+  dry.context = withProperty(context, 'upstream', withProperty(real, 'load', load as UpstreamLoader['load']));
   return dry;
+}
+
+/**
+ * `target` read with one property replaced. A proxy, made per operation: the
+ * context is a large object (yoga's and ours) and the loader a class
+ * instance, and V8 spent several microseconds per operation on either a copy
+ * or a child made with Object.create (which reshapes its prototype), paid by
+ * every operation of a cold gateway. Every other property reads through to
+ * `target`, getters with `target` as `this`.
+ */
+function withProperty<T extends object, K extends keyof T>(target: T, key: K, value: T[K]): T {
+  return new Proxy(target, {
+    get: (object, property) => (property === key ? value : Reflect.get(object, property)),
+  });
 }
 
 const dryContexts = new WeakMap<EstimateContext, DryContext>();
 
-export async function resolveField(
+export function resolveField(
   input: ResolveInput,
   parentType: GraphQLObjectType,
   field: GraphQLField<unknown, unknown>,
@@ -122,7 +136,7 @@ export async function resolveField(
   parent: unknown,
   args: Args,
   mode: 'dry' | 'probe',
-): Promise<Resolution> {
+): Maybe<Resolution> {
   let context = input.context;
   let dry: DryContext | undefined;
   if (mode === 'dry') {
@@ -144,18 +158,40 @@ export async function resolveField(
     operation: input.operation,
     variableValues: input.variables as Record<string, unknown>,
   };
+  let value: unknown;
   try {
-    const value = await settle(
-      await (field.resolve ?? defaultFieldResolver)(parent, args, context, info as GraphQLResolveInfo),
-    );
+    value = (field.resolve ?? defaultFieldResolver)(parent, args, context, info as GraphQLResolveInfo);
+  } catch (error) {
+    return failure(input, dry, error);
+  }
+  // A value already there (a namespace, a parent's part) is used at once: no promise, no microtask turn.
+  if (!isPending(value) && !(Array.isArray(value) && value.some(pendingWithin)))
+    return value instanceof Error ? { kind: 'failed' } : { kind: 'value', value };
+  return settled(input, dry, value);
+}
+
+/** resolveField's value once it and its items have settled. */
+async function settled(input: ResolveInput, dry: DryContext | undefined, pending: unknown): Promise<Resolution> {
+  try {
+    const value = await settle(await pending);
     return value instanceof Error ? { kind: 'failed' } : { kind: 'value', value };
   } catch (error) {
-    if (error instanceof NotKnown) return { kind: 'unknown', missing: error.missing };
-    // Failed, but after asking for a counted resource it does not hold: at execution that request is sent before the failure.
-    const known = input.context.upstream.knownAnswers();
-    const sent = dry?.asked.find((asked) => !known.has(asked.key));
-    return sent === undefined ? { kind: 'failed' } : { kind: 'unknown', missing: sent };
+    return failure(input, dry, error);
   }
+}
+
+/** What a resolver that threw (or rejected) means for the walk. */
+function failure(input: ResolveInput, dry: DryContext | undefined, error: unknown): Resolution {
+  if (error instanceof NotKnown) return { kind: 'unknown', missing: error.missing };
+  // Failed, but after asking for a counted resource it does not hold: at execution that request is sent before the failure.
+  const known = input.context.upstream.knownAnswers();
+  const sent = dry?.asked.find((asked) => !known.has(asked.key));
+  return sent === undefined ? { kind: 'failed' } : { kind: 'unknown', missing: sent };
+}
+
+/** Whether a list item, or an item of a nested list, is still pending (settle would wait for it). */
+function pendingWithin(item: unknown): boolean {
+  return isPending(item) || (Array.isArray(item) && item.some(pendingWithin));
 }
 
 /**
