@@ -48,18 +48,25 @@ export interface Throughput {
   readonly errors: number;
 }
 
+/** What autocannon is told of `target`: where, and the request it sends over and over. */
+function requestOf(target: Target | SpreadTarget) {
+  return {
+    url: 'urls' in target ? target.urls.map((url) => url + target.path) : target.url + target.path,
+    method: target.method,
+    ...(target.headers === undefined ? {} : { headers: target.headers }),
+    ...(target.body === undefined ? {} : { body: target.body }),
+    pipelining: 1,
+  };
+}
+
 export async function throughput(
   target: Target | SpreadTarget,
   options: { connections: number; durationSeconds: number },
 ): Promise<Throughput> {
   const result = await autocannonRun({
-    url: 'urls' in target ? target.urls.map((url) => url + target.path) : target.url + target.path,
-    method: target.method,
-    ...(target.headers === undefined ? {} : { headers: target.headers }),
-    ...(target.body === undefined ? {} : { body: target.body }),
+    ...requestOf(target),
     connections: options.connections,
     duration: options.durationSeconds,
-    pipelining: 1,
   });
   return {
     requestsPerSecond: result.requests.average,
@@ -78,15 +85,7 @@ export async function throughput(
  * often it ran, not by how long).
  */
 export async function warmUp(target: Target, options: { connections: number; operations: number }): Promise<void> {
-  await autocannonRun({
-    url: target.url + target.path,
-    method: target.method,
-    ...(target.headers === undefined ? {} : { headers: target.headers }),
-    ...(target.body === undefined ? {} : { body: target.body }),
-    connections: options.connections,
-    amount: options.operations,
-    pipelining: 1,
-  });
+  await autocannonRun({ ...requestOf(target), connections: options.connections, amount: options.operations });
 }
 
 /** Latencies in ms of `count` requests sent one after the other. */
