@@ -441,20 +441,17 @@ export class ResponseCache {
         throw error;
       }
     };
-    // Alone, the claim is always this replica's and nothing waits or is told: the load is the whole refresh.
-    const { entry, sent } = shared.tier.alone
-      ? { entry: await loadEntry(), sent: true }
-      : await loadOnceInCluster({
-          tier: shared.tier,
-          key,
-          now: this.now,
-          // Another replica's copy fetched before its match changed state is not fresh here either.
-          notBefore: this.freshness?.notBefore?.(key) ?? 0,
-          pollMs: shared.pollMs,
-          maxWaitMs: shared.maxWaitMs,
-          load: loadEntry,
-          onStale: (stale) => this.keepStale(key, stale),
-        });
+    const { entry, sent } = await loadOnceInCluster({
+      tier: shared.tier,
+      key,
+      now: this.now,
+      // Another replica's copy fetched before its match changed state is not fresh here either.
+      notBefore: this.freshness?.notBefore?.(key) ?? 0,
+      pollMs: shared.pollMs,
+      maxWaitMs: shared.maxWaitMs,
+      load: loadEntry,
+      onStale: (stale) => this.keepStale(key, stale),
+    });
     const stored = storedOf(entry);
     this.entries.set(key, stored);
     // Durable before it is answered only when a restart could answer a repeat with it, fresh: one

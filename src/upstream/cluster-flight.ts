@@ -59,6 +59,9 @@ export interface ClusterLoaded {
 
 export async function loadOnceInCluster(options: ClusterFlightOptions): Promise<ClusterLoaded> {
   const { tier, key } = options;
+  // A tier nobody else loads through: every claim is this replica's and nothing waits or is told, so the
+  // load is the whole flight (its claim, watch and store would be awaited for nothing, per upstream request).
+  if (tier.alone === true) return { entry: await options.load(), sent: true };
   const giveUpAt = performance.now() + options.maxWaitMs;
   const watch = tier.watch(key);
   try {

@@ -91,8 +91,8 @@ export interface SharedTier {
   peek?(key: string): Promise<SharedEntry | undefined>;
   /**
    * True for a tier nobody else loads through (`tierAlone`): every claim is
-   * this replica's, nothing is ever waited for, stored or told. The cache
-   * then loads without the cluster protocol (cluster-flight.ts), whose
+   * this replica's, nothing is ever waited for, stored or told. The flight
+   * (cluster-flight.ts) is then only the load, without the protocol whose
    * claim, store and watch would only be awaited for nothing: three promise
    * layers per upstream request on a gateway alone.
    */
