@@ -371,7 +371,9 @@ function knownOrBoundCost(at: FieldAt): Maybe<Estimate> {
   const type = runsOver(at);
   if (type === undefined) return boundCost(at, undefined, 0);
   return andThen(resolveAt(at, type, 'dry'), (known) =>
-    known.kind === 'unknown' && (at.scope.walk.counted.has(known.missing.key) || at.facts.pagesInOrder)
+    known.kind === 'unknown' &&
+    known.missing !== undefined &&
+    (at.scope.walk.counted.has(known.missing.key) || at.facts.pagesInOrder)
       ? loadAheadCost(at, type, known)
       : resolvedCost(at, known, 0),
   );
@@ -386,7 +388,7 @@ async function loadAheadCost(at: FieldAt, type: GraphQLObjectType, first: Resolu
   let shared = 0;
   // An earlier field counted this resource and the operation's loader shares it: not counted again here. When this field needs more than
   // it (a coach: the matches list, then a lineup), it is loaded now (needed anyway) to learn what follows, and the earlier count given back.
-  while (known.kind === 'unknown' && walk.counted.has(known.missing.key)) {
+  while (known.kind === 'unknown' && known.missing !== undefined && walk.counted.has(known.missing.key)) {
     walk.counted.delete(known.missing.key);
     if ((await ownCost(entries, at.input)).requests - loaded <= 1 || !mayProbe(at.input)) {
       shared = 1;
@@ -399,7 +401,7 @@ async function loadAheadCost(at: FieldAt, type: GraphQLObjectType, first: Resolu
   // Numbered pages: each is asked only when the ones before did not hold enough, so they are loaded in that order (needed anyway) while the bound says more than one.
   if (at.facts.pagesInOrder) {
     const pages = (await ownCost(entries, at.input)).requests;
-    while (known.kind === 'unknown' && pages - loaded >= 2 && mayProbe(at.input)) {
+    while (known.kind === 'unknown' && known.missing !== undefined && pages - loaded >= 2 && mayProbe(at.input)) {
       loaded += 1;
       known = await loadAndResolve(walk, known.missing, () => resolveAt(at, type, 'dry'));
     }

@@ -71,8 +71,12 @@ export type Resolution =
   | { readonly kind: 'value'; readonly value: unknown }
   /** The field fails before any request of its own (bad input, a cached 404): it and its children cost nothing. */
   | { readonly kind: 'failed' }
-  /** It needs a counted request that is not known yet: `missing`, the first one it asked for. */
-  | { readonly kind: 'unknown'; readonly missing: Missing };
+  /**
+   * It needs a counted request that is not known yet: `missing`, the first one it asked for. Undefined when the
+   * dry run broke on a defect (a TypeError, say) rather than a field failure: what execution will send is not
+   * known, so the field costs its bound, never nothing.
+   */
+  | { readonly kind: 'unknown'; readonly missing: Missing | undefined };
 
 export interface ResolveInput {
   readonly schema: GraphQLSchema;
@@ -186,7 +190,24 @@ function failure(input: ResolveInput, dry: DryContext | undefined, error: unknow
   // Failed, but after asking for a counted resource it does not hold: at execution that request is sent before the failure.
   const known = input.context.upstream.knownAnswers();
   const sent = dry?.asked.find((asked) => !known.has(asked.key));
-  return sent === undefined ? { kind: 'failed' } : { kind: 'unknown', missing: sent };
+  if (sent !== undefined) return { kind: 'unknown', missing: sent };
+  // Counted as nothing, an operation could spend more than its estimate (and the limit) let through.
+  return isDefect(error) ? { kind: 'unknown', missing: undefined } : { kind: 'failed' };
+}
+
+/**
+ * An error of the code itself, not of the field: resolvers fail a field with
+ * GatewayErrors (bad input, a cached 404), never with these. In a dry run
+ * the likeliest is the dry context's own: a method reading a `#private`
+ * field of the loader through the proxy (withProperty) throws a TypeError.
+ */
+function isDefect(error: unknown): boolean {
+  return (
+    error instanceof TypeError ||
+    error instanceof ReferenceError ||
+    error instanceof RangeError ||
+    error instanceof SyntaxError
+  );
 }
 
 /** Whether a list item, or an item of a nested list, is still pending (settle would wait for it). */
