@@ -21,7 +21,13 @@
 import { cpuDuring, spreadOf, type Spread } from '../cpu.js';
 import { throughput, warmUp } from '../load.js';
 import { median, round } from '../stats.js';
-import { resetSandboxCounts, sandboxRequestTotal, type Service } from '../stack.js';
+import {
+  refillSandboxAllowance,
+  resetSandboxCounts,
+  sandboxAllowanceRemaining,
+  sandboxRequestTotal,
+  type Service,
+} from '../stack.js';
 import { isDeepStrictEqual } from 'node:util';
 import { operationBody } from '../graphql.js';
 import { representative } from '../workload.js';
@@ -116,15 +122,24 @@ export async function runUnderLoad(
   const load = { connections: options.connections, durationSeconds: options.durationSeconds };
   // Unmeasured: JIT, keep-alive connections and the upstream cache on every side.
   for (const side of [gatewaySide, directSide, ...(options.third === undefined ? [] : [options.third])]) {
+    if (options.sandboxUrl !== undefined) await refillSandboxAllowance(options.sandboxUrl);
     if (options.warmupOperations === undefined) await throughput(side.target, { ...load, durationSeconds: 1 });
     else await warmUp(side.target, { connections: options.connections, operations: options.warmupOperations });
   }
 
   const measure = async (side: Side) => {
-    if (options.sandboxUrl !== undefined) await resetSandboxCounts(options.sandboxUrl);
+    if (options.sandboxUrl !== undefined) {
+      await resetSandboxCounts(options.sandboxUrl);
+      await refillSandboxAllowance(options.sandboxUrl);
+    }
     const { value, cpuMs } = await cpuDuring(side.service.child, () => throughput(side.target, load));
     if (value.non2xx + value.errors > 0)
       throw new Error(`${scenario}: ${value.non2xx + value.errors} failed requests to ${side.target.path}`);
+    // A gateway whose allowance ran out still answers 200 (with errors, and cheaply): not a figure of upstream work.
+    if (options.sandboxUrl !== undefined && (await sandboxAllowanceRemaining(options.sandboxUrl)) === 0)
+      throw new Error(
+        `${scenario}: the sandbox's daily allowance ran out during a measured run of ${side.target.path}`,
+      );
     const upstream =
       options.sandboxUrl === undefined ? undefined : (await sandboxRequestTotal(options.sandboxUrl)) / value.requests;
     return { ...value, cpuMsPerOp: cpuMs / value.requests, upstream };

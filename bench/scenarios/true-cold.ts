@@ -69,6 +69,12 @@ export async function runTrueCold(
       // Its first unmeasured run fills its upstream cache.
       third: { service: executionGateway, target: gatewayTarget(executionGateway.url) },
     });
+    // The figure compares the same upstream work: a gateway making fewer requests answered something else (a refusal).
+    const requests = measured.upstreamRequestsPerOp;
+    if (requests !== undefined && requests.gateway < requests.direct * 0.95)
+      throw new Error(
+        `trueCold: the gateway made ${requests.gateway} upstream requests per operation, the REST client ${requests.direct}`,
+      );
     // `ratio` is the REST client's CPU over the gateway's, per round; its inverse per round is the CPU ratio.
     const inverse = spreadOf(
       [measured.ratioRounds.min, measured.ratioRounds.median, measured.ratioRounds.max].map((ratio) => 1 / ratio),
