@@ -141,21 +141,6 @@ export async function sandboxRequestTotal(sandboxUrl: string): Promise<number> {
   return ((await (await fetch(`${sandboxUrl}/__sandbox/requests`)).json()) as { total: number }).total;
 }
 
-/**
- * Gives the sandbox's key its whole daily allowance again. A run that goes
- * upstream thousands of times a second would otherwise spend it (Mega is
- * 150,000 a day): the gateway then answers from its ledger's refusal, with
- * GraphQL errors and no upstream work, and its CPU per operation drops.
- */
-export async function refillSandboxAllowance(sandboxUrl: string): Promise<void> {
-  const response = await fetch(`${sandboxUrl}/__sandbox/quota`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ used: 0 }),
-  });
-  if (!response.ok) throw new Error(`the sandbox refused to refill its allowance: ${response.status}`);
-}
-
 /** Requests left in the sandbox key's daily allowance. */
 export async function sandboxAllowanceRemaining(sandboxUrl: string): Promise<number> {
   return ((await (await fetch(`${sandboxUrl}/__sandbox/quota`)).json()) as { remaining: number }).remaining;

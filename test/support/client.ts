@@ -76,9 +76,10 @@ export async function clearFaults(sandboxUrl: string): Promise<void> {
 }
 
 export async function setSandboxQuota(sandboxUrl: string, quota: { used?: number; limit?: number }): Promise<void> {
-  await fetch(`${sandboxUrl}/__sandbox/quota`, {
+  const response = await fetch(`${sandboxUrl}/__sandbox/quota`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(quota),
   });
+  if (!response.ok) throw new Error(`the sandbox refused the quota ${JSON.stringify(quota)}: ${response.status}`);
 }
